@@ -76,6 +76,16 @@ public final class DeltaFlipCounter implements FlipCounter {
     return edgePresent ? throughPresent : throughAbsent;
   }
 
+  /**
+   * Both numbers of {@link #copiesThrough} in one pass: {@code out[0]} with {i, j} present,
+   * {@code out[1]} with it absent.
+   */
+  public void copiesThrough(MutableGraph g, Pattern p, int i, int j, long[] out) {
+    computeThrough(g, p, i, j);
+    out[0] = throughPresent;
+    out[1] = throughAbsent;
+  }
+
   private void computeThrough(MutableGraph g, Pattern p, int i, int j) {
     if (i == j) {
       throw new IllegalArgumentException("cannot flip self-loop at vertex " + i);

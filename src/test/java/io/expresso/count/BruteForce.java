@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Set;
 
 /** Test oracle: induced copies by enumerating every k-subset and trying every vertex bijection. */
-final class BruteForce {
+public final class BruteForce {
 
   private BruteForce() {}
 
   /** Every vertex subset (sorted, as a list) whose induced subgraph is isomorphic to p. */
-  static Set<List<Integer>> copies(Graph g, Pattern p) {
+  public static Set<List<Integer>> copies(Graph g, Pattern p) {
     Set<List<Integer>> out = new HashSet<>();
     Graph h = p.graph();
     int k = p.k();
@@ -21,11 +21,11 @@ final class BruteForce {
     return out;
   }
 
-  static long count(Graph g, Pattern p) {
+  public static long count(Graph g, Pattern p) {
     return copies(g, p).size();
   }
 
-  static long[] perNode(Graph g, Pattern p) {
+  public static long[] perNode(Graph g, Pattern p) {
     long[] out = new long[g.n()];
     for (List<Integer> c : copies(g, p)) {
       for (int v : c) {

@@ -6,11 +6,11 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
 /** jqwik generators of small random graphs of every density (including empty and complete). */
-final class RandomGraphArbitraries {
+public final class RandomGraphArbitraries {
 
   private RandomGraphArbitraries() {}
 
-  static Arbitrary<Graph> graphs(int minN, int maxN) {
+  public static Arbitrary<Graph> graphs(int minN, int maxN) {
     return Combinators.combine(
             Arbitraries.integers().between(minN, maxN),
             Arbitraries.doubles().between(0, 1),
