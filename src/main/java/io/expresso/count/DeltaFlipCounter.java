@@ -87,8 +87,8 @@ public final class DeltaFlipCounter implements FlipCounter {
   }
 
   private void computeThrough(MutableGraph g, Pattern p, int i, int j) {
-    if (i == j) {
-      throw new IllegalArgumentException("cannot flip self-loop at vertex " + i);
+    if (i == j || i < 0 || j < 0 || i >= g.n() || j >= g.n()) {
+      throw new IllegalArgumentException("cannot flip {" + i + ", " + j + "} in a graph on " + g.n() + " vertices");
     }
     int words = g.words();
     long[] rows = g.rows();

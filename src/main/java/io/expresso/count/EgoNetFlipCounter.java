@@ -13,8 +13,8 @@ public final class EgoNetFlipCounter implements FlipCounter {
 
   @Override
   public long countAfterFlip(MutableGraph g, Pattern p, long count, int i, int j) {
-    if (i == j) {
-      throw new IllegalArgumentException("cannot flip self-loop at vertex " + i);
+    if (i == j || i < 0 || j < 0 || i >= g.n() || j >= g.n()) {
+      throw new IllegalArgumentException("cannot flip {" + i + ", " + j + "} in a graph on " + g.n() + " vertices");
     }
     boolean present = g.adjacent(i, j);
     int[] ego = egoWithEdge(g, i, j, p.diameter());

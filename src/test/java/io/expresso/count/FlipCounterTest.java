@@ -107,6 +107,19 @@ class FlipCounterTest {
   }
 
   @Test
+  void invalidPairsAreRejectedByName() {
+    MutableGraph work = MutableGraph.of(RandomGraphs.erdosRenyi(5, 0.5, 1));
+    for (FlipCounter c : COUNTERS) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.countAfterFlip(work, Pattern.TRIANGLE, 0, 2, 2))
+          .hasMessage("cannot flip {2, 2} in a graph on 5 vertices");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.countAfterFlip(work, Pattern.TRIANGLE, 0, 1, 5))
+          .hasMessage("cannot flip {1, 5} in a graph on 5 vertices");
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> work.flip(-1, 3))
+        .hasMessage("cannot flip {-1, 3} in a graph on 5 vertices");
+  }
+
+  @Test
   void mutableGraphRoundTripsAndTracksDegrees() {
     Graph g = RandomGraphs.paperSbm(5);
     MutableGraph work = MutableGraph.of(g);
