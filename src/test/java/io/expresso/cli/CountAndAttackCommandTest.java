@@ -131,6 +131,27 @@ class CountAndAttackCommandTest {
   }
 
   @Test
+  void generateWritesAReadableDatasetWithExactCounts() throws Exception {
+    Path prefix = dir.resolve("sbm");
+    Run r = run("count", "generate", "--graphs", "3", "--seed", "7", "--out", prefix.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("wrote 3 graphs");
+    var d = io.expresso.count.CountingDataset.read(dir.resolve("sbm.g6"), dir.resolve("sbm.csv"));
+    assertThat(d.graphs()).containsExactly(RandomGraphs.paperSbm(7), RandomGraphs.paperSbm(8), RandomGraphs.paperSbm(9));
+    Run er = run("count", "generate", "--model", "er", "--n", "12", "--p", "0.5", "--graphs", "2", "--out",
+        dir.resolve("er").toString());
+    assertThat(er.exit()).isZero();
+    assertThat(Graph6.readFile(dir.resolve("er.g6"))).containsExactly(
+        RandomGraphs.erdosRenyi(12, 0.5, 0), RandomGraphs.erdosRenyi(12, 0.5, 1));
+    Run bad = run("count", "generate", "--model", "ba", "--out", prefix.toString());
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.err()).contains("unknown model 'ba'; valid: sbm, er");
+    Run noPattern = run("count", dir.resolve("sbm.g6").toString());
+    assertThat(noPattern.exit()).isEqualTo(2);
+    assertThat(noPattern.err()).contains("missing required option '--pattern'");
+  }
+
+  @Test
   void benchTableForPeople() throws Exception {
     Run r = run("attack", "bench", "--pattern", "triangle", "--graphs", graphs(RandomGraphs.paperSbm(9)).toString());
     assertThat(r.exit()).isZero();
