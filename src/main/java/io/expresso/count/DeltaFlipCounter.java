@@ -92,6 +92,10 @@ public final class DeltaFlipCounter implements FlipCounter {
     }
     int words = g.words();
     long[] rows = g.rows();
+    if (words == 1) {
+      computeThroughOneWord(rows, g.n(), p, i, j);
+      return;
+    }
     if (classMask.length < CLASSES * words) {
       classMask = new long[CLASSES * words];
     }
@@ -152,6 +156,46 @@ public final class DeltaFlipCounter implements FlipCounter {
           }
         }
       }
+    }
+    throughPresent = fourVertexCopies(FOUR[po][1]);
+    throughAbsent = fourVertexCopies(FOUR[po][0]);
+  }
+
+  /** {@link #computeThrough} for graphs of at most 64 vertices: the same sums on single words. */
+  private void computeThroughOneWord(long[] rows, int n, Pattern p, int i, int j) {
+    long valid = (n == 64 ? -1L : (1L << n) - 1) & ~(1L << i) & ~(1L << j);
+    long ni = rows[i] & valid;
+    long nj = rows[j] & valid;
+    long c0 = valid & ~(ni | nj);
+    long c1 = ni & ~nj;
+    long c2 = nj & ~ni;
+    long c3 = ni & nj;
+    size[0] = Long.bitCount(c0);
+    size[1] = Long.bitCount(c1);
+    size[2] = Long.bitCount(c2);
+    size[3] = Long.bitCount(c3);
+    int po = p.ordinal();
+    if (p.k() == 3) {
+      throughPresent = weighted(THREE[po][1]);
+      throughAbsent = weighted(THREE[po][0]);
+      return;
+    }
+    for (int c = 1; c < CLASSES; c++) {
+      long bits = c == 1 ? c1 : c == 2 ? c2 : c3;
+      long a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      while (bits != 0) {
+        long row = rows[Long.numberOfTrailingZeros(bits)];
+        bits &= bits - 1;
+        a0 += Long.bitCount(row & c0);
+        a1 += Long.bitCount(row & c1);
+        a2 += Long.bitCount(row & c2);
+        a3 += Long.bitCount(row & c3);
+      }
+      long[] acc = adjacentPairs[c];
+      acc[0] = a0;
+      acc[1] = a1;
+      acc[2] = a2;
+      acc[3] = a3;
     }
     throughPresent = fourVertexCopies(FOUR[po][1]);
     throughAbsent = fourVertexCopies(FOUR[po][0]);
