@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
     subcommands = {
       DemoCommand.class,
       GraphCommand.class,
+      CountCommand.class,
+      AttackCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

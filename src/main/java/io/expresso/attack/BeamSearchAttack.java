@@ -1,0 +1,238 @@
+package io.expresso.attack;
+
+import io.expresso.count.DeltaFlipCounter;
+import io.expresso.count.FlipCounter;
+import io.expresso.count.InducedCounts;
+import io.expresso.count.MutableGraph;
+import io.expresso.count.Pattern;
+import io.expresso.count.SplitMix64;
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Beam search over edge flips (Campi et al., Alg. 1; width 1 is the greedy search). Each step
+ * expands every single flip of every beam member (or a degree-weighted sample), keeps those in the
+ * perturbation space, updates their exact counts incrementally, scores all of them with one
+ * batched model call, and keeps the k distinct graphs of largest loss |f − C|.
+ *
+ * <p>A beam member never flips the same pair twice, so after t steps it is at distance exactly t
+ * from the clean graph. The search stops at the first step where some scored candidate is an
+ * adversarial example; because a search with budget Δ is a prefix of one with a larger budget, the
+ * first success also answers every smaller budget. Ties in loss keep the earlier candidate
+ * (members in beam order, pairs in lexicographic order).
+ */
+public final class BeamSearchAttack {
+
+  private final AttackConfig config;
+  private final FlipCounter counter;
+  private final DeltaFlipCounter through = new DeltaFlipCounter();
+
+  /** An attack that updates counts with {@link DeltaFlipCounter}. */
+  public BeamSearchAttack(AttackConfig config) {
+    this(config, new DeltaFlipCounter());
+  }
+
+  /** An attack that updates counts with the given counter (e.g. the ego-net reference). */
+  public BeamSearchAttack(AttackConfig config, FlipCounter counter) {
+    this.config = config;
+    this.counter = counter;
+  }
+
+  public AttackConfig config() {
+    return config;
+  }
+
+  private static final class Member {
+    final MutableGraph graph;
+    final long count;
+    final BitSet flipped;
+
+    Member(MutableGraph graph, long count, BitSet flipped) {
+      this.graph = graph;
+      this.count = count;
+      this.flipped = flipped;
+    }
+  }
+
+  private record Candidate(Member parent, int i, int j, long count, Graph graph) {}
+
+  /** Attacks {@code clean} against {@code model}. Not thread-safe: one instance per thread. */
+  public AttackResult attack(Graph clean, CountModel model) {
+    Pattern p = config.pattern();
+    AdversarialRule rule = config.rule();
+    int n = clean.n();
+    long cleanCount = InducedCounts.count(clean, p);
+    double cleanPrediction = predict(model, List.of(clean))[0];
+    double cleanLoss = AdversarialRule.loss(cleanPrediction, cleanCount);
+    String cleanG6 = Graph6.encode(clean);
+    List<Double> history = new ArrayList<>(List.of(cleanLoss));
+    if (!AdversarialRule.correct(cleanPrediction, cleanCount)) {
+      return result(clean, cleanCount, cleanPrediction, false, false, 0, cleanG6, cleanCount,
+          cleanPrediction, history, 0, 0);
+    }
+    SplitMix64 rnd = new SplitMix64(config.seed());
+    List<Member> beam = List.of(new Member(MutableGraph.of(clean), cleanCount, new BitSet()));
+    String bestG6 = cleanG6;
+    long bestCount = cleanCount;
+    double bestPrediction = cleanPrediction;
+    long evaluated = 0;
+    long counted = 0;
+    for (int step = 1; step <= config.budget(); step++) {
+      List<Candidate> candidates = new ArrayList<>();
+      for (Member m : beam) {
+        for (int pair : pairsToExpand(m, n, rnd)) {
+          int i = pair / n;
+          int j = pair % n;
+          counted++;
+          if (!config.space().admitsFlip(through, m.graph, p, i, j)) {
+            continue;
+          }
+          long newCount = counter.countAfterFlip(m.graph, p, m.count, i, j);
+          m.graph.flip(i, j);
+          Graph g = m.graph.toGraph();
+          m.graph.flip(i, j);
+          candidates.add(new Candidate(m, i, j, newCount, g));
+        }
+      }
+      if (candidates.isEmpty()) {
+        break; // the space is empty around every member
+      }
+      List<Graph> graphs = new ArrayList<>(candidates.size());
+      for (Candidate c : candidates) {
+        graphs.add(c.graph);
+      }
+      double[] predictions = predict(model, graphs);
+      evaluated += candidates.size();
+      double[] loss = new double[candidates.size()];
+      int adversarial = -1;
+      for (int c = 0; c < candidates.size(); c++) {
+        loss[c] = AdversarialRule.loss(predictions[c], candidates.get(c).count);
+        if (Double.isNaN(loss[c])) {
+          loss[c] = Double.NEGATIVE_INFINITY; // a NaN prediction never leads the beam
+        }
+        if (rule.isAdversarial(cleanPrediction, cleanCount, predictions[c], candidates.get(c).count)
+            && (adversarial < 0 || loss[c] > loss[adversarial])) {
+          adversarial = c;
+        }
+      }
+      List<Integer> order = new ArrayList<>(candidates.size());
+      for (int c = 0; c < candidates.size(); c++) {
+        order.add(c);
+      }
+      order.sort(Comparator.comparingDouble((Integer c) -> loss[c]).reversed()); // stable
+      List<Member> next = new ArrayList<>(config.beamWidth());
+      Set<Graph> kept = new HashSet<>();
+      for (int c : order) {
+        if (next.size() == config.beamWidth()) {
+          break;
+        }
+        Candidate cand = candidates.get(c);
+        if (!kept.add(cand.graph)) {
+          continue; // the same graph reached through another member
+        }
+        if (next.isEmpty()) {
+          bestG6 = Graph6.encode(cand.graph);
+          bestCount = cand.count;
+          bestPrediction = predictions[c];
+          history.add(loss[c]);
+        }
+        MutableGraph g = cand.parent.graph.copy();
+        g.flip(cand.i, cand.j);
+        BitSet flipped = (BitSet) cand.parent.flipped.clone();
+        flipped.set(cand.i * n + cand.j);
+        next.add(new Member(g, cand.count, flipped));
+      }
+      beam = next;
+      if (adversarial >= 0) {
+        Candidate a = candidates.get(adversarial);
+        return result(clean, cleanCount, cleanPrediction, true, true, step, Graph6.encode(a.graph),
+            a.count, predictions[adversarial], history, evaluated, counted);
+      }
+    }
+    return result(clean, cleanCount, cleanPrediction, true, false, 0, bestG6, bestCount,
+        bestPrediction, history, evaluated, counted);
+  }
+
+  /** Pair codes i·n + j (i &lt; j) not yet flipped by {@code m}: all, or a degree-weighted sample. */
+  private int[] pairsToExpand(Member m, int n, SplitMix64 rnd) {
+    int total = n * (n - 1) / 2 - m.flipped.cardinality();
+    int limit = config.candidatesPerMember();
+    if (limit == 0 || total <= limit) {
+      int[] out = new int[total];
+      int k = 0;
+      for (int i = 0; i < n; i++) {
+        for (int j = i + 1; j < n; j++) {
+          if (!m.flipped.get(i * n + j)) {
+            out[k++] = i * n + j;
+          }
+        }
+      }
+      return out;
+    }
+    // Sample ∝ d(i)² + d(j)² (Campi et al. §5.2); uniform if every weight is zero.
+    int pairs = n * (n - 1) / 2;
+    int[] code = new int[pairs];
+    double[] cumulative = new double[pairs];
+    double sum = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+      long di = m.graph.degree(i);
+      for (int j = i + 1; j < n; j++) {
+        long dj = m.graph.degree(j);
+        boolean allowed = !m.flipped.get(i * n + j);
+        sum += allowed ? di * di + dj * dj : 0;
+        code[k] = i * n + j;
+        cumulative[k++] = sum;
+      }
+    }
+    boolean uniform = sum == 0;
+    BitSet chosen = new BitSet();
+    for (int draw = 0; draw < limit; draw++) {
+      int idx;
+      if (uniform) {
+        do {
+          idx = rnd.nextInt(pairs);
+        } while (m.flipped.get(code[idx]));
+      } else {
+        double r = rnd.nextDouble() * sum;
+        int lo = 0;
+        int hi = pairs - 1;
+        while (lo < hi) { // first index with cumulative > r
+          int mid = (lo + hi) >>> 1;
+          if (cumulative[mid] > r) {
+            hi = mid;
+          } else {
+            lo = mid + 1;
+          }
+        }
+        idx = lo;
+      }
+      chosen.set(code[idx]);
+    }
+    return chosen.stream().toArray();
+  }
+
+  private static double[] predict(CountModel model, List<Graph> graphs) {
+    double[] out = model.predict(graphs);
+    if (out == null || out.length != graphs.size()) {
+      throw new IllegalStateException("model returned " + (out == null ? "null" : out.length + " predictions")
+          + " for " + graphs.size() + " graphs");
+    }
+    return out;
+  }
+
+  private AttackResult result(Graph clean, long cleanCount, double cleanPrediction, boolean cleanCorrect,
+      boolean success, int firstSuccess, String adversarialG6, long adversarialCount,
+      double adversarialPrediction, List<Double> history, long evaluated, long counted) {
+    return new AttackResult(config.pattern(), config.space(), config.budget(), config.beamWidth(),
+        Graph6.encode(clean), cleanCount, cleanPrediction, cleanCorrect, success, firstSuccess,
+        adversarialG6, adversarialCount, adversarialPrediction,
+        history.stream().mapToDouble(Double::doubleValue).toArray(), evaluated, counted);
+  }
+}
