@@ -1,0 +1,182 @@
+package io.expresso.wl;
+
+import java.util.Arrays;
+
+/**
+ * Colour refinement of "cells" (vertices for 1-WL, ordered pairs for 2-FWL, triples for 3-FWL)
+ * to the stable partition, over the disjoint union of every graph compared, so that all share
+ * one palette.
+ *
+ * <p>Fast rounds replace each cell's signature (the multiset of colour tuples around it) by a
+ * commutative 64-bit hash and split classes by (old colour, hash). A hash only ever merges what
+ * exact refinement would split, so each fast partition is a coarsening of the exact one at the
+ * same round; therefore (a) a histogram difference seen in a fast partition is a real one, and
+ * (b) when the fast rounds stop splitting, one exact check decides: if every class is stable under
+ * exact signatures the partition equals the exact stable partition (it is stable, refines the
+ * initial colouring and is coarser than the coarsest such partition); otherwise a collision
+ * happened and refinement continues with exact signature comparison until stable.
+ */
+abstract class CellRefinement {
+
+  /** Decides from the current colouring whether the graphs compared already differ. */
+  interface Verdict {
+    boolean differs(int[] colour, int classes);
+  }
+
+  protected final Hashing hashing;
+  protected final int cells;
+  protected int[] colour;
+  protected int classes;
+  private final Relabeler relabeler = new Relabeler();
+  private int rounds;
+  private boolean exactFallback;
+
+  protected CellRefinement(int[] initial, Hashing hashing) {
+    this.hashing = hashing;
+    this.cells = initial.length;
+    this.colour = new int[cells];
+    this.classes = relabeler.relabel(initial, new long[cells], colour);
+  }
+
+  /** Writes the 64-bit hash of every cell's signature under the current colouring. */
+  abstract void hashRound(long[] hashes);
+
+  /**
+   * Writes the exact signature of {@code cell} (one key per neighbouring tuple, any order) into
+   * {@code buf} and returns its length.
+   */
+  abstract int signature(int cell, long[] buf);
+
+  /** An upper bound on {@link #signature} lengths. */
+  abstract int maxSignatureLength();
+
+  /**
+   * Refines until the partition is stable or {@code verdict} reports a difference.
+   *
+   * @return true if the verdict found the graphs different, false if the stable partition
+   *     was reached without a difference
+   */
+  final boolean refine(Verdict verdict) {
+    long[] hashes = new long[cells];
+    int[] next = new int[cells];
+    boolean exact = false;
+    while (true) {
+      if (verdict.differs(colour, classes)) {
+        return true;
+      }
+      int k;
+      if (!exact) {
+        hashRound(hashes);
+        k = relabeler.relabel(colour, hashes, next);
+        if (k == classes) {
+          if (isStable()) {
+            return false;
+          }
+          exact = true;
+          exactFallback = true;
+          k = exactRound(next);
+        }
+      } else {
+        k = exactRound(next);
+        if (k == classes) {
+          return false;
+        }
+      }
+      int[] t = colour;
+      colour = next;
+      next = t;
+      classes = k;
+      rounds++;
+    }
+  }
+
+  /** The current colouring (shared with this object: read only). */
+  final int[] colours() {
+    return colour;
+  }
+
+  final int classes() {
+    return classes;
+  }
+
+  /** Refinement rounds that split at least one class. */
+  final int rounds() {
+    return rounds;
+  }
+
+  /** True if a hash collision was detected and exact rounds took over. */
+  final boolean usedExactFallback() {
+    return exactFallback;
+  }
+
+  /** True if no class would split under exact signatures. Subclasses may do this faster. */
+  boolean isStable() {
+    int len = maxSignatureLength();
+    int[] rep = new int[classes];
+    Arrays.fill(rep, -1);
+    long[] repSig = new long[len];
+    long[] sig = new long[len];
+    // Visit classes one representative at a time: collect each class's cells in order.
+    int[] start = new int[classes + 1];
+    for (int i = 0; i < cells; i++) {
+      start[colour[i] + 1]++;
+    }
+    for (int c = 0; c < classes; c++) {
+      start[c + 1] += start[c];
+    }
+    int[] order = new int[cells];
+    int[] fill = Arrays.copyOf(start, classes);
+    for (int i = 0; i < cells; i++) {
+      order[fill[colour[i]]++] = i;
+    }
+    for (int c = 0; c < classes; c++) {
+      int repLen = sortedSignature(order[start[c]], repSig);
+      for (int j = start[c] + 1; j < start[c + 1]; j++) {
+        int l = sortedSignature(order[j], sig);
+        if (l != repLen || !Arrays.equals(sig, 0, l, repSig, 0, l)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private int sortedSignature(int cell, long[] buf) {
+    int l = signature(cell, buf);
+    Arrays.sort(buf, 0, l);
+    return l;
+  }
+
+  /** One exact round: new colour by (old colour, sorted signature); returns the colour count. */
+  private int exactRound(int[] out) {
+    int len = maxSignatureLength();
+    long[] sigs = new long[Math.multiplyExact(cells, len)];
+    int[] lengths = new int[cells];
+    long[] buf = new long[len];
+    for (int i = 0; i < cells; i++) {
+      int l = sortedSignature(i, buf);
+      System.arraycopy(buf, 0, sigs, i * len, l);
+      lengths[i] = l;
+    }
+    Integer[] order = new Integer[cells];
+    for (int i = 0; i < cells; i++) {
+      order[i] = i;
+    }
+    java.util.Comparator<Integer> bySignature = (a, b) -> {
+      int d = Integer.compare(colour[a], colour[b]);
+      if (d != 0) {
+        return d;
+      }
+      return Arrays.compare(sigs, a * len, a * len + lengths[a], sigs, b * len, b * len + lengths[b]);
+    };
+    Arrays.sort(order, bySignature);
+    int k = 0;
+    for (int j = 0; j < cells; j++) {
+      if (j > 0 && bySignature.compare(order[j - 1], order[j]) != 0) {
+        k++;
+      }
+      out[order[j]] = k;
+    }
+    return cells == 0 ? 0 : k + 1;
+  }
+}
