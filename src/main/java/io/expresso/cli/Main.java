@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Measure the realized expressive power of graph neural networks.",
     subcommands = {
+      BaselineCommand.class,
       DemoCommand.class,
       GraphCommand.class,
       CommandLine.HelpCommand.class
