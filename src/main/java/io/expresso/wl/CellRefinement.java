@@ -109,14 +109,19 @@ abstract class CellRefinement {
     return exactFallback;
   }
 
-  /** True if no class would split under exact signatures. Subclasses may do this faster. */
+  /**
+   * True if no class would split under exact signatures: every cell's signature equals, as a
+   * multiset, that of its class's first cell. The representative's keys are counted in a small
+   * open-addressing table; a member takes its keys out (a missing key or a count below zero is a
+   * difference) and puts them back, so each comparison costs O(signature length), no sorting.
+   * Subclasses may check faster.
+   */
   boolean isStable() {
     int len = maxSignatureLength();
-    int[] rep = new int[classes];
-    Arrays.fill(rep, -1);
     long[] repSig = new long[len];
     long[] sig = new long[len];
-    // Visit classes one representative at a time: collect each class's cells in order.
+    KeyCounts table = new KeyCounts(len);
+    // Cells grouped by class, so each representative's table is built once.
     int[] start = new int[classes + 1];
     for (int i = 0; i < cells; i++) {
       start[colour[i] + 1]++;
@@ -130,15 +135,84 @@ abstract class CellRefinement {
       order[fill[colour[i]]++] = i;
     }
     for (int c = 0; c < classes; c++) {
-      int repLen = sortedSignature(order[start[c]], repSig);
-      for (int j = start[c] + 1; j < start[c + 1]; j++) {
-        int l = sortedSignature(order[j], sig);
-        if (l != repLen || !Arrays.equals(sig, 0, l, repSig, 0, l)) {
+      if (start[c + 1] - start[c] < 2) {
+        continue;
+      }
+      table.clear();
+      int repLen = signature(order[start[c]], repSig);
+      for (int j = 0; j < repLen; j++) {
+        table.add(repSig[j], 1);
+      }
+      for (int m = start[c] + 1; m < start[c + 1]; m++) {
+        int l = signature(order[m], sig);
+        if (l != repLen) {
           return false;
+        }
+        int taken = 0;
+        boolean same = true;
+        while (taken < l && (same = table.takeOne(sig[taken]))) {
+          taken++;
+        }
+        if (!same) {
+          return false;
+        }
+        for (int j = 0; j < l; j++) {
+          table.add(sig[j], 1);
         }
       }
     }
     return true;
+  }
+
+  /** Counts per 64-bit key; slots belong to the current generation only, so clearing is O(1). */
+  private static final class KeyCounts {
+    private final long[] keys;
+    private final int[] counts;
+    private final int[] stamp;
+    private final int mask;
+    private final int shift;
+    private int generation = 1;
+
+    KeyCounts(int maxKeys) {
+      int size = Integer.highestOneBit(Math.max(8, 2 * maxKeys)) << 1;
+      keys = new long[size];
+      counts = new int[size];
+      stamp = new int[size];
+      mask = size - 1;
+      shift = 64 - Integer.numberOfTrailingZeros(size);
+    }
+
+    void clear() {
+      generation++;
+    }
+
+    private int slot(long key) {
+      int s = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift); // Fibonacci hashing
+      while (stamp[s] == generation && keys[s] != key) {
+        s = (s + 1) & mask;
+      }
+      return s;
+    }
+
+    void add(long key, int delta) {
+      int s = slot(key);
+      if (stamp[s] != generation) {
+        stamp[s] = generation;
+        keys[s] = key;
+        counts[s] = 0;
+      }
+      counts[s] += delta;
+    }
+
+    /** Removes one occurrence of key; false if there is none left. */
+    boolean takeOne(long key) {
+      int s = slot(key);
+      if (stamp[s] != generation || counts[s] == 0) {
+        return false;
+      }
+      counts[s]--;
+      return true;
+    }
   }
 
   private int sortedSignature(int cell, long[] buf) {
