@@ -19,7 +19,8 @@ final class Refiner {
   private final int[] count;
   private final int[] touched;
   private final int[] touchedCells;
-  private final boolean[] cellMarked;
+  private final int[] touchedIn;
+  private final int[] fill;
   private final boolean[] inQueue;
   private final int[] queue;
   private final long[] keys;
@@ -31,7 +32,8 @@ final class Refiner {
     this.count = new int[n];
     this.touched = new int[n];
     this.touchedCells = new int[n];
-    this.cellMarked = new boolean[n];
+    this.touchedIn = new int[n];
+    this.fill = new int[n];
     this.inQueue = new boolean[n];
     this.queue = new int[n];
     this.keys = new long[n];
@@ -81,13 +83,23 @@ final class Refiner {
           }
         }
       }
+      // Group touched vertices by cell, moving each to the end segment of its cell.
       int nc = 0;
       for (int t = 0; t < nt; t++) {
-        int c = cellOf[touched[t]];
-        if (!cellMarked[c]) {
-          cellMarked[c] = true;
+        int u = touched[t];
+        int c = cellOf[u];
+        if (touchedIn[c] == 0) {
           touchedCells[nc++] = c;
+          fill[c] = c + cellLen[c];
         }
+        touchedIn[c]++;
+        int dest = --fill[c];
+        int at = p.pos[u];
+        int other = lab[dest];
+        lab[at] = other;
+        p.pos[other] = at;
+        lab[dest] = u;
+        p.pos[u] = dest;
       }
       if (nc > 1) {
         Arrays.sort(touchedCells, 0, nc);
@@ -95,19 +107,22 @@ final class Refiner {
       h = mix(h, s);
       for (int ci = 0; ci < nc; ci++) {
         int c = touchedCells[ci];
-        cellMarked[c] = false;
         int l = cellLen[c];
+        int t = touchedIn[c];
+        touchedIn[c] = 0;
         if (l == 1) {
           h = mix(h, ((long) c << 32) | count[lab[c]]);
           continue;
         }
-        // Sort the cell's vertices by count (untouched ones count 0).
-        for (int i = 0; i < l; i++) {
-          int v = lab[c + i];
+        // The touched vertices occupy [seg, c + l); sort them by count. Untouched ones (count 0)
+        // stay in front as the first fragment.
+        int seg = c + l - t;
+        for (int i = 0; i < t; i++) {
+          int v = lab[seg + i];
           keys[i] = ((long) count[v] << 32) | v;
         }
-        if (l < 12) {
-          for (int i = 1; i < l; i++) {
+        if (t < 12) {
+          for (int i = 1; i < t; i++) {
             long key = keys[i];
             int j = i - 1;
             while (j >= 0 && keys[j] > key) {
@@ -117,24 +132,30 @@ final class Refiner {
             keys[j + 1] = key;
           }
         } else {
-          Arrays.sort(keys, 0, l);
+          Arrays.sort(keys, 0, t);
         }
-        if ((keys[0] >>> 32) == (keys[l - 1] >>> 32)) {
+        if (t == l && (keys[0] >>> 32) == (keys[t - 1] >>> 32)) {
           h = mix(h, ((long) c << 32) | (keys[0] >>> 32));
           continue; // all equal: no split
         }
         boolean wasQueued = inQueue[c];
-        int fragStart = c;
         int largestStart = c;
         int largestLen = 0;
-        for (int i = 0; i < l; i++) {
+        if (seg > c) {
+          cellLen[c] = seg - c;
+          largestLen = seg - c;
+          h = mix(h, ((long) c << 40) ^ ((long) (seg - c) << 20));
+        }
+        int fragStart = seg;
+        for (int i = 0; i < t; i++) {
           int v = (int) keys[i];
-          lab[c + i] = v;
-          p.pos[v] = c + i;
-          boolean endsRun = i == l - 1 || (keys[i + 1] >>> 32) != (keys[i] >>> 32);
+          lab[seg + i] = v;
+          p.pos[v] = seg + i;
+          boolean endsRun = i == t - 1 || (keys[i + 1] >>> 32) != (keys[i] >>> 32);
           if (endsRun) {
-            int fragLen = c + i + 1 - fragStart;
-            for (int j = fragStart; j <= c + i; j++) {
+            int end = seg + i + 1;
+            int fragLen = end - fragStart;
+            for (int j = fragStart; j < end; j++) {
               cellOf[lab[j]] = fragStart;
             }
             cellLen[fragStart] = fragLen;
@@ -146,7 +167,7 @@ final class Refiner {
             if (fragStart != c) {
               p.cells++;
             }
-            fragStart = c + i + 1;
+            fragStart = end;
           }
         }
         // Hopcroft: if the cell was waiting, all fragments must wait; otherwise all but the
