@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       DemoCommand.class,
       GraphCommand.class,
+      AuditCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
