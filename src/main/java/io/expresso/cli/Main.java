@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       BaselineCommand.class,
       DemoCommand.class,
       GraphCommand.class,
+      AuditCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

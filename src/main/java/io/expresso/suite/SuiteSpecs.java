@@ -44,7 +44,7 @@ public final class SuiteSpecs {
       throw new IllegalArgumentException("empty suite spec; valid forms: " + FORMS);
     }
     if (spec.equals("builtin")) {
-      throw new IllegalArgumentException("suite 'builtin' is not available yet; valid forms: " + FORMS);
+      return BuiltinSuite.generate();
     }
     if (spec.startsWith("brec:")) {
       return loadBrec(spec, spec.substring("brec:".length()));

@@ -1,0 +1,53 @@
+package io.expresso.iso;
+
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** nauty's {@code labelg} as a subprocess: the oracle for canonical forms. */
+final class Labelg {
+
+  private Labelg() {}
+
+  /** The labelg executable on the PATH ({@code labelg}, or Debian's {@code nauty-labelg}). */
+  static Optional<Path> find() {
+    String pathVar = System.getenv("PATH");
+    if (pathVar == null) {
+      return Optional.empty();
+    }
+    for (String name : List.of("labelg", "nauty-labelg")) {
+      for (String dir : pathVar.split(File.pathSeparator)) {
+        Path p = Path.of(dir, name);
+        if (Files.isExecutable(p)) {
+          return Optional.of(p);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** labelg's canonical graph6 string for each graph, in order. */
+  static List<String> canonicalForms(Path labelg, List<Graph> graphs, Path workDir) throws IOException, InterruptedException {
+    Path in = workDir.resolve("in.g6");
+    Path out = workDir.resolve("out.g6");
+    Graph6.writeFile(in, graphs);
+    Process proc = new ProcessBuilder(labelg.toString(), "-q", in.toString(), out.toString())
+        .redirectErrorStream(true).start();
+    String log = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (proc.waitFor() != 0) {
+      throw new IOException("labelg failed: " + log);
+    }
+    List<String> lines = Files.readAllLines(out, StandardCharsets.US_ASCII).stream()
+        .filter(l -> !l.isBlank()).toList();
+    if (lines.size() != graphs.size()) {
+      throw new IOException("labelg wrote " + lines.size() + " graphs for " + graphs.size());
+    }
+    return lines;
+  }
+}
