@@ -8,13 +8,23 @@ import java.util.Arrays;
  * one palette.
  *
  * <p>Fast rounds replace each cell's signature (the multiset of colour tuples around it) by a
- * commutative 64-bit hash and split classes by (old colour, hash). A hash only ever merges what
- * exact refinement would split, so each fast partition is a coarsening of the exact one at the
- * same round; therefore (a) a histogram difference seen in a fast partition is a real one, and
- * (b) when the fast rounds stop splitting, one exact check decides: if every class is stable under
- * exact signatures the partition equals the exact stable partition (it is stable, refines the
- * initial colouring and is coarser than the coarsest such partition); otherwise a collision
- * happened and refinement continues with exact signature comparison until stable.
+ * commutative 64-bit hash and split classes by (old colour, hash). A hash is a function of the
+ * signature, so a fast round never splits cells whose exact signatures agree; a collision can
+ * only keep together cells that exact refinement would split. By induction every fast partition
+ * is therefore a coarsening of the exact partition after the same number of rounds, and:
+ *
+ * <ul>
+ *   <li>a histogram difference seen in a fast partition is a real one (early exit is sound);
+ *   <li>when a fast round splits nothing, one exact check decides. If every class is stable
+ *       under exact signatures, the partition is a stable refinement of the initial colouring,
+ *       hence at least as fine as the exact stable partition (the coarsest such), and also a
+ *       coarsening of it: the two are equal. Otherwise a collision happened, and refinement goes
+ *       on with exact signature comparison until stable (from a coarsening of the exact
+ *       partition that refines the initial one, that reaches the same stable partition).
+ * </ul>
+ *
+ * <p>Hot paths work on int/long arrays; the exact rounds (after a collision only) sort boxed
+ * cell indices for simplicity.
  */
 abstract class CellRefinement {
 
