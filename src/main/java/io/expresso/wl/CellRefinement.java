@@ -8,13 +8,23 @@ import java.util.Arrays;
  * one palette.
  *
  * <p>Fast rounds replace each cell's signature (the multiset of colour tuples around it) by a
- * commutative 64-bit hash and split classes by (old colour, hash). A hash only ever merges what
- * exact refinement would split, so each fast partition is a coarsening of the exact one at the
- * same round; therefore (a) a histogram difference seen in a fast partition is a real one, and
- * (b) when the fast rounds stop splitting, one exact check decides: if every class is stable under
- * exact signatures the partition equals the exact stable partition (it is stable, refines the
- * initial colouring and is coarser than the coarsest such partition); otherwise a collision
- * happened and refinement continues with exact signature comparison until stable.
+ * commutative 64-bit hash and split classes by (old colour, hash). A hash is a function of the
+ * signature, so a fast round never splits cells whose exact signatures agree; a collision can
+ * only keep together cells that exact refinement would split. By induction every fast partition
+ * is therefore a coarsening of the exact partition after the same number of rounds, and:
+ *
+ * <ul>
+ *   <li>a histogram difference seen in a fast partition is a real one (early exit is sound);
+ *   <li>when a fast round splits nothing, one exact check decides. If every class is stable
+ *       under exact signatures, the partition is a stable refinement of the initial colouring,
+ *       hence at least as fine as the exact stable partition (the coarsest such), and also a
+ *       coarsening of it: the two are equal. Otherwise a collision happened, and refinement goes
+ *       on with exact signature comparison until stable (from a coarsening of the exact
+ *       partition that refines the initial one, that reaches the same stable partition).
+ * </ul>
+ *
+ * <p>Hot paths work on int/long arrays; the exact rounds (after a collision only) sort boxed
+ * cell indices for simplicity.
  */
 abstract class CellRefinement {
 
@@ -109,14 +119,19 @@ abstract class CellRefinement {
     return exactFallback;
   }
 
-  /** True if no class would split under exact signatures. Subclasses may do this faster. */
+  /**
+   * True if no class would split under exact signatures: every cell's signature equals, as a
+   * multiset, that of its class's first cell. The representative's keys are counted in a small
+   * open-addressing table; a member takes its keys out (a missing key or a count below zero is a
+   * difference) and puts them back, so each comparison costs O(signature length), no sorting.
+   * Subclasses may check faster.
+   */
   boolean isStable() {
     int len = maxSignatureLength();
-    int[] rep = new int[classes];
-    Arrays.fill(rep, -1);
     long[] repSig = new long[len];
     long[] sig = new long[len];
-    // Visit classes one representative at a time: collect each class's cells in order.
+    KeyCounts table = new KeyCounts(len);
+    // Cells grouped by class, so each representative's table is built once.
     int[] start = new int[classes + 1];
     for (int i = 0; i < cells; i++) {
       start[colour[i] + 1]++;
@@ -130,15 +145,84 @@ abstract class CellRefinement {
       order[fill[colour[i]]++] = i;
     }
     for (int c = 0; c < classes; c++) {
-      int repLen = sortedSignature(order[start[c]], repSig);
-      for (int j = start[c] + 1; j < start[c + 1]; j++) {
-        int l = sortedSignature(order[j], sig);
-        if (l != repLen || !Arrays.equals(sig, 0, l, repSig, 0, l)) {
+      if (start[c + 1] - start[c] < 2) {
+        continue;
+      }
+      table.clear();
+      int repLen = signature(order[start[c]], repSig);
+      for (int j = 0; j < repLen; j++) {
+        table.add(repSig[j], 1);
+      }
+      for (int m = start[c] + 1; m < start[c + 1]; m++) {
+        int l = signature(order[m], sig);
+        if (l != repLen) {
           return false;
+        }
+        int taken = 0;
+        boolean same = true;
+        while (taken < l && (same = table.takeOne(sig[taken]))) {
+          taken++;
+        }
+        if (!same) {
+          return false;
+        }
+        for (int j = 0; j < l; j++) {
+          table.add(sig[j], 1);
         }
       }
     }
     return true;
+  }
+
+  /** Counts per 64-bit key; slots belong to the current generation only, so clearing is O(1). */
+  private static final class KeyCounts {
+    private final long[] keys;
+    private final int[] counts;
+    private final int[] stamp;
+    private final int mask;
+    private final int shift;
+    private int generation = 1;
+
+    KeyCounts(int maxKeys) {
+      int size = Integer.highestOneBit(Math.max(8, 2 * maxKeys)) << 1;
+      keys = new long[size];
+      counts = new int[size];
+      stamp = new int[size];
+      mask = size - 1;
+      shift = 64 - Integer.numberOfTrailingZeros(size);
+    }
+
+    void clear() {
+      generation++;
+    }
+
+    private int slot(long key) {
+      int s = (int) ((key * 0x9E3779B97F4A7C15L) >>> shift); // Fibonacci hashing
+      while (stamp[s] == generation && keys[s] != key) {
+        s = (s + 1) & mask;
+      }
+      return s;
+    }
+
+    void add(long key, int delta) {
+      int s = slot(key);
+      if (stamp[s] != generation) {
+        stamp[s] = generation;
+        keys[s] = key;
+        counts[s] = 0;
+      }
+      counts[s] += delta;
+    }
+
+    /** Removes one occurrence of key; false if there is none left. */
+    boolean takeOne(long key) {
+      int s = slot(key);
+      if (stamp[s] != generation || counts[s] == 0) {
+        return false;
+      }
+      counts[s]--;
+      return true;
+    }
   }
 
   private int sortedSignature(int cell, long[] buf) {

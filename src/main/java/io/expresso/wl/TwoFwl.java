@@ -147,21 +147,23 @@ public final class TwoFwl implements PairDistinguisher {
       int[] repCount = new int[classes];
       for (int a = 0; a < classes; a++) {
         for (int b = 0; b < classes; b++) {
-          for (int i = 0; i < cells; i++) {
-            int p = i / nn;
-            int u = (i % nn) / n;
-            int v = i % n;
-            int ro = ((a * graphs + p) * n + u) * words;
-            int co = ((b * graphs + p) * n + v) * words;
-            int count = 0;
-            for (int k = 0; k < words; k++) {
-              count += Long.bitCount(rows[ro + k] & cols[co + k]);
-            }
-            int c = colour[i];
-            if (rep[c] == i) {
-              repCount[c] = count;
-            } else if (repCount[c] != count) {
-              return false;
+          for (int p = 0; p < graphs; p++) {
+            for (int u = 0; u < n; u++) {
+              int ro = ((a * graphs + p) * n + u) * words;
+              for (int v = 0; v < n; v++) {
+                int co = ((b * graphs + p) * n + v) * words;
+                int count = 0;
+                for (int k = 0; k < words; k++) {
+                  count += Long.bitCount(rows[ro + k] & cols[co + k]);
+                }
+                int i = p * nn + u * n + v;
+                int c = colour[i];
+                if (rep[c] == i) {
+                  repCount[c] = count;
+                } else if (repCount[c] != count) {
+                  return false;
+                }
+              }
             }
           }
         }

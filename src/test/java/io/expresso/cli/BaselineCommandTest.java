@@ -81,6 +81,25 @@ class BaselineCommandTest {
   }
 
   @Test
+  void brecExcerptEndToEndKeepsCategoriesInSuiteOrder() throws Exception {
+    Path shared = Files.isDirectory(Path.of("../shared")) ? Path.of("../shared") : Path.of("/work/shared");
+    Path npy = shared.resolve("data/brec-excerpt/brec_excerpt.npy");
+    String spec = "brec:" + npy + "#indices=0,60,110,160";
+    assertThat(run("baseline", "--method", "3-wl", "--suite", spec, "--json")).isZero();
+    JsonNode root = new ObjectMapper().readTree(out.toString());
+    assertThat(root.get("suite").asText()).isEqualTo(spec);
+    List<String> names = new ArrayList<>();
+    List<String> counts = new ArrayList<>();
+    for (JsonNode c : root.get("categories")) {
+      names.add(c.get("name").asText());
+      counts.add(c.get("distinguished").asInt() + "/" + c.get("pairs").asInt());
+    }
+    assertThat(names).containsExactly("Basic", "Regular", "Extension");
+    assertThat(counts).containsExactly("1/1", "1/2", "1/1"); // pair 110 (srg(16,6,2,2)) defeats 3-WL
+    assertThat(root.get("total").get("distinguished").asInt()).isEqualTo(3);
+  }
+
+  @Test
   void pairsOptionRestrictsByIndex() throws Exception {
     assertThat(run("baseline", "--method", "s3", "--suite", "pairs:" + pairsFile, "--pairs", "1-2", "--json")).isZero();
     JsonNode total = new ObjectMapper().readTree(out.toString()).get("total");

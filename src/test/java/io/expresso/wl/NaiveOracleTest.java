@@ -128,6 +128,43 @@ class NaiveOracleTest {
     return t;
   }
 
+  private static boolean naiveThreeFwl(Graph g, Graph h) {
+    int n = g.n();
+    return naiveDistinguishes(tripleTypes(g), tripleTypes(h), tripleTuples(n), tripleTuples(n));
+  }
+
+  private static String[] tripleTypes(Graph g) {
+    int n = g.n();
+    String[] c = new String[n * n * n];
+    for (int u = 0; u < n; u++) {
+      for (int v = 0; v < n; v++) {
+        for (int x = 0; x < n; x++) {
+          c[(u * n + v) * n + x] = type(g, u, v) + type(g, u, x) + type(g, v, x);
+        }
+      }
+    }
+    return c;
+  }
+
+  private static String type(Graph g, int a, int b) {
+    return a == b ? "=" : g.adjacent(a, b) ? "E" : "N";
+  }
+
+  /** For (u,v,x) and each w: the tuples (w,v,x), (u,w,x), (u,v,w). */
+  private static int[][][] tripleTuples(int n) {
+    int[][][] t = new int[n * n * n][n][];
+    for (int u = 0; u < n; u++) {
+      for (int v = 0; v < n; v++) {
+        for (int x = 0; x < n; x++) {
+          for (int w = 0; w < n; w++) {
+            t[(u * n + v) * n + x][w] = new int[] {(w * n + v) * n + x, (u * n + w) * n + x, (u * n + v) * n + w};
+          }
+        }
+      }
+    }
+    return t;
+  }
+
   private static List<Graph[]> samplePairs(long seed) {
     Random rnd = new Random(seed);
     List<Graph[]> pairs = new ArrayList<>();
@@ -167,6 +204,20 @@ class NaiveOracleTest {
       assertThat(new TwoFwl().distinguishes(p[0], p[1])).as("%s vs %s", p[0], p[1]).isEqualTo(expected);
     }
     assertThat(separated).isPositive();
+  }
+
+  @Test
+  void threeFwlAgreesWithTextbookRefinementOnSmallGraphs() {
+    Random rnd = new Random(4);
+    for (int i = 0; i < 25; i++) {
+      int n = 3 + rnd.nextInt(4);
+      Graph g = TestGraphs.random(rnd, n, 0.5);
+      Graph h = i % 3 == 0 ? g.relabel(TestGraphs.permutation(rnd, n)) : TestGraphs.random(rnd, n, 0.5);
+      assertThat(new ThreeFwl().distinguishes(g, h)).as("%s vs %s", g, h).isEqualTo(naiveThreeFwl(g, h));
+    }
+    Graph[] hard = {TestGraphs.hexagon(), TestGraphs.twoTriangles()};
+    assertThat(naiveThreeFwl(hard[0], hard[1])).isTrue();
+    assertThat(new ThreeFwl().distinguishes(hard[0], hard[1])).isTrue();
   }
 
   @Test

@@ -2,8 +2,14 @@ package io.expresso.wl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.expresso.graph.EgoNet;
 import io.expresso.graph.Graph;
 import io.expresso.graph.GraphBuilder;
+import io.expresso.graph.LabeledGraph;
+import io.expresso.iso.Isomorphism;
+import io.expresso.suite.Constructions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +88,46 @@ class RootedCanonicalFormTest {
     }
     assertThat(isomorphic).isGreaterThan(50);
     assertThat(different).isGreaterThan(50);
+  }
+
+  private static boolean rootedIsomorphicByIsoPackage(Graph g, int rg, Graph h, int rh) {
+    int[] lg = new int[g.n()];
+    lg[rg] = 1;
+    int[] lh = new int[h.n()];
+    lh[rh] = 1;
+    return Isomorphism.isomorphic(new LabeledGraph(g, lg, null, null), new LabeledGraph(h, lh, null, null), true, false);
+  }
+
+  @Test
+  void certificatesAgreeWithTheIsoPackageOnLargerEgoNets() {
+    // Independent oracle beyond brute-force sizes: the iso package's labelled canonical forms,
+    // with the root as the only vertex labelled 1. Ego-nets of sparse random graphs and of
+    // strongly regular and CFI graphs from the suite constructions.
+    Random rnd = new Random(12);
+    List<Graph> hosts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      hosts.add(TestGraphs.random(rnd, 30, 0.12));
+      hosts.add(TestGraphs.randomRegular(rnd, 24, 3));
+    }
+    hosts.add(Constructions.shrikhande());
+    hosts.add(Constructions.rook(4));
+    hosts.addAll(Constructions.cfiPair(Constructions.complete(4)));
+    int isomorphic = 0;
+    for (Graph host : hosts) {
+      for (int radius = 1; radius <= 2; radius++) {
+        for (int t = 0; t < 6; t++) {
+          EgoNet a = EgoNet.of(host, rnd.nextInt(host.n()), radius);
+          EgoNet b = EgoNet.of(host, rnd.nextInt(host.n()), radius);
+          int[] p = TestGraphs.permutation(rnd, b.graph().n());
+          Graph bg = b.graph().relabel(p);
+          boolean expected = rootedIsomorphicByIsoPackage(a.graph(), 0, bg, p[0]);
+          boolean actual = RootedCanonicalForm.of(a.graph(), 0).equals(RootedCanonicalForm.of(bg, p[0]));
+          assertThat(actual).as("%s vs %s", a.graph(), bg).isEqualTo(expected);
+          isomorphic += expected ? 1 : 0;
+        }
+      }
+    }
+    assertThat(isomorphic).isPositive();
   }
 
   @Test
