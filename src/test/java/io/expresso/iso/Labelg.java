@@ -34,11 +34,24 @@ final class Labelg {
 
   /** labelg's canonical graph6 string for each graph, in order. */
   static List<String> canonicalForms(Path labelg, List<Graph> graphs, Path workDir) throws IOException, InterruptedException {
+    return canonicalForms(labelg, graphs, null, workDir);
+  }
+
+  /**
+   * labelg's canonical forms with the vertex partition {@code -f colouring}: one character per
+   * vertex, the same for every graph; isomorphisms must preserve the characters.
+   */
+  static List<String> canonicalForms(Path labelg, List<Graph> graphs, String colouring, Path workDir)
+      throws IOException, InterruptedException {
     Path in = workDir.resolve("in.g6");
     Path out = workDir.resolve("out.g6");
     Graph6.writeFile(in, graphs);
-    Process proc = new ProcessBuilder(labelg.toString(), "-q", in.toString(), out.toString())
-        .redirectErrorStream(true).start();
+    List<String> cmd = new java.util.ArrayList<>(List.of(labelg.toString(), "-q"));
+    if (colouring != null) {
+      cmd.add("-f" + colouring);
+    }
+    cmd.addAll(List.of(in.toString(), out.toString()));
+    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String log = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (proc.waitFor() != 0) {
       throw new IOException("labelg failed: " + log);
