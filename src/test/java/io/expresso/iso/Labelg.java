@@ -17,11 +17,16 @@ final class Labelg {
 
   /** The labelg executable on the PATH ({@code labelg}, or Debian's {@code nauty-labelg}). */
   static Optional<Path> find() {
+    return findTool("labelg");
+  }
+
+  /** A nauty tool on the PATH under its own name or Debian's {@code nauty-} prefixed one. */
+  static Optional<Path> findTool(String tool) {
     String pathVar = System.getenv("PATH");
     if (pathVar == null) {
       return Optional.empty();
     }
-    for (String name : List.of("labelg", "nauty-labelg")) {
+    for (String name : List.of(tool, "nauty-" + tool)) {
       for (String dir : pathVar.split(File.pathSeparator)) {
         Path p = Path.of(dir, name);
         if (Files.isExecutable(p)) {
@@ -30,6 +35,15 @@ final class Labelg {
       }
     }
     return Optional.empty();
+  }
+
+  /** Runs a nauty tool with arguments, failing with its output if it fails. */
+  static void run(List<String> cmd) throws IOException, InterruptedException {
+    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String log = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (proc.waitFor() != 0) {
+      throw new IOException(cmd + " failed: " + log);
+    }
   }
 
   /** labelg's canonical graph6 string for each graph, in order. */

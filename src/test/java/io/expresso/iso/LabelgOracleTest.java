@@ -91,6 +91,27 @@ class LabelgOracleTest {
   }
 
   @Test
+  void allGraphsOnSevenVerticesFromGengAndTheirRandomRelabellings() throws Exception {
+    Optional<Path> geng = Labelg.findTool("geng");
+    Optional<Path> ranlabg = Labelg.findTool("ranlabg");
+    assumeTrue(geng.isPresent() && ranlabg.isPresent(), "nauty's geng/ranlabg not on the PATH: test skipped");
+    Path all = tmp.resolve("g7.g6");
+    Path shuffled = tmp.resolve("g7r.g6");
+    Labelg.run(List.of(geng.get().toString(), "-q", "7", all.toString()));
+    Labelg.run(List.of(ranlabg.get().toString(), "-q", all.toString(), shuffled.toString()));
+    List<Graph> graphs = new ArrayList<>(io.expresso.graph.Graph6.readFile(all));
+    int count = graphs.size();
+    assertThat(count).isEqualTo(1044); // the number of graphs on 7 vertices (OEIS A000088)
+    graphs.addAll(io.expresso.graph.Graph6.readFile(shuffled));
+    Orbits orbits = Orbits.of(graphs.stream().map(ColouredGraph::uncoloured).toList());
+    List<int[]> expected = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      expected.add(new int[] {i, i + count});
+    }
+    assertThat(orbits.all()).containsExactlyElementsOf(expected);
+  }
+
+  @Test
   void colouredGraphsAgainstLabelgPartitionOption() throws Exception {
     // Every graph uses the colouring "aaabbbbccc"; copies are shuffled within colour classes, and
     // some are shuffled across classes (then they usually are not colour-isomorphic).
