@@ -35,6 +35,21 @@ final class Partition {
   static Partition byColour(long[] colours) {
     int n = colours.length;
     Partition p = new Partition(n);
+    boolean uniform = true;
+    for (int v = 1; v < n && uniform; v++) {
+      uniform = colours[v] == colours[0];
+    }
+    if (uniform) { // the common case: one cell, no sorting
+      for (int v = 0; v < n; v++) {
+        p.lab[v] = v;
+        p.pos[v] = v;
+      }
+      if (n > 0) {
+        p.cellLen[0] = n;
+        p.cells = 1;
+      }
+      return p;
+    }
     Integer[] order = new Integer[n];
     for (int v = 0; v < n; v++) {
       order[v] = v;

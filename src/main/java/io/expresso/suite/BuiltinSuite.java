@@ -70,7 +70,7 @@ public final class BuiltinSuite {
     return s;
   }
 
-  private static Suite build() {
+  static Suite build() {
     Map<String, List<Graph[]>> raw = new LinkedHashMap<>();
     List<Graph> small = new ArrayList<>(SmallGraphs.all(6));
     small.addAll(SmallGraphs.all(7));

@@ -58,7 +58,7 @@ public final class NpyObjectArray {
       Object root;
       try {
         root = new Unpickler().load(in);
-      } catch (PickleException | ClassCastException | IllegalStateException e) {
+      } catch (PickleException | ClassCastException | IllegalStateException | IOException e) {
         throw new GraphFormatException(name + ": cannot unpickle the NPY object array: " + e.getMessage(), e);
       }
       if (!(root instanceof PickledArray array) || array.items == null) {

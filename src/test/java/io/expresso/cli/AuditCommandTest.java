@@ -166,6 +166,25 @@ class AuditCommandTest {
   }
 
   @Test
+  void edgeLabelsMustMatchByValue() throws Exception {
+    // Three paths a-b-c with edge labels (1,2), (2,3) and (2,1): the first and third are the
+    // same labelled path; the second has the same label partition shape but other values.
+    Path e = dir.resolve("edge");
+    Files.createDirectories(e);
+    Files.writeString(e.resolve("EL_A.txt"), "1, 2\n2, 3\n4, 5\n5, 6\n7, 8\n8, 9\n");
+    Files.writeString(e.resolve("EL_edge_labels.txt"), "1\n2\n2\n3\n2\n1\n");
+    Files.writeString(e.resolve("EL_graph_indicator.txt"), "1\n1\n1\n2\n2\n2\n3\n3\n3\n");
+    Files.writeString(e.resolve("EL_graph_labels.txt"), "0\n1\n0\n");
+    assertThat(run("audit", "--tu", e.toString(), "--name", "EL", "--json", "--edge-labels")).as(err.toString()).isZero();
+    assertThat(new ObjectMapper().readTree(out.toString()).get("orbit_members").toString()).isEqualTo("[[1,3]]");
+    out.getBuffer().setLength(0);
+    assertThat(run("audit", "--tu", e.toString(), "--name", "EL", "--json")).isZero();
+    JsonNode plain = new ObjectMapper().readTree(out.toString());
+    assertThat(plain.get("orbit_members").toString()).isEqualTo("[[1,2,3]]");
+    assertThat(plain.get("mismatched_pct").asDouble()).isEqualTo(100.0);
+  }
+
+  @Test
   void badUsageExitsWithTwo() {
     assertThat(run("audit", "--tu", dir.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("--tu needs --name");

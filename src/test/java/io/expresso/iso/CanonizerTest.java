@@ -59,6 +59,19 @@ class CanonizerTest {
   }
 
   @Test
+  void certificateTextIsCanonicalGraph6WithColourValues() {
+    Graph path = Graph.fromEdges(3, 0, 1, 1, 2);
+    Certificate plain = Canonizer.certificate(path);
+    assertThat(plain.toString()).isEqualTo(io.expresso.graph.Graph6.encode(plain.canonicalGraph()));
+    assertThat(Isomorphism.isomorphic(plain.canonicalGraph(), path)).isTrue();
+    Certificate coloured = Canonizer.certificate(path, new long[] {5, 9, 5});
+    assertThat(coloured.toString()).endsWith("[5, 5, 9]");
+    assertThat(coloured.colours()).containsExactly(5, 5, 9);
+    assertThat(coloured).isNotEqualTo(plain);
+    assertThat(Canonizer.certificate(Graph.empty(0)).n()).isZero();
+  }
+
+  @Test
   void isomorphismMapIsAnIsomorphism() {
     Random rnd = new Random(3);
     Graph g = TestGraphs.cfi(TestGraphs.petersen(), 4);

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
+import io.expresso.iso.Isomorphism;
+import io.expresso.wl.PairDistinguisher;
+import io.expresso.wl.WlMethods;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +70,71 @@ class BrecLoaderTest {
       assertThat(r.reliabilityFirst().get(0)).isEqualTo(entries.get((total + p) * 64));
       assertThat(r.reliabilitySecond().get(31)).isEqualTo(entries.get((total + p) * 64 + 63));
     }
+  }
+
+  @Test
+  void excerptFactsOneWlNoneThreeWlExactly0_60_160() {
+    PairDistinguisher oneWl = WlMethods.byName("1-wl");
+    PairDistinguisher threeWl = WlMethods.byName("3-wl");
+    for (String file : List.of("brec_excerpt.g6", "brec_excerpt.npy", "brec_excerpt_numpy1.npy")) {
+      Suite s = excerpt(file);
+      assertThat(s.pairs().filter(p -> oneWl.distinguishes(p.first(), p.second()))).isEmpty();
+      assertThat(s.pairs().filter(p -> threeWl.distinguishes(p.first(), p.second())).map(GraphPair::index))
+          .containsExactly(0, 60, 160);
+      s.pairs().forEach(p -> assertThat(Isomorphism.isomorphic(p.first(), p.second())).isFalse());
+    }
+  }
+
+  @Test
+  void relabelingsAreIsomorphicToTheirGraph() {
+    for (GraphPair p : excerpt("brec_excerpt.npy").pairs().toList()) {
+      Relabelings r = p.relabelings();
+      for (int i = 0; i < r.q(); i += 7) {
+        assertThat(Isomorphism.isomorphic(r.first().get(i), p.first())).isTrue();
+        assertThat(Isomorphism.isomorphic(r.second().get(i), p.second())).isTrue();
+        assertThat(Isomorphism.isomorphic(r.reliabilityFirst().get(i), r.reliabilitySecond().get(i))).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void indexRangesAreAccepted() {
+    int[] idx = SuiteSpecs.parseIndices("0, 60-62,110", "spec");
+    assertThat(idx).containsExactly(0, 60, 61, 62, 110);
+    assertThatThrownBy(() -> SuiteSpecs.parseIndices("5-3", "spec")).hasMessageContaining("range 5-3 runs backwards");
+  }
+
+  @Test
+  void npyHeaderIsCheckedPerTheFormatSpec(@TempDir Path dir) throws IOException {
+    assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "f8.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (128,), }")))
+        .isInstanceOf(GraphFormatException.class)
+        .hasMessage("f8.npy: NPY dtype is '<f8', expected an object array ('|O') of graph6 byte strings");
+    assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "2d.npy", 2, "{'descr': '|O', 'fortran_order': False, 'shape': (2, 64), }")))
+        .hasMessage("2d.npy: NPY array has 2 dimensions, expected 1");
+    assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "v9.npy", 9, "{}")))
+        .hasMessage("v9.npy: unsupported NPY format version 9.0");
+    assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "dict.npy", 1, "{'descr': '|O', 'shape': (128,)")))
+        .hasMessageStartingWith("dict.npy: bad NPY header: ");
+    // A version-2 header (4-byte length) is read like version 1; the missing pickle is then reported.
+    assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "v2.npy", 2, "{'descr': '|O', 'fortran_order': False, 'shape': (128,), }")))
+        .hasMessageStartingWith("v2.npy: cannot unpickle the NPY object array");
+  }
+
+  /** An NPY file with the given header and no payload. */
+  private static Path writeNpy(Path dir, String name, int major, String header) throws IOException {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.write(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', (byte) major, 0});
+    byte[] h = (header + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    out.write(h.length & 0xff);
+    out.write(h.length >> 8);
+    if (major >= 2) {
+      out.write(0);
+      out.write(0);
+    }
+    out.write(h);
+    Path f = dir.resolve(name);
+    Files.write(f, out.toByteArray());
+    return f;
   }
 
   @Test
