@@ -40,9 +40,9 @@ import picocli.CommandLine.Spec;
           + " labels, train/test leakage; optionally write a clean dataset and a leakage-free split.",
       "",
       "Metrics (N graphs): orbits = number of non-trivial orbits (classes of >= 2 isomorphic graphs);"
-          + " isomorphic graphs = graphs in a non-trivial orbit (and % of N);"
-          + " isomorphic pairs % = pairs {i,j}, i<j, with G_i isomorphic to G_j, over all N(N-1)/2 pairs;"
-          + " mismatched % = graphs in an orbit carrying more than one target label, over N."
+          + " isomorphic graphs = graphs in a non-trivial orbit (and %% of N);"
+          + " isomorphic pairs %% = pairs {i,j}, i<j, with G_i isomorphic to G_j, over all N(N-1)/2 pairs;"
+          + " mismatched %% = graphs in an orbit carrying more than one target label, over N."
           + " Percentages are rounded to 2 decimals. Graph ids are 1-based, as in TU files.",
       "With --node-labels/--edge-labels, isomorphisms must preserve the label values."
     })

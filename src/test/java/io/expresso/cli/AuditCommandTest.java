@@ -185,6 +185,14 @@ class AuditCommandTest {
   }
 
   @Test
+  void helpStatesThePairDefinition() {
+    assertThat(run("audit", "--help")).isZero();
+    assertThat(out.toString()).contains("isomorphic pairs % = pairs {i,j}, i<j")
+        .contains("N(N-1)/2");
+    assertThat(err.toString()).isEmpty();
+  }
+
+  @Test
   void badUsageExitsWithTwo() {
     assertThat(run("audit", "--tu", dir.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("--tu needs --name");
