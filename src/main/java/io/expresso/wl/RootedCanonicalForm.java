@@ -240,21 +240,19 @@ final class RootedCanonicalForm {
    * the structure and the old ranks decide the new ranks, so the result is label-invariant.
    */
   private int[] refine(int[] cell) {
-    int[] current = rank(cell, null);
+    int[] off = g.csrOffsets();
+    int[] tgt = g.csrTargets();
+    int[] neighbourRanks = new int[tgt.length]; // per vertex, its neighbours' ranks, sorted
+    int[] current = rank(cell, null, off);
     int cells = count(current);
     while (true) {
-      long[][] keys = new long[n][];
       for (int v = 0; v < n; v++) {
-        int[] nb = g.neighbors(v);
-        long[] key = new long[nb.length + 1];
-        key[0] = current[v];
-        for (int i = 0; i < nb.length; i++) {
-          key[i + 1] = current[nb[i]];
+        for (int k = off[v]; k < off[v + 1]; k++) {
+          neighbourRanks[k] = current[tgt[k]];
         }
-        Arrays.sort(key, 1, key.length);
-        keys[v] = key;
+        Arrays.sort(neighbourRanks, off[v], off[v + 1]);
       }
-      int[] next = rank(current, keys);
+      int[] next = rank(current, neighbourRanks, off);
       int nextCells = count(next);
       current = next;
       if (nextCells == cells) {
@@ -264,17 +262,22 @@ final class RootedCanonicalForm {
     }
   }
 
-  /** Dense ranks of vertices ordered by (old rank, key). */
-  private int[] rank(int[] old, long[][] keys) {
-    Integer[] order = new Integer[n];
+  /**
+   * Dense ranks of vertices ordered by old rank, then (when {@code keys} is given) by the sorted
+   * neighbour ranks {@code keys[off[v] .. off[v+1])}, compared lexicographically.
+   */
+  private int[] rank(int[] old, int[] keys, int[] off) {
+    int[] order = new int[n];
     for (int v = 0; v < n; v++) {
       order[v] = v;
     }
-    java.util.Comparator<Integer> cmp = (a, b) -> {
-      int d = Integer.compare(old[a], old[b]);
-      return d != 0 || keys == null ? d : Arrays.compare(keys[a], keys[b]);
-    };
-    Arrays.sort(order, cmp);
+    IndexOrder cmp = keys == null
+        ? (a, b) -> Integer.compare(old[a], old[b])
+        : (a, b) -> {
+          int d = Integer.compare(old[a], old[b]);
+          return d != 0 ? d : Arrays.compare(keys, off[a], off[a + 1], keys, off[b], off[b + 1]);
+        };
+    sort(order, new int[n], 0, n, cmp);
     int[] r = new int[n];
     int k = 0;
     for (int i = 0; i < n; i++) {
@@ -284,6 +287,34 @@ final class RootedCanonicalForm {
       r[order[i]] = k;
     }
     return r;
+  }
+
+  /** A comparison of vertex indices, without boxing. */
+  private interface IndexOrder {
+    int compare(int a, int b);
+  }
+
+  /** Stable merge sort of {@code a[from, to)} by {@code cmp}, on primitive arrays. */
+  private static void sort(int[] a, int[] buf, int from, int to, IndexOrder cmp) {
+    if (to - from < 2) {
+      return;
+    }
+    int mid = (from + to) >>> 1;
+    sort(a, buf, from, mid, cmp);
+    sort(a, buf, mid, to, cmp);
+    if (cmp.compare(a[mid - 1], a[mid]) <= 0) {
+      return;
+    }
+    System.arraycopy(a, from, buf, from, to - from);
+    int i = from;
+    int j = mid;
+    for (int k = from; k < to; k++) {
+      if (j >= to || (i < mid && cmp.compare(buf[i], buf[j]) <= 0)) {
+        a[k] = buf[i++];
+      } else {
+        a[k] = buf[j++];
+      }
+    }
   }
 
   private static int count(int[] ranks) {
