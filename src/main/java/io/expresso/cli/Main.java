@@ -13,10 +13,12 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Measure the realized expressive power of graph neural networks.",
     subcommands = {
+      BaselineCommand.class,
       DemoCommand.class,
       GraphCommand.class,
       CountCommand.class,
       AttackCommand.class,
+      AuditCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -1,0 +1,165 @@
+package io.expresso.suite;
+
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import io.expresso.graph.GraphFormatException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a suite spec into a {@link Suite}. The forms:
+ *
+ * <ul>
+ *   <li>{@code brec:<path>[#indices=<list>]} — a file in BREC layout ({@link BrecLayout}), either a
+ *       {@code .npy} NumPy object array of graph6 byte strings (recognised by its magic bytes) or
+ *       graph6 text, one graph per line, in the same order. Pairs get official indices 0..P-1 and
+ *       the official categories those indices fall in; {@code #indices=} gives the official index
+ *       of each pair instead, for excerpts of the official file: a comma-separated list of
+ *       indices and ranges {@code a-b} (inclusive), e.g. {@code #indices=0,60,110,160}.
+ *   <li>{@code pairs:<path.g6>} — graph6/sparse6 text where consecutive lines form pairs; one
+ *       category named after the file.
+ *   <li>{@code builtin} — the suite the project generates ({@link BuiltinSuite}).
+ * </ul>
+ *
+ * <p>Errors: an unknown form or a malformed {@code #indices} is an {@link IllegalArgumentException}
+ * listing the valid forms; a missing, unreadable or malformed file is a {@link
+ * GraphFormatException} naming the file (and the line or entry).
+ */
+public final class SuiteSpecs {
+
+  /** The spec forms, for help texts and error messages. */
+  public static final String FORMS = "brec:<path.npy|path.g6>[#indices=0,60,110-112], pairs:<path.g6>, builtin";
+
+  private static final String INDICES = "#indices=";
+
+  private SuiteSpecs() {}
+
+  public static Suite load(String spec) {
+    if (spec == null || spec.isBlank()) {
+      throw new IllegalArgumentException("empty suite spec; valid forms: " + FORMS);
+    }
+    if (spec.equals("builtin")) {
+      return BuiltinSuite.generate();
+    }
+    if (spec.startsWith("brec:")) {
+      return loadBrec(spec, spec.substring("brec:".length()));
+    }
+    if (spec.startsWith("pairs:")) {
+      return loadPairs(spec, spec.substring("pairs:".length()));
+    }
+    throw new IllegalArgumentException("unknown suite spec '" + spec + "'; valid forms: " + FORMS);
+  }
+
+  private static Suite loadBrec(String spec, String rest) {
+    int[] indices = null;
+    int hash = rest.lastIndexOf(INDICES);
+    if (hash >= 0) {
+      indices = parseIndices(rest.substring(hash + INDICES.length()), spec);
+      rest = rest.substring(0, hash);
+    }
+    Path file = existingFile(rest, spec);
+    String name = file.getFileName().toString();
+    List<Graph> entries = isNpy(file) ? readNpy(file) : readText(file);
+    return BrecLayout.suite(spec, name, entries, indices);
+  }
+
+  private static Suite loadPairs(String spec, String rest) {
+    Path file = existingFile(rest, spec);
+    String name = file.getFileName().toString();
+    List<Graph> graphs = readText(file);
+    if (graphs.size() % 2 != 0) {
+      throw new GraphFormatException(name + ": " + graphs.size()
+          + " graphs, an odd number; consecutive lines must form pairs");
+    }
+    String category = name.endsWith(".g6") || name.endsWith(".s6") ? name.substring(0, name.length() - 3) : name;
+    List<GraphPair> pairs = new ArrayList<>();
+    for (int i = 0; i < graphs.size(); i += 2) {
+      pairs.add(new GraphPair(i / 2, category, graphs.get(i), graphs.get(i + 1), null));
+    }
+    return new Suite(spec, List.of(new Category(category, pairs)));
+  }
+
+  private static Path existingFile(String path, String spec) {
+    if (path.isEmpty()) {
+      throw new IllegalArgumentException("suite spec '" + spec + "' names no file; valid forms: " + FORMS);
+    }
+    Path file = Path.of(path);
+    if (!Files.exists(file)) {
+      throw new GraphFormatException(path + ": suite file not found");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new GraphFormatException(path + ": suite file is not a regular file");
+    }
+    return file;
+  }
+
+  /** A comma-separated list of indices and inclusive ranges a-b. */
+  static int[] parseIndices(String text, String spec) {
+    List<Integer> out = new ArrayList<>();
+    for (String part : text.split(",", -1)) {
+      String p = part.strip();
+      try {
+        int dash = p.indexOf('-', 1);
+        if (dash > 0) {
+          int from = Integer.parseInt(p.substring(0, dash).strip());
+          int to = Integer.parseInt(p.substring(dash + 1).strip());
+          if (from > to) {
+            throw new IllegalArgumentException("range " + p + " runs backwards");
+          }
+          for (int i = from; i <= to; i++) {
+            out.add(i);
+          }
+        } else {
+          out.add(Integer.parseInt(p));
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("suite spec '" + spec + "': '" + p
+            + "' is not a pair index or range a-b; valid forms: " + FORMS);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("suite spec '" + spec + "': " + e.getMessage() + "; valid forms: " + FORMS);
+      }
+    }
+    return out.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static boolean isNpy(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] head = in.readNBytes(6);
+      return head.length == 6 && (head[0] & 0xff) == 0x93 && new String(head, 1, 5, StandardCharsets.US_ASCII).equals("NUMPY");
+    } catch (IOException e) {
+      throw new GraphFormatException(file + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+
+  private static List<Graph> readNpy(Path file) {
+    String name = file.getFileName().toString();
+    List<byte[]> strings;
+    try {
+      strings = NpyObjectArray.readByteStrings(file);
+    } catch (IOException e) {
+      throw new GraphFormatException(file + ": cannot read: " + e.getMessage(), e);
+    }
+    List<Graph> graphs = new ArrayList<>(strings.size());
+    for (int i = 0; i < strings.size(); i++) {
+      try {
+        graphs.add(Graph6.decode(new String(strings.get(i), StandardCharsets.ISO_8859_1)));
+      } catch (GraphFormatException e) {
+        throw e.at(name + " entry " + i);
+      }
+    }
+    return graphs;
+  }
+
+  private static List<Graph> readText(Path file) {
+    try {
+      return Graph6.readFile(file);
+    } catch (IOException e) {
+      throw new GraphFormatException(file + ": cannot read: " + e.getMessage(), e);
+    }
+  }
+}

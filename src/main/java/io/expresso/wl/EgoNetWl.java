@@ -1,0 +1,53 @@
+package io.expresso.wl;
+
+import io.expresso.graph.EgoNet;
+import io.expresso.graph.Graph;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * {@code n1}, {@code n2}: each vertex starts with the isomorphism class of its induced k-hop
+ * ego-net rooted at it (exact, via {@link RootedCanonicalForm}), then 1-WL. Classes of both graphs
+ * are named in one shared dictionary.
+ */
+public final class EgoNetWl implements PairDistinguisher {
+
+  private final int radius;
+  private final Hashing hashing;
+
+  public EgoNetWl(int radius) {
+    this(radius, Hashing.DEFAULT);
+  }
+
+  EgoNetWl(int radius, Hashing hashing) {
+    if (radius < 1) {
+      throw new IllegalArgumentException("ego-net radius must be at least 1, not " + radius);
+    }
+    this.radius = radius;
+    this.hashing = hashing;
+  }
+
+  @Override
+  public String name() {
+    return "n" + radius;
+  }
+
+  @Override
+  public boolean distinguishes(Graph g, Graph h) {
+    if (g.n() != h.n()) {
+      return true;
+    }
+    Map<RootedCanonicalForm.Certificate, Integer> palette = new HashMap<>();
+    return VertexRefinement.distinguishes(g, h, initial(g, palette), initial(h, palette), hashing);
+  }
+
+  private int[] initial(Graph g, Map<RootedCanonicalForm.Certificate, Integer> palette) {
+    int[] colour = new int[g.n()];
+    for (int v = 0; v < g.n(); v++) {
+      EgoNet ego = EgoNet.of(g, v, radius);
+      RootedCanonicalForm.Certificate c = RootedCanonicalForm.of(ego.graph(), ego.root());
+      colour[v] = palette.computeIfAbsent(c, x -> palette.size());
+    }
+    return colour;
+  }
+}
