@@ -107,7 +107,7 @@ public final class LabelgComparison {
   }
 
   /** Wall time of one labelg process in nanoseconds. */
-  private static double runLabelg(Path labelg, Path in, Path out) throws IOException, InterruptedException {
+  static double runLabelg(Path labelg, Path in, Path out) throws IOException, InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(labelg.toString(), "-q", in.toString(), out.toString())
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
     long t0 = System.nanoTime();
@@ -120,7 +120,7 @@ public final class LabelgComparison {
     return t1 - t0;
   }
 
-  private static Path findLabelg() {
+  static Path findLabelg() {
     for (String name : List.of("labelg", "nauty-labelg")) {
       for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
         Path p = Path.of(d, name);

@@ -129,10 +129,10 @@ final class AuditCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(toJson(report, leakage));
+      out.println(toJson(report, leakage, hasLabels(data)));
       notes.forEach(spec.commandLine().getErr()::println);
     } else {
-      out.print(render(data, report, leakage));
+      out.print(render(data, report, leakage, hasLabels(data)));
       notes.forEach(out::println);
     }
     out.flush();
@@ -281,7 +281,12 @@ final class AuditCommand implements Callable<Integer> {
     Files.writeString(splitOut.resolve("test.txt"), test);
   }
 
-  private static String toJson(AuditReport r, Leakage.Report leakage) throws IOException {
+  /** Without target labels there is nothing for the peering predictor to predict. */
+  private static boolean hasLabels(Dataset data) {
+    return data.labels.stream().anyMatch(java.util.Objects::nonNull);
+  }
+
+  private static String toJson(AuditReport r, Leakage.Report leakage, boolean hasLabels) throws IOException {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("graphs", r.graphs());
     m.put("orbits", r.orbits());
@@ -297,7 +302,7 @@ final class AuditCommand implements Callable<Integer> {
       l.put("leaked_test", leakage.leakedTest().length);
       l.put("leaked_test_pct", leakage.leakedPct());
       double acc = leakage.peeringAccuracyPct();
-      l.put("peering_accuracy_pct", Double.isNaN(acc) ? null : acc);
+      l.put("peering_accuracy_pct", Double.isNaN(acc) || !hasLabels ? null : acc);
       l.put("leaked_test_ids", oneBased(leakage.leakedTest()));
       m.put("leakage", l);
     }
@@ -311,7 +316,7 @@ final class AuditCommand implements Callable<Integer> {
   /** Non-trivial orbits listed in the table; --json lists all. */
   private static final int MAX_LISTED = 30;
 
-  private String render(Dataset data, AuditReport r, Leakage.Report leakage) {
+  private String render(Dataset data, AuditReport r, Leakage.Report leakage, boolean hasLabels) {
     StringBuilder sb = new StringBuilder();
     sb.append("Isomorphism audit of ").append(data.name).append(": ").append(r.graphs()).append(" graphs, ")
         .append(nodeLabels || edgeLabels
@@ -334,8 +339,8 @@ final class AuditCommand implements Callable<Integer> {
       l.row("test graphs", String.valueOf(leakage.test()), "");
       l.row("test graphs with a copy in train", String.valueOf(leakage.leakedTest().length), fmt(leakage.leakedPct()));
       double acc = leakage.peeringAccuracyPct();
-      l.row("peering predictor correct on them", String.valueOf(leakage.peeringCorrect()),
-          Double.isNaN(acc) ? "n/a" : fmt(acc));
+      l.row("peering predictor correct on them", hasLabels ? String.valueOf(leakage.peeringCorrect()) : "n/a",
+          Double.isNaN(acc) || !hasLabels ? "n/a" : fmt(acc));
       l.row("leakage-free test graphs", String.valueOf(leakage.cleanTest().length), "");
       sb.append(l.render());
     }

@@ -185,6 +185,18 @@ class AuditCommandTest {
   }
 
   @Test
+  void unlabelledGraph6SplitHasNoPeeringAccuracy() throws Exception {
+    Path g6 = dir.resolve("plain.g6");
+    Files.writeString(g6, "Bw\nBg\nBw\n");
+    Path split = dir.resolve("t.txt");
+    Files.writeString(split, "3\n");
+    assertThat(run("audit", "--g6", g6.toString(), "--split-file", split.toString(), "--json")).isZero();
+    JsonNode l = new ObjectMapper().readTree(out.toString()).get("leakage");
+    assertThat(l.get("leaked_test_ids").toString()).isEqualTo("[3]");
+    assertThat(l.get("peering_accuracy_pct").isNull()).isTrue();
+  }
+
+  @Test
   void helpStatesThePairDefinition() {
     assertThat(run("audit", "--help")).isZero();
     assertThat(out.toString()).contains("isomorphic pairs % = pairs {i,j}, i<j")
