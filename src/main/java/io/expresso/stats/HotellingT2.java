@@ -1,0 +1,118 @@
+package io.expresso.stats;
+
+import org.apache.commons.math3.linear.RealMatrix;
+import org.apache.commons.math3.stat.correlation.Covariance;
+
+/**
+ * Hotelling's T² for paired samples, as BREC's RPC computes it: with dᵢ = xᵢ − yᵢ (i = 1..q, in
+ * ℝ^d), D̄ their mean and S their unbiased sample covariance (divisor q − 1, like
+ * {@code torch.cov} / {@code numpy.cov}), T² = scale · D̄ᵀ S⁺ D̄ where S⁺ is the pseudo-inverse
+ * ({@link PseudoInverse}) and scale is 1 ({@link Convention#BREC}) or q
+ * ({@link Convention#HOTELLING}).
+ *
+ * <p>The pseudo-inverse keeps the statistic defined when S is singular (q ≤ d, or embeddings that
+ * do not vary along some direction); with S = 0 it is 0.
+ */
+public final class HotellingT2 {
+
+  private HotellingT2() {}
+
+  /**
+   * T² of the paired differences {@code x[i] - y[i]}.
+   *
+   * @param x q × d embeddings (row i: relabeling i of the first graph)
+   * @param y q × d embeddings paired row by row with {@code x}
+   * @throws IllegalArgumentException if the shapes differ, q &lt; 2, d &lt; 1, or a value is not
+   *     finite (the message names the array, row and column)
+   */
+  public static double of(double[][] x, double[][] y, Convention convention) {
+    return ofDifferences(differences(x, y), convention);
+  }
+
+  /** T² of the paired differences with an explicit pseudo-inverse tolerance (see {@link PseudoInverse}). */
+  public static double of(double[][] x, double[][] y, Convention convention, double pinvRtol) {
+    return ofDifferences(differences(x, y), convention, pinvRtol);
+  }
+
+  /** T² of q differences dᵢ (rows of {@code d}), with the default float32 pinv tolerance. */
+  public static double ofDifferences(double[][] d, Convention convention) {
+    int dim = checkShape("differences", d, -1);
+    return ofDifferences(d, convention, PseudoInverse.defaultRtol(dim, dim));
+  }
+
+  /** T² of q differences dᵢ (rows of {@code d}) with an explicit pseudo-inverse tolerance. */
+  public static double ofDifferences(double[][] d, Convention convention, double pinvRtol) {
+    if (convention == null) {
+      throw new IllegalArgumentException("T² convention is required (brec or hotelling)");
+    }
+    int dim = checkShape("differences", d, -1);
+    int q = d.length;
+    double[] mean = new double[dim];
+    for (double[] row : d) {
+      for (int j = 0; j < dim; j++) {
+        mean[j] += row[j];
+      }
+    }
+    for (int j = 0; j < dim; j++) {
+      mean[j] /= q;
+    }
+    RealMatrix s = new Covariance(d, true).getCovarianceMatrix();
+    RealMatrix sPlus = PseudoInverse.of(s, pinvRtol);
+    double quadratic = 0;
+    for (int i = 0; i < dim; i++) {
+      double acc = 0;
+      for (int j = 0; j < dim; j++) {
+        acc += sPlus.getEntry(i, j) * mean[j];
+      }
+      quadratic += mean[i] * acc;
+    }
+    return convention.scale(q) * quadratic;
+  }
+
+  /** Row-wise {@code x - y}, after checking both are finite q × d arrays of the same shape. */
+  static double[][] differences(double[][] x, double[][] y) {
+    int dim = checkShape("first embeddings", x, -1);
+    checkShape("second embeddings", y, dim);
+    if (x.length != y.length) {
+      throw new IllegalArgumentException("paired embeddings need the same number of rows (relabelings): "
+          + x.length + " vs " + y.length);
+    }
+    double[][] d = new double[x.length][dim];
+    for (int i = 0; i < x.length; i++) {
+      for (int j = 0; j < dim; j++) {
+        d[i][j] = x[i][j] - y[i][j];
+      }
+    }
+    return d;
+  }
+
+  /**
+   * Checks a q × d array: q ≥ 2, rows of equal length d ≥ 1 (or {@code expectedDim} when ≥ 0), all
+   * values finite. Returns d.
+   */
+  static int checkShape(String what, double[][] a, int expectedDim) {
+    if (a == null) {
+      throw new IllegalArgumentException(what + " are missing (null)");
+    }
+    if (a.length < 2) {
+      throw new IllegalArgumentException(what + ": T² needs at least 2 rows (relabelings), got " + a.length);
+    }
+    int dim = expectedDim >= 0 ? expectedDim : (a[0] == null ? 0 : a[0].length);
+    if (dim < 1) {
+      throw new IllegalArgumentException(what + ": row 0 has no columns (embedding dimension must be >= 1)");
+    }
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == null || a[i].length != dim) {
+        throw new IllegalArgumentException(what + ": row " + i + " has "
+            + (a[i] == null ? "no values" : a[i].length + " columns") + ", expected " + dim);
+      }
+      for (int j = 0; j < dim; j++) {
+        if (!Double.isFinite(a[i][j])) {
+          throw new IllegalArgumentException(what + ": row " + i + " column " + j + " is " + a[i][j]
+              + " (embeddings must be finite; did training diverge?)");
+        }
+      }
+    }
+    return dim;
+  }
+}
