@@ -32,8 +32,8 @@ import java.util.List;
  */
 public final class GraphModel implements AutoCloseable {
 
-  /** Largest number of graphs in one forward pass when embedding (bounds memory). */
-  public static final int EVAL_BATCH = 64;
+  /** Budget of n×n cells per evaluation forward pass: PPGN's tensors are B×n×n×hidden. */
+  private static final int EVAL_CELLS = 1 << 20;
 
   private static final Object SEED_LOCK = new Object();
   private static final String ENGINE = "PyTorch";
@@ -140,8 +140,13 @@ public final class GraphModel implements AutoCloseable {
     boolean grad = JniUtils.isGradMode();
     JniUtils.setGradMode(false); // inference: no autograd graph (grad mode is per thread)
     try {
-      for (int from = 0; from < graphs.size(); from += EVAL_BATCH) {
-        List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + EVAL_BATCH));
+      int maxN = 1;
+      for (Graph g : graphs) {
+        maxN = Math.max(maxN, g.n());
+      }
+      int per = Math.max(1, Math.min(4096, EVAL_CELLS / (maxN * maxN)));
+      for (int from = 0; from < graphs.size(); from += per) {
+        List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + per));
         try (NDManager sub = model.getNDManager().newSubManager()) {
           NDList in = encode(sub, batch);
           NDArray y = block.forward(new ParameterStore(sub, false), in, false).singletonOrThrow();

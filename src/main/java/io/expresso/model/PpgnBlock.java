@@ -8,6 +8,7 @@ import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.Block;
 import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.BatchNorm;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
@@ -19,7 +20,10 @@ import java.util.List;
  * two MLPs over the channel axis, multiplies them channel-wise as n×n matrices (the step that
  * gives 3-WL power), and mixes the product with the block input by a linear skip layer. Every
  * block contributes an invariant readout: the mean of the diagonal and the mean of the
- * off-diagonal entries, mapped linearly to d and summed over blocks.
+ * off-diagonal entries, batch-normalised across the graphs of the batch, mapped linearly to d and
+ * summed over blocks. The batch norm removes the component shared by all graphs, which otherwise
+ * pins the cosine between G's and H's embeddings near 1 and leaves the siamese loss nothing to
+ * descend; in evaluation mode it is a fixed per-channel affine map (running statistics).
  *
  * <p>Padding rows/columns are zeroed by a mask after every MLP, so a graph's embedding does not
  * depend on the batch it sits in. The matrix product is divided by n (a graph invariant) to keep
@@ -35,6 +39,7 @@ final class PpgnBlock extends GraphBlock {
   private final List<Block> left = new ArrayList<>();
   private final List<Block> right = new ArrayList<>();
   private final List<Block> skip = new ArrayList<>();
+  private final List<Block> norms = new ArrayList<>();
   private final List<Block> readouts = new ArrayList<>();
 
   PpgnBlock(ModelSpec spec) {
@@ -43,6 +48,7 @@ final class PpgnBlock extends GraphBlock {
       left.add(addChildBlock("left" + l, Mlp.plain(spec.hidden())));
       right.add(addChildBlock("right" + l, Mlp.plain(spec.hidden())));
       skip.add(addChildBlock("skip" + l, Linear.builder().setUnits(spec.hidden()).build()));
+      norms.add(addChildBlock("norm" + l, BatchNorm.builder().optMomentum(spec.bnMomentum()).build()));
       readouts.add(addChildBlock("readout" + l, Linear.builder().setUnits(spec.embedding()).build()));
     }
   }
@@ -101,7 +107,8 @@ final class PpgnBlock extends GraphBlock {
       NDArray diag = x.mul(eye).sum(new int[] {1, 2});
       NDArray diagMean = diag.mul(invFlat);
       NDArray offMean = all.sub(diag).mul(invFlat).mul(invFlat);
-      NDArray r = forward1(readouts.get(l), ps, diagMean.concat(offMean, 1), training);
+      NDArray pooled = forward1(norms.get(l), ps, diagMean.concat(offMean, 1), training);
+      NDArray r = forward1(readouts.get(l), ps, pooled, training);
       out = out == null ? r : out.add(r);
     }
     return new NDList(out);
@@ -119,6 +126,7 @@ final class PpgnBlock extends GraphBlock {
       left.get(l).initialize(manager, dataType, new Shape(1, in));
       right.get(l).initialize(manager, dataType, new Shape(1, in));
       skip.get(l).initialize(manager, dataType, new Shape(1, in + h));
+      norms.get(l).initialize(manager, dataType, new Shape(1, 2L * h));
       readouts.get(l).initialize(manager, dataType, new Shape(1, 2L * h));
     }
   }
