@@ -39,6 +39,9 @@ public final class SiameseTrainer {
       throw new IllegalArgumentException("siamese training needs an even, non-empty list of graphs, got " + major.size());
     }
     long start = System.nanoTime();
+    if (s.epochs() == 0) {
+      return new TrainingOutcome(0, Double.NaN, 0, s.learningRate(), 0);
+    }
     PlateauSchedule schedule = new PlateauSchedule(s.learningRate(), s.plateauFactor(), s.plateauPatience(), s.minLearningRate());
     List<EpochListener> listeners = List.of(schedule, new LossThresholdStop(s.lossThreshold()));
     DivergenceGuard guard = new DivergenceGuard();
