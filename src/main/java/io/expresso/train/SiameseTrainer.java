@@ -95,7 +95,16 @@ public final class SiameseTrainer {
         COLLECTOR.unlock();
       }
       if (apply) {
-        trainer.step();
+        try {
+          trainer.step();
+        } catch (IllegalStateException e) {
+          // DJL checks the first update for all-zero gradients and refuses it. A network whose
+          // ReLUs are all dead (possible for tiny widths) legitimately has none: nothing to learn
+          // from this batch, so the step is skipped, as a zero-gradient Adam step would (almost) be.
+          if (!String.valueOf(e.getMessage()).startsWith("Gradient values are all zeros")) {
+            throw e;
+          }
+        }
       }
       return value;
     }
