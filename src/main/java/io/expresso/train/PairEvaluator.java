@@ -24,6 +24,11 @@ public final class PairEvaluator {
 
   private PairEvaluator() {}
 
+  /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device)} with RPC, brec convention, α 0.05. */
+  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, TrainingSettings training, long seed, Device device) {
+    return evaluate(pair, spec, EvaluationSettings.defaults(spec.architecture()).withTraining(training), seed, device);
+  }
+
   /**
    * Evaluates {@code spec} on {@code pair}.
    *
