@@ -66,6 +66,10 @@ class ThresholdTest {
     assertThat(t.value()).isCloseTo(49.0 / 36 * 12, within(1e-12));
     assertThat(Threshold.rapc(List.of(a, b), Convention.HOTELLING).value()).isCloseTo(12.0, within(1e-12));
     assertThat(Threshold.rapcFalsePositiveBound(19)).isEqualTo(0.05);
+    assertThat(Threshold.rapcGroupsFor(0.05)).isEqualTo(19);
+    assertThat(Threshold.rapcGroupsFor(0.1)).isEqualTo(9);
+    assertThat(Threshold.rapcGroupsFor(0.03)).isEqualTo(33); // 1/34 ≤ 0.03 < 1/33
+    assertThat(Threshold.rapcGroupsFor(0.9)).isEqualTo(1);
   }
 
   @Test
