@@ -1,7 +1,7 @@
 package io.expresso.stats;
 
-import org.apache.commons.math3.linear.RealMatrix;
-import org.apache.commons.math3.stat.correlation.Covariance;
+import org.apache.commons.math3.linear.Array2DRowRealMatrix;
+import org.apache.commons.math3.linear.SingularValueDecomposition;
 
 /**
  * Hotelling's T² for paired samples, as BREC's RPC computes it: with dᵢ = xᵢ − yᵢ (i = 1..q, in
@@ -56,17 +56,54 @@ public final class HotellingT2 {
     for (int j = 0; j < dim; j++) {
       mean[j] /= q;
     }
-    RealMatrix s = new Covariance(d, true).getCovarianceMatrix();
-    RealMatrix sPlus = PseudoInverse.of(s, pinvRtol);
-    double quadratic = 0;
-    for (int i = 0; i < dim; i++) {
-      double acc = 0;
+    // Unbiased sample covariance (divisor q − 1, as torch.cov), one pass over centred rows.
+    double[][] s = new double[dim][dim];
+    double[] c = new double[dim];
+    for (double[] row : d) {
       for (int j = 0; j < dim; j++) {
-        acc += sPlus.getEntry(i, j) * mean[j];
+        c[j] = row[j] - mean[j];
       }
-      quadratic += mean[i] * acc;
+      for (int j = 0; j < dim; j++) {
+        double cj = c[j];
+        double[] sj = s[j];
+        for (int k = j; k < dim; k++) {
+          sj[k] += cj * c[k];
+        }
+      }
     }
-    return convention.scale(q) * quadratic;
+    for (int j = 0; j < dim; j++) {
+      for (int k = j; k < dim; k++) {
+        s[j][k] /= q - 1;
+        s[k][j] = s[j][k];
+      }
+    }
+    return convention.scale(q) * pseudoQuadraticForm(s, mean, pinvRtol);
+  }
+
+  /**
+   * mᵀ S⁺ m without forming S⁺: with S = U Σ Vᵀ, mᵀS⁺m = Σ_k (m·v_k)(u_k·m)/σ_k over the singular
+   * values kept by {@link PseudoInverse}'s cut-off (σ_k &gt; rtol·σ_max).
+   */
+  static double pseudoQuadraticForm(double[][] s, double[] m, double rtol) {
+    if (!(rtol >= 0) || Double.isInfinite(rtol)) {
+      throw new IllegalArgumentException("pseudo-inverse tolerance must be finite and >= 0, got " + rtol);
+    }
+    SingularValueDecomposition svd = new SingularValueDecomposition(new Array2DRowRealMatrix(s, false));
+    double[] sigma = svd.getSingularValues();
+    double cut = rtol * sigma[0];
+    double[][] u = svd.getU().getData();
+    double[][] v = svd.getV().getData();
+    double quadratic = 0;
+    for (int k = 0; k < sigma.length && sigma[k] > cut; k++) { // σ sorted descending
+      double mv = 0;
+      double um = 0;
+      for (int i = 0; i < m.length; i++) {
+        mv += m[i] * v[i][k];
+        um += u[i][k] * m[i];
+      }
+      quadratic += mv * um / sigma[k];
+    }
+    return quadratic;
   }
 
   /** Row-wise {@code x - y}, after checking both are finite q × d arrays of the same shape. */

@@ -96,6 +96,17 @@ public record Threshold(Kind kind, double value) {
     return new Threshold(Kind.RAPC, max);
   }
 
+  /**
+   * The fewest within-graph groups m whose bound 1/(m+1) is at most {@code alpha} (19 for 0.05):
+   * how many groups an evaluator should draw (split between G and H) to match RPC's level.
+   */
+  public static int rapcGroupsFor(double alpha) {
+    if (!(alpha > 0 && alpha < 1)) {
+      throw new IllegalArgumentException("significance level alpha must be in (0, 1), got " + alpha);
+    }
+    return Math.max(1, (int) Math.ceil(1 / alpha - 1 - 1e-9));
+  }
+
   /** 1/(m+1): RAPC's false-positive bound with m within-graph groups. */
   public static double rapcFalsePositiveBound(int groups) {
     if (groups < 1) {

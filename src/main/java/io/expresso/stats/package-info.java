@@ -3,7 +3,8 @@
  * with a pseudo-inverse covariance ({@link io.expresso.stats.HotellingT2}), the fixed RPC threshold
  * and the adaptive RAPC one ({@link io.expresso.stats.Threshold}), the official decision rule
  * ({@link io.expresso.stats.PairedComparison}), multi-seed aggregation
- * ({@link io.expresso.stats.SeedSearch}) and Welch's t-test ({@link io.expresso.stats.WelchTTest}).
+ * ({@link io.expresso.stats.SeedSearch}), Welch's t-test ({@link io.expresso.stats.WelchTTest}) and mean ± std
+ * summaries ({@link io.expresso.stats.MeanStd}).
  *
  * <p>Entry point for an evaluator holding embeddings as {@code double[q][d]} arrays (row i = the
  * embedding of relabeling i):
