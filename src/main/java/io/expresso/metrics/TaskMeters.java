@@ -43,16 +43,32 @@ public final class TaskMeters {
     busyOf(device);
   }
 
-  /** A task of {@code kind} was taken from its topic. */
-  public void received(String kind) {
+  /** A task of {@code kind} was taken from its topic and handed to {@code device}. */
+  public void started(String kind, String device) {
     Counter.builder(TASKS_RECEIVED).description("Tasks taken from Kafka")
         .tag(KIND, kind).register(registry).increment();
+    inFlightOf(device).incrementAndGet();
   }
 
-  /** A device starts a task; call {@link Running#completed} or {@link Running#failed} once. */
-  public Running start(String kind, String device) {
-    inFlightOf(device).incrementAndGet();
-    return new Running(kind, device, System.nanoTime());
+  /**
+   * A task {@linkplain #started started} on {@code device} finished after {@code seconds}: a result
+   * when {@code errorReason} is null, else an error result with that short reason (such as
+   * "invalid-graph6"). {@code model} is the model spec or method, "none" when there is none.
+   */
+  public void finished(String kind, String device, String model, double seconds, String errorReason) {
+    inFlightOf(device).decrementAndGet();
+    busyOf(device).increment(seconds);
+    Timer.builder(TASK_DURATION).description("Time to evaluate a task")
+        .serviceLevelObjectives(DURATION_BUCKETS)
+        .tag(KIND, kind).tag(MODEL, model).register(registry)
+        .record(Duration.ofNanos(Math.round(seconds * 1e9)));
+    if (errorReason == null) {
+      Counter.builder(TASKS_COMPLETED).description("Tasks that produced a result")
+          .tag(KIND, kind).register(registry).increment();
+    } else {
+      Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
+          .tag(KIND, kind).tag(REASON, errorReason).register(registry).increment();
+    }
   }
 
   /**
@@ -81,52 +97,5 @@ public final class TaskMeters {
   private Counter busyOf(String device) {
     return busy.computeIfAbsent(device, d -> Counter.builder(DEVICE_BUSY).baseUnit("seconds")
         .description("Time the device spent on tasks").tag(DEVICE, d).register(registry));
-  }
-
-  /** One task on one device, from start to its outcome. */
-  public final class Running {
-    private final String kind;
-    private final String device;
-    private final long startNanos;
-    private boolean done;
-
-    private Running(String kind, String device, long startNanos) {
-      this.kind = kind;
-      this.device = device;
-      this.startNanos = startNanos;
-    }
-
-    /** The task produced a result; {@code model} is the model spec or method (low cardinality). */
-    public void completed(String model) {
-      long nanos = finish(model);
-      if (nanos >= 0) {
-        Counter.builder(TASKS_COMPLETED).description("Tasks that produced a result")
-            .tag(KIND, kind).register(registry).increment();
-      }
-    }
-
-    /** The task became an error result; {@code reason} is a short class such as "invalid_input". */
-    public void failed(String model, String reason) {
-      long nanos = finish(model);
-      if (nanos >= 0) {
-        Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
-            .tag(KIND, kind).tag(REASON, reason).register(registry).increment();
-      }
-    }
-
-    private synchronized long finish(String model) {
-      if (done) {
-        return -1;
-      }
-      done = true;
-      long nanos = System.nanoTime() - startNanos;
-      inFlightOf(device).decrementAndGet();
-      busyOf(device).increment(nanos / 1e9);
-      Timer.builder(TASK_DURATION).description("Time to evaluate a task")
-          .serviceLevelObjectives(DURATION_BUCKETS)
-          .tag(KIND, kind).tag(MODEL, model).register(registry)
-          .record(Duration.ofNanos(nanos));
-      return nanos;
-    }
   }
 }

@@ -44,12 +44,13 @@ public final class LiveState {
     version++;
   }
 
-  /** One attacked graph: per budget, whether an adversarial example was found within it. */
+  /**
+   * One attacked graph: per budget, whether an adversarial example was found within it. Does not
+   * count a result (an attack task reports many graphs): call {@link #other} once per task.
+   */
   public synchronized void attack(String experiment, String model, String pattern, String space,
       int[] budgets, boolean[] succeeded) {
     Experiment e = experiment(experiment);
-    e.kinds.merge("attack", 1L, Long::sum);
-    e.results++;
     Map<Integer, long[]> curve = e.attacks.computeIfAbsent(
         model + '\u0000' + pattern + '\u0000' + space, k -> new TreeMap<>());
     for (int b = 0; b < budgets.length; b++) {

@@ -12,10 +12,10 @@ class MetricsTest {
   static void feedAll(Metrics m) {
     TaskMeters t = m.tasks();
     t.registerDevice("cpu:0");
-    t.received("pair");
-    t.received("synthetic");
-    t.start("pair", "cpu:0").completed("1-wl");
-    t.start("synthetic", "cpu:0").failed("none", "invalid_input");
+    t.started("pair", "cpu:0");
+    t.finished("pair", "cpu:0", "1-wl", 0.02, null);
+    t.started("synthetic", "cpu:0");
+    t.finished("synthetic", "cpu:0", "none", 0.5, "invalid-task");
     t.lag("expresso-workers", "expresso.tasks.pair", 7);
     ResultMeters r = m.results();
     r.result("pair", true);
@@ -41,7 +41,7 @@ class MetricsTest {
       assertThat(text).doesNotContain("expresso_pair_t2_count{category=\"Basic\"");
       assertThat(text).contains("expresso_pair_t2_bucket{category=\"Regular\",model=\"gin\",statistic=\"test\",suite=\"builtin\",le=\"72.34\"} 1");
       assertThat(text).contains("expresso_training_epochs_total{kind=\"pair\",model=\"gin\"} 20.0");
-      assertThat(text).contains("expresso_tasks_failed_total{kind=\"synthetic\",reason=\"invalid_input\"} 1.0");
+      assertThat(text).contains("expresso_tasks_failed_total{kind=\"synthetic\",reason=\"invalid-task\"} 1.0");
       assertThat(text).contains("expresso_tasks_in_flight{device=\"cpu:0\"} 0.0");
       assertThat(text).contains("expresso_consumer_lag_records{group=\"expresso-workers\",topic=\"expresso.tasks.pair\"} 7.0");
       assertThat(text).contains("jvm_memory_used_bytes").contains("process_cpu_usage");
@@ -68,16 +68,22 @@ class MetricsTest {
   }
 
   @Test
-  void aTaskCountsOnceEvenIfReportedTwice() {
+  void inFlightAndBusyTimeFollowStartAndFinish() {
     try (Metrics m = new Metrics()) {
-      TaskMeters.Running run = m.tasks().start("pair", "cpu:0");
-      assertThat(m.registry().get(MeterNames.TASKS_IN_FLIGHT).gauge().value()).isEqualTo(1.0);
-      run.completed("1-wl");
-      run.failed("1-wl", "exception");
+      m.tasks().started("pair", "cpu:0");
+      m.tasks().started("pair", "cpu:0");
+      assertThat(m.registry().get(MeterNames.TASKS_IN_FLIGHT).gauge().value()).isEqualTo(2.0);
+      m.tasks().finished("pair", "cpu:0", "1-wl", 0.25, null);
+      m.tasks().finished("pair", "cpu:0", "1-wl", 0.5, "invalid-graph6");
       assertThat(m.registry().get(MeterNames.TASKS_IN_FLIGHT).gauge().value()).isEqualTo(0.0);
+      assertThat(m.registry().get(MeterNames.DEVICE_BUSY).counter().count()).isEqualTo(0.75);
+      assertThat(m.registry().get(MeterNames.TASKS_RECEIVED).counter().count()).isEqualTo(2.0);
       assertThat(m.registry().get(MeterNames.TASKS_COMPLETED).counter().count()).isEqualTo(1.0);
-      assertThat(m.registry().find(MeterNames.TASKS_FAILED).counter()).isNull();
-      assertThat(m.registry().get(MeterNames.TASK_DURATION).timer().count()).isEqualTo(1);
+      assertThat(m.registry().get(MeterNames.TASKS_FAILED).tag("reason", "invalid-graph6").counter().count())
+          .isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.TASK_DURATION).timer().count()).isEqualTo(2);
+      assertThat(m.registry().get(MeterNames.TASK_DURATION).timer().max(java.util.concurrent.TimeUnit.MILLISECONDS))
+          .isEqualTo(500.0);
     }
   }
 
