@@ -19,6 +19,12 @@ import picocli.CommandLine.Command;
       CountCommand.class,
       AttackCommand.class,
       AuditCommand.class,
+      BrokerCommand.class,
+      WorkerCommand.class,
+      PublishCommand.class,
+      ResultsCommand.class,
+      UpCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

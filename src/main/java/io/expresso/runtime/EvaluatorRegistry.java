@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -24,12 +25,25 @@ public final class EvaluatorRegistry {
     }
   }
 
-  /** The registry with what this build can run: WL-family pair baselines and synthetic tasks. */
+  /**
+   * The registry with what this build can run: WL-family pair baselines, synthetic tasks, and
+   * every {@link EvaluatorProvider} found on the class path (ServiceLoader).
+   */
   public static EvaluatorRegistry defaults() {
     EvaluatorRegistry r = new EvaluatorRegistry();
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator());
+    for (EvaluatorProvider p : providers()) {
+      p.register(r);
+    }
     return r;
+  }
+
+  /** The evaluator providers on the class path. */
+  public static List<EvaluatorProvider> providers() {
+    List<EvaluatorProvider> out = new ArrayList<>();
+    ServiceLoader.load(EvaluatorProvider.class).forEach(out::add);
+    return out;
   }
 
   /** Adds an evaluator for tasks of {@code kind} (tried after those registered earlier). */
