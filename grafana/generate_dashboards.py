@@ -88,8 +88,8 @@ robustness = dash("expresso-robustness", "Expresso / Robustness", [
           [(f"max by (model, pattern, space) (expresso_attack_targets_total{{{asel}}})", "{{model}} {{pattern}} {{space}}")], 12, 10),
     panel(4, "Count models: mean final training loss", "timeseries",
           [('sum by (model) (expresso_training_final_loss_sum{kind="train", model=~"$model"}) / sum by (model) (expresso_training_final_loss_count{kind="train", model=~"$model"})', "{{model}}")], 0, 18),
-    panel(5, "Train and attack tasks per second", "timeseries",
-          [(f'sum by (kind) (rate(expresso_tasks_completed_total{{kind=~"train|attack"}}[{RI}]))', "{{kind}}")], 12, 18, unit="ops"),
+    panel(5, "Train and attack results per second", "timeseries",
+          [(f'sum by (kind, outcome) (rate(expresso_results_total{{kind=~"train|attack"}}[{RI}]))', "{{kind}} {{outcome}}")], 12, 18, unit="ops"),
 ], "Adversarial robustness of subgraph counting: success rate versus budget and its AUC by model, pattern and perturbation space.",
    [var("model", "expresso_attack_targets_total", "model"), var("pattern", "expresso_attack_targets_total", "pattern"), var("space", "expresso_attack_targets_total", "space")])
 for name, d in [("overview", overview), ("expressiveness", expressiveness), ("robustness", robustness)]:

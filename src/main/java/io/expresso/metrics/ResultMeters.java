@@ -44,15 +44,12 @@ public final class ResultMeters {
    */
   public void pair(String experiment, String suite, String category, String model,
       boolean distinguished, boolean reliable, double t2Test, double t2Reliability) {
+    // all three series exist from the first pair on (at 0), so ratios and panels show zeros
     counter(PAIRS_EVALUATED, "Pairs judged", experiment, suite, category, model).increment();
-    if (distinguished) {
-      counter(PAIRS_DISTINGUISHED, "Pairs judged distinguishable", experiment, suite, category, model)
-          .increment();
-    }
-    if (!reliable) {
-      counter(PAIRS_RELIABILITY_FAILURES, "Pairs whose reliability check failed",
-          experiment, suite, category, model).increment();
-    }
+    counter(PAIRS_DISTINGUISHED, "Pairs judged distinguishable", experiment, suite, category, model)
+        .increment(distinguished ? 1 : 0);
+    counter(PAIRS_RELIABILITY_FAILURES, "Pairs whose reliability check failed",
+        experiment, suite, category, model).increment(reliable ? 0 : 1);
     t2(suite, category, model, "test", t2Test);
     t2(suite, category, model, "reliability", t2Reliability);
   }
