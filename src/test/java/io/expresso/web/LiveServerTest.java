@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The live page's HTTP routes, with state fed by hand (the browser test drives the real system). */
+@org.junit.jupiter.api.Timeout(60)
 class LiveServerTest {
 
   static ActorSystem system;
@@ -100,14 +101,22 @@ class LiveServerTest {
     sse.body().close();
   }
 
+  /** The data of the next complete SSE event named "state" (fields end at a blank line). */
   private static JsonNode nextState(Iterator<String> lines) throws Exception {
-    boolean stateEvent = false;
+    String event = null;
+    StringBuilder data = new StringBuilder();
     while (lines.hasNext()) {
       String line = lines.next();
-      if (line.equals("event: state")) {
-        stateEvent = true;
-      } else if (stateEvent && line.startsWith("data:")) {
-        return new ObjectMapper().readTree(line.substring(5).strip());
+      if (line.isEmpty()) {
+        if ("state".equals(event) && data.length() > 0) {
+          return new ObjectMapper().readTree(data.toString());
+        }
+        event = null;
+        data.setLength(0);
+      } else if (line.startsWith("event:")) {
+        event = line.substring(6).strip();
+      } else if (line.startsWith("data:")) {
+        data.append(line.substring(5).strip());
       }
     }
     throw new AssertionError("SSE stream ended");

@@ -67,6 +67,7 @@ import org.junit.jupiter.api.Test;
  * {@code expresso.results} itself (marked worker "test-injector"), to show those meters and
  * panels work once such results flow.
  */
+@org.junit.jupiter.api.Timeout(180)
 class LiveSystemTest {
 
   static final String EXPERIMENT = "obs-baselines";
