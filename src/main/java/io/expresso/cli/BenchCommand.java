@@ -182,8 +182,13 @@ final class BenchCommand implements Callable<Integer> {
     try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
          Publisher p = new Publisher(bootstrap)) {
       List<TopicPartition> tps = new ArrayList<>();
-      for (PartitionInfo i : c.partitionsFor(topic)) {
-        tps.add(new TopicPartition(topic, i.partition()));
+      for (int attempt = 0; tps.isEmpty() && attempt < 100; attempt++) {
+        for (PartitionInfo i : c.partitionsFor(topic)) {
+          tps.add(new TopicPartition(topic, i.partition()));
+        }
+        if (tps.isEmpty()) {
+          Thread.sleep(100); // a fresh topic's metadata takes a moment to propagate
+        }
       }
       c.assign(tps);
       c.seekToEnd(tps);

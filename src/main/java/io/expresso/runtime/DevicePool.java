@@ -1,25 +1,30 @@
 package io.expresso.runtime;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Spawns one {@link DeviceWorker} per device, each on its own dispatcher, and hands each submitted
- * task to a free device (queueing while all are busy; the stream in front bounds that queue).
+ * Spawns one {@link DeviceWorker} per device, each on its own dispatcher, and hands queued tasks
+ * to free devices. A free device gets a chunk of the queue: a small share (so long tasks spread
+ * over all devices) that grows with the backlog (so cheap tasks do not pay a message round trip
+ * each). The stream in front bounds the queue.
  */
 final class DevicePool {
 
+  /** The largest chunk one device takes at once. */
+  static final int MAX_CHUNK = 64;
+
   sealed interface Command permits Submit, Freed {}
 
-  /** A task record to run on the next free device. */
-  record Submit(ConsumerRecord<String, byte[]> record, ActorRef<Outcome> replyTo) implements Command {}
+  /** Tasks to run on the devices. */
+  record Submit(List<Job> jobs) implements Command {}
 
-  /** A device finished its task. */
+  /** A device finished its chunk. */
   record Freed(ActorRef<DeviceWorker.Command> worker) implements Command {}
 
   private DevicePool() {}
@@ -31,24 +36,27 @@ final class DevicePool {
         idle.add(ctx.spawn(DeviceWorker.create(d, processor, ctx.getSelf()),
             "device-" + d.type() + "-" + d.index(), DispatcherSelector.fromConfig(DeviceWorker.dispatcher(d))));
       }
-      ArrayDeque<Submit> waiting = new ArrayDeque<>();
+      ArrayDeque<Job> queue = new ArrayDeque<>();
+      int shares = devices.size() * 4;
+      Runnable dispatch = () -> {
+        while (!idle.isEmpty() && !queue.isEmpty()) {
+          int chunk = Math.max(1, Math.min(MAX_CHUNK, queue.size() / shares));
+          List<Job> jobs = new ArrayList<>(chunk);
+          for (int i = 0; i < chunk; i++) {
+            jobs.add(queue.poll());
+          }
+          idle.poll().tell(new DeviceWorker.Run(jobs));
+        }
+      };
       return Behaviors.receive(Command.class)
           .onMessage(Submit.class, s -> {
-            ActorRef<DeviceWorker.Command> w = idle.poll();
-            if (w == null) {
-              waiting.add(s);
-            } else {
-              w.tell(new DeviceWorker.Run(s.record(), s.replyTo()));
-            }
+            queue.addAll(s.jobs());
+            dispatch.run();
             return Behaviors.same();
           })
           .onMessage(Freed.class, f -> {
-            Submit next = waiting.poll();
-            if (next == null) {
-              idle.add(f.worker());
-            } else {
-              f.worker().tell(new DeviceWorker.Run(next.record(), next.replyTo()));
-            }
+            idle.add(f.worker());
+            dispatch.run();
             return Behaviors.same();
           })
           .build();

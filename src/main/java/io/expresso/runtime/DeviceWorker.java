@@ -1,27 +1,30 @@
 package io.expresso.runtime;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The actor that owns one device: it runs one task at a time on the device's own dispatcher (a
- * single pinned thread), replies with the {@link Outcome} and tells the pool it is free again.
+ * The actor that owns one device: it runs the tasks it is handed one after another on the
+ * device's own dispatcher (a single pinned thread), completes each task's outcome, and then tells
+ * the pool it is free again.
  */
 final class DeviceWorker {
 
   sealed interface Command permits Run {}
 
-  /** Process {@code record} and reply to {@code replyTo}. */
-  record Run(ConsumerRecord<String, byte[]> record, ActorRef<Outcome> replyTo) implements Command {}
+  /** Run these tasks, in order. */
+  record Run(List<Job> jobs) implements Command {}
 
   private DeviceWorker() {}
 
   static Behavior<Command> create(Device device, TaskProcessor processor, ActorRef<DevicePool.Command> pool) {
     return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
         .onMessage(Run.class, run -> {
-          run.replyTo().tell(processor.process(run.record(), device));
+          for (Job job : run.jobs()) {
+            job.outcome().complete(processor.process(job.record(), device));
+          }
           pool.tell(new DevicePool.Freed(ctx.getSelf()));
           return Behaviors.same();
         })

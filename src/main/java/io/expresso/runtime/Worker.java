@@ -3,7 +3,10 @@ package io.expresso.runtime;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -49,11 +53,15 @@ public final class Worker implements AutoCloseable {
 
   public static final String GROUP = "expresso-workers";
 
+  /** Target device time per batch per device, in microseconds. */
+  static final long BATCH_MICROS = 20_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
   private final Settings settings;
   private final ActorSystem<SpawnProtocol.Command> system;
   private final ActorRef<DevicePool.Command> pool;
+  private final CostModel costs = new CostModel();
   private final AtomicReference<Consumer.DrainingControl<Done>> control = new AtomicReference<>();
   private final CompletableFuture<Done> stopped = new CompletableFuture<>();
   private volatile boolean stopping;
@@ -65,23 +73,28 @@ public final class Worker implements AutoCloseable {
    * @param devices the devices this worker owns, one DeviceWorker each
    * @param workerId a unique id (also the transactional id's suffix)
    * @param commitInterval how often the transaction (results + offsets) is committed
-   * @param inFlightPerDevice tasks pulled ahead per device (bounds the pool's queue)
-   * @param taskTimeout the longest one task may take before the stream fails and restarts
+   * @param maxBatch the most tasks handed to the device pool in one message
+   * @param batchesInFlight batches the source pulls ahead (with maxBatch, bounds the tasks held)
+   * @param taskTimeout the longest one batch may take before the stream fails and restarts
    */
   public record Settings(String bootstrap, List<Device> devices, String workerId, Duration commitInterval,
-      int inFlightPerDevice, Duration taskTimeout) {
+      int maxBatch, int batchesInFlight, Duration taskTimeout) {
 
     public static Settings of(String bootstrap, List<Device> devices) {
       return new Settings(bootstrap, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8),
-          Duration.ofMillis(100), 4, Duration.ofHours(2));
+          Duration.ofMillis(100), 512, Math.max(4, 2 * devices.size()), Duration.ofHours(2));
     }
 
     public Settings withWorkerId(String id) {
-      return new Settings(bootstrap, devices, id, commitInterval, inFlightPerDevice, taskTimeout);
+      return new Settings(bootstrap, devices, id, commitInterval, maxBatch, batchesInFlight, taskTimeout);
     }
 
     public Settings withCommitInterval(Duration d) {
-      return new Settings(bootstrap, devices, workerId, d, inFlightPerDevice, taskTimeout);
+      return new Settings(bootstrap, devices, workerId, d, maxBatch, batchesInFlight, taskTimeout);
+    }
+
+    public Settings withBatching(int maxBatch, int batchesInFlight) {
+      return new Settings(bootstrap, devices, workerId, commitInterval, maxBatch, batchesInFlight, taskTimeout);
     }
   }
 
@@ -95,7 +108,18 @@ public final class Worker implements AutoCloseable {
     }
     this.system = ActorSystem.create(Behaviors.setup(ctx -> SpawnProtocol.create()), "expresso-worker",
         config(settings.devices()));
-    TaskProcessor processor = new TaskProcessor(registry, settings.workerId(), observer);
+    TaskProcessor processor = new TaskProcessor(registry, settings.workerId(), new TaskObserver() {
+      @Override
+      public void onStarted(Device device, TaskKind kind) {
+        observer.onStarted(device, kind);
+      }
+
+      @Override
+      public void onFinished(Device device, TaskKind kind, io.expresso.proto.v1.Result result, double seconds) {
+        costs.onFinished(device, kind, result, seconds);
+        observer.onFinished(device, kind, result, seconds);
+      }
+    });
     try {
       this.pool = AskPattern.<SpawnProtocol.Command, ActorRef<DevicePool.Command>>ask(system,
           reply -> new SpawnProtocol.Spawn<>(DevicePool.create(settings.devices(), processor), "device-pool",
@@ -144,13 +168,14 @@ public final class Worker implements AutoCloseable {
         .withProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "10000")
         .withProperty(ProducerConfig.LINGER_MS_CONFIG, "2")
         .withProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
-    int parallelism = settings.devices().size() * settings.inFlightPerDevice();
-    Duration timeout = settings.taskTimeout();
+    // a batch of what is already polled, worth about BATCH_MICROS of device time per device by the
+    // running cost estimate (so cheap tasks travel hundreds to a message, costly ones alone)
+    long maxWeight = BATCH_MICROS * settings.devices().size();
     Consumer.DrainingControl<Done> c = Transactional.source(cs, Subscriptions.topics(new HashSet<>(TaskKind.topics())))
-        .mapAsync(parallelism, (ConsumerMessage.TransactionalMessage<String, byte[]> msg) ->
-            AskPattern.<DevicePool.Command, Outcome>ask(pool, reply -> new DevicePool.Submit(msg.record(), reply),
-                    timeout, system.scheduler())
-                .thenApply(out -> ProducerMessage.multi(out.records(), msg.partitionOffset())))
+        .groupedWeightedWithin(maxWeight, settings.maxBatch(),
+            m -> Math.min(maxWeight, costs.estimate(TaskKind.ofTopic(m.record().topic()))), Duration.ofMillis(1))
+        .mapAsync(settings.batchesInFlight(), this::submit)
+        .mapConcat(list -> list)
         .toMat(Transactional.sink(ps, "expresso-" + settings.workerId()), Consumer::createDrainingControl)
         .run(system);
     control.set(c);
@@ -165,6 +190,38 @@ public final class Worker implements AutoCloseable {
       }
       system.scheduler().scheduleOnce(Duration.ofSeconds(2), this::run, system.executionContext());
     });
+  }
+
+  /**
+   * Hands a batch to the device pool; completes with one producer envelope per source partition:
+   * every record the batch's tasks of that partition produced, carrying the partition's highest
+   * offset in the batch. The whole batch completes together and batches leave in order, so
+   * committing that offset never skips a task whose results are not in the same transaction.
+   */
+  private CompletionStage<List<ProducerMessage.Envelope<String, byte[], ConsumerMessage.PartitionOffset>>> submit(
+      List<ConsumerMessage.TransactionalMessage<String, byte[]>> messages) {
+    List<Job> jobs = new ArrayList<>(messages.size());
+    for (ConsumerMessage.TransactionalMessage<String, byte[]> m : messages) {
+      jobs.add(new Job(m.record()));
+    }
+    pool.tell(new DevicePool.Submit(jobs));
+    CompletableFuture<?>[] all = jobs.stream().map(Job::outcome).toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(all).orTimeout(settings.taskTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        .thenApply(v -> envelopes(messages, jobs));
+  }
+
+  static List<ProducerMessage.Envelope<String, byte[], ConsumerMessage.PartitionOffset>> envelopes(
+      List<ConsumerMessage.TransactionalMessage<String, byte[]>> messages, List<Job> jobs) {
+    Map<ConsumerMessage.GroupTopicPartition, List<ProducerRecord<String, byte[]>>> records = new LinkedHashMap<>();
+    Map<ConsumerMessage.GroupTopicPartition, ConsumerMessage.PartitionOffset> last = new LinkedHashMap<>();
+    for (int i = 0; i < messages.size(); i++) {
+      ConsumerMessage.PartitionOffset po = messages.get(i).partitionOffset();
+      records.computeIfAbsent(po.key(), k -> new ArrayList<>()).addAll(jobs.get(i).outcome().join().records());
+      last.merge(po.key(), po, (a, b) -> a.offset() >= b.offset() ? a : b);
+    }
+    List<ProducerMessage.Envelope<String, byte[], ConsumerMessage.PartitionOffset>> out = new ArrayList<>(last.size());
+    last.forEach((k, po) -> out.add(ProducerMessage.multi(records.get(k), po)));
+    return out;
   }
 
   /** Stop pulling, finish in-flight tasks, commit their transaction, leave the group. */
