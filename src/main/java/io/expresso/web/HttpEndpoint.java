@@ -1,5 +1,7 @@
 package io.expresso.web;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.expresso.metrics.Metrics;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
@@ -21,13 +23,13 @@ public final class HttpEndpoint implements AutoCloseable {
 
   /** Serves {@code /metrics} on host:port (port 0 = any free port). */
   public static HttpEndpoint metrics(String host, int port, Metrics metrics) {
-    ActorSystem system = ActorSystem.create("expresso-metrics");
+    ActorSystem system = ActorSystem.create("expresso-metrics", config());
     return bind(system, host, port, () -> LiveServer.metricsOnly(system, host, port, metrics));
   }
 
   /** Serves the live page of {@code state} and {@code /metrics} on host:port. */
   public static HttpEndpoint live(String host, int port, Metrics metrics, LiveState state) {
-    ActorSystem system = ActorSystem.create("expresso-web");
+    ActorSystem system = ActorSystem.create("expresso-web", config());
     return bind(system, host, port, () -> LiveServer.start(system, host, port, metrics, state));
   }
 
@@ -40,6 +42,18 @@ public final class HttpEndpoint implements AutoCloseable {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
       throw new IllegalStateException("cannot serve HTTP on " + host + ":" + port + ": " + cause.getMessage(), cause);
     }
+  }
+
+  /** Pekko logs through SLF4J (simplelogger.properties); a failed bind is reported once, by us. */
+  private static Config config() {
+    return ConfigFactory.parseString("""
+        pekko {
+          loglevel = WARNING
+          stdout-loglevel = OFF
+          loggers = ["org.apache.pekko.event.slf4j.Slf4jLogger"]
+          logging-filter = "org.apache.pekko.event.slf4j.Slf4jLoggingFilter"
+        }
+        """).withFallback(ConfigFactory.load());
   }
 
   /** The bound port (the chosen one when 0 was asked for). */
