@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.expresso.metrics.ExternalTools;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ class DeployFilesTest {
     for (Object t : list(map(scaled.get("spec")).get("triggers"))) {
       Map<String, Object> meta = map(map(t).get("metadata"));
       assertThat(map(t).get("type")).isEqualTo("kafka");
-      assertThat(meta.get("consumerGroup")).isEqualTo("expresso-workers");
+      assertThat(meta.get("consumerGroup")).isEqualTo(Worker.GROUP);
       topics.add((String) meta.get("topic"));
     }
     assertThat(TaskKind.topics()).containsAll(topics);
