@@ -3,9 +3,7 @@ package io.expresso.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -143,11 +141,6 @@ public final class LiveState {
 
   private Experiment experiment(String id) {
     return experiments.computeIfAbsent(id, k -> new Experiment());
-  }
-
-  /** Experiment ids in arrival order (for tests and the CLI). */
-  public synchronized List<String> experimentIds() {
-    return new ArrayList<>(experiments.keySet());
   }
 
   private static final class Experiment {
