@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       PublishCommand.class,
       ResultsCommand.class,
       UpCommand.class,
+      WatchCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })
