@@ -2,7 +2,6 @@ package io.expresso.runtime;
 
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.PairTask;
-import io.expresso.proto.v1.SyntheticTask;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -66,13 +65,7 @@ public final class EvaluatorRegistry {
   }
 
   private static String describe(Message task) {
-    if (task instanceof PairTask p) {
-      return " with method/model '" + p.getMethod() + "'";
-    }
-    if (task instanceof SyntheticTask) {
-      return "";
-    }
-    return "";
+    return task instanceof PairTask p ? " with method/model '" + p.getMethod() + "'" : "";
   }
 
   private String available(TaskKind kind) {
