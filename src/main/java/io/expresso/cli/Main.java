@@ -19,11 +19,13 @@ import picocli.CommandLine.Command;
       CountCommand.class,
       AttackCommand.class,
       AuditCommand.class,
+      EvalCommand.class,
       BrokerCommand.class,
       WorkerCommand.class,
       PublishCommand.class,
       ResultsCommand.class,
       UpCommand.class,
+      WatchCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -32,6 +34,7 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    io.expresso.model.Offline.ensure(); // before DJL loads: nothing is downloaded at run time
     System.exit(execute(args));
   }
 

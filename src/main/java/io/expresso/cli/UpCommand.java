@@ -1,12 +1,14 @@
 package io.expresso.cli;
 
+import io.expresso.metrics.Metrics;
+import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
+import io.expresso.web.LiveService;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -36,6 +38,12 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic (default: ${DEFAULT-VALUE})")
   int partitions = Topics.DEFAULT_PARTITIONS;
 
+  @Option(names = "--metrics-port", paramLabel = "M", description = "serve the live page and Prometheus /metrics on this port (default: ${DEFAULT-VALUE}; 0 = any free port)")
+  int metricsPort = 9400;
+
+  @Option(names = "--host", paramLabel = "H", description = "address the live page and /metrics listen on (default: ${DEFAULT-VALUE})")
+  String host = "127.0.0.1";
+
   @Override
   public Integer call() throws Exception {
     List<Device> ds;
@@ -47,12 +55,25 @@ final class UpCommand implements Callable<Integer> {
     if (kafkaPort < 0 || kafkaPort > 65535) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-port " + kafkaPort + " is not a TCP port");
     }
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + " is not a TCP port");
+    }
     EmbeddedBroker broker = EmbeddedBroker.start(kafkaPort, dir);
     Topics.ensure(broker.bootstrap(), partitions);
-    Worker worker = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
+    Metrics metrics = new Metrics();
+    ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+    LiveService live;
+    try {
+      live = LiveService.start(broker.bootstrap(), host, metricsPort, metrics);
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+    Worker worker = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(),
+        new TaskMetricsObserver(metrics.tasks()));
     AtomicInteger seen = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
-    Aggregator aggregator = new Aggregator(broker.bootstrap(), null)
+    Aggregator aggregator = live.attach(new Aggregator(broker.bootstrap(), null))
         .addListener(r -> {
           int n = seen.incrementAndGet();
           int e = r.hasError() ? errors.incrementAndGet() : errors.get();
@@ -65,9 +86,11 @@ final class UpCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       aggregator.close();
       worker.close();
+      live.close();
       broker.close();
       stopped.countDown();
     }, "expresso-up-stop"));
+    System.err.println("up: live page http://" + host + ":" + live.port() + "/  metrics http://" + host + ":" + live.port() + "/metrics");
     spec.commandLine().getOut().println("ready " + broker.bootstrap());
     spec.commandLine().getOut().flush();
     stopped.await();

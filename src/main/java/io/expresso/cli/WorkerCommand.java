@@ -2,9 +2,13 @@ package io.expresso.cli;
 
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.TaskObserver;
+import io.expresso.metrics.LagMonitor;
+import io.expresso.metrics.Metrics;
+import io.expresso.metrics.TaskMetricsObserver;
+import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
+import io.expresso.web.HttpEndpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,6 +39,12 @@ final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: ${DEFAULT-VALUE})")
   int partitions = Topics.DEFAULT_PARTITIONS;
 
+  @Option(names = "--metrics-port", paramLabel = "M", description = "serve Prometheus /metrics on this port (default: ${DEFAULT-VALUE} = any free port, printed)")
+  int metricsPort = 0;
+
+  @Option(names = "--metrics-host", paramLabel = "H", description = "address /metrics listens on (default: ${DEFAULT-VALUE})")
+  String metricsHost = "0.0.0.0";
+
   @Override
   public Integer call() throws Exception {
     List<Device> ds;
@@ -46,15 +56,24 @@ final class WorkerCommand implements Callable<Integer> {
     if (commitIntervalMs < 1 || commitIntervalMs > 60_000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--commit-interval-ms " + commitIntervalMs + " outside 1..60000");
     }
+    if (metricsPort < 0 || metricsPort > 65535) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + " is not a TCP port");
+    }
     Topics.ensure(bootstrap, partitions);
     Worker.Settings s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
     if (id != null) {
       s = s.withWorkerId(id);
     }
-    Worker w = Worker.start(s, EvaluatorRegistry.defaults(), TaskObserver.NONE);
-    System.err.println("worker " + w.id() + ": serving " + bootstrap + " on " + ds + " (group " + Worker.GROUP + ")");
-    w.awaitTermination();
-    System.err.println("worker " + w.id() + ": stopped");
+    Metrics metrics = new Metrics();
+    ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+    try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, metricsPort, metrics);
+         LagMonitor lag = LagMonitor.start(bootstrap, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
+      Worker w = Worker.start(s, EvaluatorRegistry.defaults(), new TaskMetricsObserver(metrics.tasks()));
+      System.err.println("worker " + w.id() + ": serving " + bootstrap + " on " + ds + " (group " + Worker.GROUP + ")"
+          + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics");
+      w.awaitTermination();
+      System.err.println("worker " + w.id() + ": stopped");
+    }
     return 0;
   }
 }

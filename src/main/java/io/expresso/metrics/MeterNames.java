@@ -1,0 +1,97 @@
+package io.expresso.metrics;
+
+import java.util.List;
+
+/**
+ * The meter names: the contract with the Grafana dashboards and anyone scraping {@code /metrics}.
+ * Each constant is the Micrometer name; the Prometheus registry exposes it in snake case with the
+ * base unit and {@code _total} for counters, as written after each constant. Labels are
+ * low-cardinality (kind, model, device, suite, category, pattern, space, budget, experiment) and
+ * never a task id.
+ */
+public final class MeterNames {
+  private MeterNames() {}
+
+  // ---- tasks (every worker) ----
+  /** {@code expresso_tasks_received_total{kind}}: tasks taken from Kafka. */
+  public static final String TASKS_RECEIVED = "expresso.tasks.received";
+  /** {@code expresso_tasks_completed_total{kind}}: tasks that produced a result. */
+  public static final String TASKS_COMPLETED = "expresso.tasks.completed";
+  /** {@code expresso_tasks_failed_total{kind,reason}}: tasks that became an error result. */
+  public static final String TASKS_FAILED = "expresso.tasks.failed";
+  /** {@code expresso_task_duration_seconds{kind,model}}: histogram of evaluation time. */
+  public static final String TASK_DURATION = "expresso.task.duration";
+  /** {@code expresso_tasks_in_flight{device}}: tasks a device is working on now. */
+  public static final String TASKS_IN_FLIGHT = "expresso.tasks.in.flight";
+  /** {@code expresso_device_busy_seconds_total{device}}: time a device spent on tasks. */
+  public static final String DEVICE_BUSY = "expresso.device.busy";
+  /** {@code expresso_consumer_lag_records{group,topic}}: records not yet consumed by the group. */
+  public static final String CONSUMER_LAG = "expresso.consumer.lag";
+
+  // ---- pair suites (aggregator, from results) ----
+  /** {@code expresso_pairs_evaluated_total{experiment,suite,category,model}}. */
+  public static final String PAIRS_EVALUATED = "expresso.pairs.evaluated";
+  /** {@code expresso_pairs_distinguished_total{experiment,suite,category,model}}. */
+  public static final String PAIRS_DISTINGUISHED = "expresso.pairs.distinguished";
+  /** {@code expresso_pairs_reliability_failures_total{experiment,suite,category,model}}. */
+  public static final String PAIRS_RELIABILITY_FAILURES = "expresso.pairs.reliability.failures";
+  /** {@code expresso_pair_t2{suite,category,model,statistic}}: histogram of Hotelling's T². */
+  public static final String PAIR_T2 = "expresso.pair.t2";
+
+  // ---- training (aggregator, from results) ----
+  /** {@code expresso_training_epochs_total{kind,model}}: epochs trained. */
+  public static final String TRAINING_EPOCHS = "expresso.training.epochs";
+  /** {@code expresso_training_final_loss{kind,model}}: summary of the loss at the last epoch. */
+  public static final String TRAINING_FINAL_LOSS = "expresso.training.final.loss";
+
+  // ---- attacks (aggregator, from results) ----
+  /** {@code expresso_attack_targets_total{model,pattern,space,budget}}: graphs attacked. */
+  public static final String ATTACK_TARGETS = "expresso.attack.targets";
+  /** {@code expresso_attack_successes_total{model,pattern,space,budget}}: adversarial examples. */
+  public static final String ATTACK_SUCCESSES = "expresso.attack.successes";
+  /** {@code expresso_attack_auc{model,pattern,space}}: area under success rate versus budget. */
+  public static final String ATTACK_AUC = "expresso.attack.auc";
+
+  // ---- results seen by the aggregator ----
+  /** {@code expresso_results_total{kind,outcome}}: unique results aggregated (ok or error). */
+  public static final String RESULTS = "expresso.results";
+
+  /**
+   * The Prometheus names the science meters are exposed under (without histogram suffixes);
+   * tests check that every dashboard query names only these or JVM/process meters.
+   */
+  public static final List<String> PROMETHEUS_NAMES = List.of(
+      "expresso_tasks_received_total",
+      "expresso_tasks_completed_total",
+      "expresso_tasks_failed_total",
+      "expresso_task_duration_seconds",
+      "expresso_tasks_in_flight",
+      "expresso_device_busy_seconds_total",
+      "expresso_consumer_lag_records",
+      "expresso_pairs_evaluated_total",
+      "expresso_pairs_distinguished_total",
+      "expresso_pairs_reliability_failures_total",
+      "expresso_pair_t2",
+      "expresso_training_epochs_total",
+      "expresso_training_final_loss",
+      "expresso_attack_targets_total",
+      "expresso_attack_successes_total",
+      "expresso_attack_auc",
+      "expresso_results_total");
+
+  /** Label keys. */
+  public static final String KIND = "kind";
+  public static final String MODEL = "model";
+  public static final String DEVICE = "device";
+  public static final String REASON = "reason";
+  public static final String EXPERIMENT = "experiment";
+  public static final String SUITE = "suite";
+  public static final String CATEGORY = "category";
+  public static final String STATISTIC = "statistic";
+  public static final String PATTERN = "pattern";
+  public static final String SPACE = "space";
+  public static final String BUDGET = "budget";
+  public static final String OUTCOME = "outcome";
+  public static final String GROUP = "group";
+  public static final String TOPIC = "topic";
+}

@@ -1,0 +1,132 @@
+package io.expresso.metrics;
+
+import static io.expresso.metrics.MeterNames.*;
+
+import io.expresso.attack.AttackCurves;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Aggregator-side meters, fed once per unique result: pair-suite outcomes and Hotelling's T²,
+ * training epochs and final loss, attack successes by budget and the resulting AUC.
+ */
+public final class ResultMeters {
+
+  /** T² buckets around the RPC threshold (72.34 for q=32, d=16, α=0.05). */
+  private static final double[] T2_BUCKETS = {
+    1, 2, 5, 10, 20, 30, 40, 50, 60, 72.34, 100, 200, 500, 1e3, 1e4, 1e5, 1e6
+  };
+
+  private final MeterRegistry registry;
+  /** Per (model, pattern, space): budget → {attacked, succeeded}, for the AUC gauge. */
+  private final Map<String, NavigableMap<Integer, long[]>> curves = new ConcurrentHashMap<>();
+  private final Map<String, double[]> auc = new ConcurrentHashMap<>();
+
+  ResultMeters(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** One result of {@code kind} was aggregated; {@code ok} false for an error result. */
+  public void result(String kind, boolean ok) {
+    Counter.builder(RESULTS).description("Unique results aggregated")
+        .tag(KIND, kind).tag(OUTCOME, ok ? "ok" : "error").register(registry).increment();
+  }
+
+  /**
+   * One pair judged. {@code t2Test} and {@code t2Reliability} are NaN for exact (non-GNN) methods,
+   * which have no statistic.
+   */
+  public void pair(String experiment, String suite, String category, String model,
+      boolean distinguished, boolean reliable, double t2Test, double t2Reliability) {
+    // all three series exist from the first pair on (at 0), so ratios and panels show zeros
+    counter(PAIRS_EVALUATED, "Pairs judged", experiment, suite, category, model).increment();
+    counter(PAIRS_DISTINGUISHED, "Pairs judged distinguishable", experiment, suite, category, model)
+        .increment(distinguished ? 1 : 0);
+    counter(PAIRS_RELIABILITY_FAILURES, "Pairs whose reliability check failed",
+        experiment, suite, category, model).increment(reliable ? 0 : 1);
+    t2(suite, category, model, "test", t2Test);
+    t2(suite, category, model, "reliability", t2Reliability);
+  }
+
+  /** A model was trained for {@code epochs} epochs, ending at {@code finalLoss} (NaN if unknown). */
+  public void training(String kind, String model, int epochs, double finalLoss) {
+    if (epochs > 0) {
+      Counter.builder(TRAINING_EPOCHS).description("Epochs trained")
+          .tag(KIND, kind).tag(MODEL, model).register(registry).increment(epochs);
+    }
+    if (Double.isFinite(finalLoss)) {
+      DistributionSummary.builder(TRAINING_FINAL_LOSS).description("Training loss at the last epoch")
+          .tag(KIND, kind).tag(MODEL, model).register(registry).record(finalLoss);
+    }
+  }
+
+  /**
+   * One attacked graph: for each budget, whether an adversarial example was found within it.
+   * Graphs the model already got wrong before the attack are not attacked and not reported.
+   */
+  public void attack(String model, String pattern, String space, int[] budgets, boolean[] succeeded) {
+    if (budgets.length != succeeded.length) {
+      throw new IllegalArgumentException(budgets.length + " budgets for " + succeeded.length + " outcomes");
+    }
+    String key = model + '\u0000' + pattern + '\u0000' + space;
+    NavigableMap<Integer, long[]> curve = curves.computeIfAbsent(key, k -> new TreeMap<>());
+    for (int b = 0; b < budgets.length; b++) {
+      String budget = Integer.toString(budgets[b]);
+      Counter.builder(ATTACK_TARGETS).description("Graphs attacked")
+          .tag(MODEL, model).tag(PATTERN, pattern).tag(SPACE, space).tag(BUDGET, budget)
+          .register(registry).increment();
+      Counter successes = Counter.builder(ATTACK_SUCCESSES).description("Adversarial examples found")
+          .tag(MODEL, model).tag(PATTERN, pattern).tag(SPACE, space).tag(BUDGET, budget)
+          .register(registry);
+      if (succeeded[b]) {
+        successes.increment();
+      }
+    }
+    double value;
+    synchronized (curve) {
+      for (int b = 0; b < budgets.length; b++) {
+        long[] counts = curve.computeIfAbsent(budgets[b], x -> new long[2]);
+        counts[0]++;
+        counts[1] += succeeded[b] ? 1 : 0;
+      }
+      double[] xs = new double[curve.size()];
+      double[] rates = new double[curve.size()];
+      int i = 0;
+      for (Map.Entry<Integer, long[]> e : curve.entrySet()) {
+        xs[i] = e.getKey();
+        rates[i++] = (double) e.getValue()[1] / e.getValue()[0];
+      }
+      value = AttackCurves.normalisedAuc(xs, rates);
+    }
+    auc.computeIfAbsent(key, k -> {
+      double[] holder = {Double.NaN};
+      Gauge.builder(ATTACK_AUC, holder, h -> h[0])
+          .description("Normalised area under attack success rate versus budget")
+          .tag(MODEL, model).tag(PATTERN, pattern).tag(SPACE, space).register(registry);
+      return holder;
+    })[0] = value;
+  }
+
+  private Counter counter(String name, String description, String experiment, String suite,
+      String category, String model) {
+    return Counter.builder(name).description(description)
+        .tag(EXPERIMENT, experiment).tag(SUITE, suite).tag(CATEGORY, category).tag(MODEL, model)
+        .register(registry);
+  }
+
+  private void t2(String suite, String category, String model, String statistic, double value) {
+    if (Double.isNaN(value)) {
+      return;
+    }
+    DistributionSummary.builder(PAIR_T2).description("Hotelling's T² of a pair test")
+        .serviceLevelObjectives(T2_BUCKETS)
+        .tag(SUITE, suite).tag(CATEGORY, category).tag(MODEL, model).tag(STATISTIC, statistic)
+        .register(registry).record(value);
+  }
+}

@@ -1,0 +1,80 @@
+package io.expresso.metrics;
+
+import io.expresso.proto.v1.AttackResult;
+import io.expresso.proto.v1.GraphOutcome;
+import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TrainResult;
+import io.expresso.runtime.ResultListener;
+
+/**
+ * Feeds {@link ResultMeters} from the aggregator's stream of unique results: pair outcomes and T²,
+ * training epochs and loss (pair and train results), attack successes per budget.
+ */
+public final class ResultMetricsListener implements ResultListener {
+
+  private final ResultMeters meters;
+
+  public ResultMetricsListener(ResultMeters meters) {
+    this.meters = meters;
+  }
+
+  @Override
+  public void onResult(Result r) {
+    String kind = kindOf(r);
+    meters.result(kind, !r.hasError());
+    if (r.hasError()) {
+      return;
+    }
+    switch (r.getPayloadCase()) {
+      case PAIR -> pair(r.getExperimentId(), r.getPair());
+      case TRAIN -> train(r.getTrain());
+      case ATTACK -> attack(r.getAttack());
+      default -> { }
+    }
+  }
+
+  private void pair(String experiment, PairResult p) {
+    boolean exact = p.getExact();
+    meters.pair(experiment, p.getSuiteId(), p.getCategory(), p.getMethod(), p.getDistinguished(),
+        p.getReliable(), exact ? Double.NaN : p.getT2Test(), exact ? Double.NaN : p.getT2Reliability());
+    if (!exact) {
+      meters.training("pair", p.getMethod(), p.getEpochs(), p.getFinalLoss());
+    }
+  }
+
+  private void train(TrainResult t) {
+    meters.training("train", t.getModel(), t.getEpochs(), t.getFinalLoss());
+  }
+
+  private void attack(AttackResult a) {
+    for (GraphOutcome g : a.getOutcomesList()) {
+      int n = Math.min(g.getBudgetsCount(), g.getAdversarialCount());
+      if (n == 0) {
+        continue; // not attacked: the model was already wrong on the clean graph
+      }
+      int[] budgets = new int[n];
+      boolean[] hit = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        budgets[i] = g.getBudgets(i);
+        hit[i] = g.getAdversarial(i);
+      }
+      meters.attack(a.getModel(), a.getPattern(), a.getSpace(), budgets, hit);
+    }
+  }
+
+  /** The result's task kind: its provenance, else its payload. */
+  static String kindOf(Result r) {
+    String k = r.getProvenance().getTaskKind();
+    if (!k.isEmpty()) {
+      return k;
+    }
+    return switch (r.getPayloadCase()) {
+      case PAIR -> "pair";
+      case TRAIN -> "train";
+      case ATTACK -> "attack";
+      case SYNTHETIC -> "synthetic";
+      case PAYLOAD_NOT_SET -> "unknown";
+    };
+  }
+}

@@ -1,0 +1,101 @@
+package io.expresso.metrics;
+
+import static io.expresso.metrics.MeterNames.*;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Worker-side meters: tasks received, completed and failed by kind, their duration by kind and
+ * model, and per device the tasks in flight and the busy time. Thread-safe; device workers call
+ * it from their own dispatchers.
+ */
+public final class TaskMeters {
+
+  /** Histogram buckets for task durations: from a no-op synthetic task to a long GNN training. */
+  private static final Duration[] DURATION_BUCKETS = {
+    Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+    Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+    Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
+    Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120), Duration.ofSeconds(300),
+    Duration.ofSeconds(600)
+  };
+
+  private final MeterRegistry registry;
+  private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+  private final Map<String, Counter> busy = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
+
+  TaskMeters(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Makes a device's series visible (at zero) before its first task. */
+  public void registerDevice(String device) {
+    inFlightOf(device);
+    busyOf(device);
+  }
+
+  /** A task of {@code kind} was taken from its topic and handed to {@code device}. */
+  public void started(String kind, String device) {
+    Counter.builder(TASKS_RECEIVED).description("Tasks taken from Kafka")
+        .tag(KIND, kind).register(registry).increment();
+    inFlightOf(device).incrementAndGet();
+  }
+
+  /**
+   * A task {@linkplain #started started} on {@code device} finished after {@code seconds}: a result
+   * when {@code errorReason} is null, else an error result with that short reason (such as
+   * "invalid-graph6"). {@code model} is the model spec or method, "none" when there is none.
+   */
+  public void finished(String kind, String device, String model, double seconds, String errorReason) {
+    inFlightOf(device).decrementAndGet();
+    busyOf(device).increment(seconds);
+    Timer.builder(TASK_DURATION).description("Time to evaluate a task")
+        .serviceLevelObjectives(DURATION_BUCKETS)
+        .tag(KIND, kind).tag(MODEL, model).register(registry)
+        .record(Duration.ofNanos(Math.round(seconds * 1e9)));
+    if (errorReason == null) {
+      Counter.builder(TASKS_COMPLETED).description("Tasks that produced a result")
+          .tag(KIND, kind).register(registry).increment();
+    } else {
+      Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
+          .tag(KIND, kind).tag(REASON, errorReason).register(registry).increment();
+    }
+  }
+
+  /**
+   * Records the consumer group's lag on a topic (records produced but not yet committed by the
+   * group), as last measured.
+   */
+  public void lag(String group, String topic, long records) {
+    lag.computeIfAbsent(group + '\u0000' + topic, k -> {
+      AtomicLong value = new AtomicLong();
+      Gauge.builder(CONSUMER_LAG, value, AtomicLong::get).baseUnit("records")
+          .description("Records on the topic not yet consumed by the group")
+          .tag(GROUP, group).tag(TOPIC, topic).register(registry);
+      return value;
+    }).set(records);
+  }
+
+  private AtomicInteger inFlightOf(String device) {
+    return inFlight.computeIfAbsent(device, d -> {
+      AtomicInteger value = new AtomicInteger();
+      Gauge.builder(TASKS_IN_FLIGHT, value, AtomicInteger::get)
+          .description("Tasks the device is working on").tag(DEVICE, d).register(registry);
+      return value;
+    });
+  }
+
+  private Counter busyOf(String device) {
+    return busy.computeIfAbsent(device, d -> Counter.builder(DEVICE_BUSY).baseUnit("seconds")
+        .description("Time the device spent on tasks").tag(DEVICE, d).register(registry));
+  }
+}

@@ -1,0 +1,39 @@
+package io.expresso.metrics;
+
+import io.expresso.proto.v1.Result;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskObserver;
+
+/** Feeds a worker's {@link TaskMeters} from the runtime's task hook. */
+public final class TaskMetricsObserver implements TaskObserver {
+
+  private final TaskMeters meters;
+
+  public TaskMetricsObserver(TaskMeters meters) {
+    this.meters = meters;
+  }
+
+  @Override
+  public void onStarted(Device device, TaskKind kind) {
+    meters.started(kind.label(), device.id());
+  }
+
+  @Override
+  public void onFinished(Device device, TaskKind kind, Result result, double seconds) {
+    meters.finished(kind.label(), device.id(), modelOf(result), seconds,
+        result.hasError() ? result.getError().getReason() : null);
+  }
+
+  /** The model spec or method a result was computed with: a low-cardinality label. */
+  static String modelOf(Result result) {
+    String model = switch (result.getPayloadCase()) {
+      case PAIR -> result.getPair().getMethod();
+      case TRAIN -> result.getTrain().getModel();
+      case ATTACK -> result.getAttack().getModel();
+      case SYNTHETIC -> "none";
+      case PAYLOAD_NOT_SET -> "unknown";
+    };
+    return model.isEmpty() ? "unknown" : model;
+  }
+}

@@ -1,0 +1,56 @@
+package io.expresso.web;
+
+import io.expresso.metrics.LagMonitor;
+import io.expresso.metrics.Metrics;
+import io.expresso.metrics.ResultMetricsListener;
+import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Worker;
+import java.time.Duration;
+
+/**
+ * What {@code up} and {@code watch} serve next to an aggregator: the live page and
+ * {@code /metrics}, fed by the aggregator's results ({@link #attach}), the published-task counts
+ * (progress) and the workers' consumer lag.
+ */
+public final class LiveService implements AutoCloseable {
+
+  private final Metrics metrics;
+  private final LiveState state = new LiveState();
+  private final TaskCounter counter;
+  private final LagMonitor lag;
+  private final HttpEndpoint http;
+
+  private LiveService(String bootstrap, String host, int port, Metrics metrics) {
+    this.metrics = metrics;
+    this.http = HttpEndpoint.live(host, port, metrics, state);
+    this.counter = new TaskCounter(bootstrap, state);
+    this.lag = LagMonitor.start(bootstrap, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5));
+  }
+
+  /** Binds host:port (0 = any free port) and starts following the cluster at {@code bootstrap}. */
+  public static LiveService start(String bootstrap, String host, int port, Metrics metrics) {
+    return new LiveService(bootstrap, host, port, metrics);
+  }
+
+  /** Feeds the page and the result meters from {@code aggregator}; call before it starts. */
+  public Aggregator attach(Aggregator aggregator) {
+    return aggregator.addListener(new ResultMetricsListener(metrics.results()))
+        .addListener(new LiveStateListener(state));
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  public LiveState state() {
+    return state;
+  }
+
+  @Override
+  public void close() {
+    lag.close();
+    counter.close();
+    http.close();
+  }
+}

@@ -1,0 +1,169 @@
+package io.expresso.web;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the live page shows, fed by the aggregator once per unique result: experiments (results,
+ * errors, expected total when known), per (suite, category, model) pair counts, attack success
+ * rates per budget, and the workers and devices that produced results. Every change bumps
+ * {@link #version()}, which the SSE stream watches. Synchronized: updates are rare next to the
+ * work that produced them.
+ */
+public final class LiveState {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Map<String, Experiment> experiments = new LinkedHashMap<>();
+  private final Map<String, Worker> workers = new TreeMap<>();
+  private long version;
+
+  /** The expected number of results of an experiment, when the publisher knows it. */
+  public synchronized void expect(String experiment, long total) {
+    experiment(experiment).expected = total;
+    version++;
+  }
+
+  /** One judged pair. */
+  public synchronized void pair(String experiment, String suite, String category, String model,
+      boolean distinguished, boolean reliable) {
+    Experiment e = experiment(experiment);
+    e.kinds.merge("pair", 1L, Long::sum);
+    e.results++;
+    long[] c = e.categories.computeIfAbsent(suite + '\u0000' + category + '\u0000' + model,
+        k -> new long[3]);
+    c[0]++;
+    c[1] += distinguished ? 1 : 0;
+    c[2] += reliable ? 0 : 1;
+    version++;
+  }
+
+  /**
+   * One attacked graph: per budget, whether an adversarial example was found within it. Does not
+   * count a result (an attack task reports many graphs): call {@link #other} once per task.
+   */
+  public synchronized void attack(String experiment, String model, String pattern, String space,
+      int[] budgets, boolean[] succeeded) {
+    Experiment e = experiment(experiment);
+    Map<Integer, long[]> curve = e.attacks.computeIfAbsent(
+        model + '\u0000' + pattern + '\u0000' + space, k -> new TreeMap<>());
+    for (int b = 0; b < budgets.length; b++) {
+      long[] c = curve.computeIfAbsent(budgets[b], k -> new long[2]);
+      c[0]++;
+      c[1] += succeeded[b] ? 1 : 0;
+    }
+    version++;
+  }
+
+  /** One result of another kind (synthetic, train) that only counts towards progress. */
+  public synchronized void other(String experiment, String kind) {
+    Experiment e = experiment(experiment);
+    e.kinds.merge(kind, 1L, Long::sum);
+    e.results++;
+    version++;
+  }
+
+  /** One error result. */
+  public synchronized void error(String experiment, String kind) {
+    Experiment e = experiment(experiment);
+    e.kinds.merge(kind, 1L, Long::sum);
+    e.results++;
+    e.errors++;
+    version++;
+  }
+
+  /** A worker's device finished a task that took {@code seconds}. */
+  public synchronized void worker(String worker, String device, double seconds, long nowMillis) {
+    Worker w = workers.computeIfAbsent(worker + " " + device, k -> new Worker(worker, device));
+    w.tasks++;
+    w.busySeconds += seconds;
+    w.lastSeenMillis = nowMillis;
+    version++;
+  }
+
+  public synchronized long version() {
+    return version;
+  }
+
+  /** The page's JSON snapshot. */
+  public synchronized String json(long nowMillis) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("version", version);
+    ArrayNode exps = root.putArray("experiments");
+    for (Map.Entry<String, Experiment> en : experiments.entrySet()) {
+      Experiment e = en.getValue();
+      ObjectNode x = exps.addObject();
+      x.put("id", en.getKey());
+      x.put("results", e.results);
+      x.put("errors", e.errors);
+      if (e.expected > 0) {
+        x.put("expected", e.expected);
+      } else {
+        x.putNull("expected");
+      }
+      ObjectNode kinds = x.putObject("kinds");
+      e.kinds.forEach(kinds::put);
+      ArrayNode cats = x.putArray("categories");
+      e.categories.forEach((k, c) -> {
+        String[] p = k.split("\u0000", -1);
+        ObjectNode row = cats.addObject();
+        row.put("suite", p[0]).put("category", p[1]).put("model", p[2]);
+        row.put("evaluated", c[0]).put("distinguished", c[1]).put("reliability_failures", c[2]);
+      });
+      ArrayNode attacks = x.putArray("attacks");
+      e.attacks.forEach((k, curve) -> {
+        String[] p = k.split("\u0000", -1);
+        ObjectNode a = attacks.addObject();
+        a.put("model", p[0]).put("pattern", p[1]).put("space", p[2]);
+        ArrayNode bs = a.putArray("budgets");
+        ArrayNode rates = a.putArray("rates");
+        ArrayNode attacked = a.putArray("attacked");
+        curve.forEach((b, c) -> {
+          bs.add(b);
+          rates.add((double) c[1] / c[0]);
+          attacked.add(c[0]);
+        });
+      });
+    }
+    ArrayNode ws = root.putArray("workers");
+    for (Worker w : workers.values()) {
+      ObjectNode o = ws.addObject();
+      o.put("worker", w.worker).put("device", w.device).put("tasks", w.tasks);
+      o.put("busy_seconds", Math.round(w.busySeconds * 1000) / 1000.0);
+      o.put("last_seen_seconds_ago", Math.max(0, nowMillis - w.lastSeenMillis) / 1000.0);
+    }
+    return root.toString();
+  }
+
+  private Experiment experiment(String id) {
+    return experiments.computeIfAbsent(id, k -> new Experiment());
+  }
+
+  private static final class Experiment {
+    long results;
+    long errors;
+    long expected;
+    final Map<String, Long> kinds = new TreeMap<>();
+    /** suite, category, model → {evaluated, distinguished, reliability failures}. */
+    final Map<String, long[]> categories = new TreeMap<>();
+    /** model, pattern, space → budget → {attacked, succeeded}. */
+    final Map<String, Map<Integer, long[]>> attacks = new TreeMap<>();
+  }
+
+  private static final class Worker {
+    final String worker;
+    final String device;
+    long tasks;
+    double busySeconds;
+    long lastSeenMillis;
+
+    Worker(String worker, String device) {
+      this.worker = worker;
+      this.device = device;
+    }
+  }
+}

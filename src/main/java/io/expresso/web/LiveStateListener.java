@@ -1,0 +1,57 @@
+package io.expresso.web;
+
+import io.expresso.proto.v1.AttackResult;
+import io.expresso.proto.v1.GraphOutcome;
+import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.Result;
+import io.expresso.runtime.ResultListener;
+
+/** Feeds the live page's {@link LiveState} from the aggregator's stream of unique results. */
+public final class LiveStateListener implements ResultListener {
+
+  private final LiveState state;
+
+  public LiveStateListener(LiveState state) {
+    this.state = state;
+  }
+
+  @Override
+  public void onResult(Result r) {
+    String experiment = r.getExperimentId().isEmpty() ? "(none)" : r.getExperimentId();
+    String kind = r.getProvenance().getTaskKind().isEmpty() ? "unknown" : r.getProvenance().getTaskKind();
+    if (r.hasProvenance() && !r.getProvenance().getWorkerId().isEmpty()) {
+      state.worker(r.getProvenance().getWorkerId(), r.getProvenance().getDevice(),
+          r.getProvenance().getComputeSeconds(), System.currentTimeMillis());
+    }
+    if (r.hasError()) {
+      state.error(experiment, kind);
+      return;
+    }
+    switch (r.getPayloadCase()) {
+      case PAIR -> {
+        PairResult p = r.getPair();
+        state.pair(experiment, p.getSuiteId(), p.getCategory(), p.getMethod(), p.getDistinguished(),
+            p.getReliable());
+      }
+      case ATTACK -> attack(experiment, r.getAttack());
+      default -> state.other(experiment, kind);
+    }
+  }
+
+  private void attack(String experiment, AttackResult a) {
+    for (GraphOutcome g : a.getOutcomesList()) {
+      int n = Math.min(g.getBudgetsCount(), g.getAdversarialCount());
+      if (n == 0) {
+        continue;
+      }
+      int[] budgets = new int[n];
+      boolean[] hit = new boolean[n];
+      for (int i = 0; i < n; i++) {
+        budgets[i] = g.getBudgets(i);
+        hit[i] = g.getAdversarial(i);
+      }
+      state.attack(experiment, a.getModel(), a.getPattern(), a.getSpace(), budgets, hit);
+    }
+    state.other(experiment, "attack");
+  }
+}

@@ -1,0 +1,129 @@
+package io.expresso.web;
+
+import io.expresso.runtime.TaskKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts the tasks published per experiment (unique task ids on the task topics, read from the
+ * beginning outside the workers' group), so the live page can show progress as results / tasks.
+ * Undecodable task records are counted under no experiment: they never carry one.
+ */
+final class TaskCounter implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(TaskCounter.class);
+
+  private final LiveState state;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Map<String, Set<String>> tasks = new HashMap<>();
+  private final Set<TopicPartition> assigned = new HashSet<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  TaskCounter(String bootstrap, LiveState state) {
+    this.state = state;
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, "expresso-live-task-counter");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+    consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    thread = new Thread(this::loop, "expresso-live-task-counter");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void loop() {
+    long lastRefresh = 0;
+    try {
+      while (running) {
+        if (System.currentTimeMillis() - lastRefresh > 2000) {
+          refreshAssignment();
+          lastRefresh = System.currentTimeMillis();
+        }
+        if (assigned.isEmpty()) {
+          Thread.sleep(200);
+          continue;
+        }
+        Map<String, Integer> grown = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          String experiment = experimentOf(r);
+          if (experiment != null && r.key() != null
+              && tasks.computeIfAbsent(experiment, e -> new HashSet<>()).add(r.key())) {
+            grown.put(experiment, tasks.get(experiment).size());
+          }
+        }
+        grown.forEach(state::expect);
+      }
+    } catch (WakeupException | InterruptedException e) {
+      // closing
+    } catch (RuntimeException e) {
+      LOG.warn("task counter stopped: {}", e.toString());
+    } finally {
+      consumer.close(Duration.ofSeconds(2));
+    }
+  }
+
+  private static String experimentOf(ConsumerRecord<String, byte[]> r) {
+    try {
+      var task = TaskKind.ofTopic(r.topic()).parse(r.value());
+      var field = task.getDescriptorForType().findFieldByName("experiment_id");
+      String e = field == null ? "" : (String) task.getField(field);
+      return e.isEmpty() ? null : e;
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private void refreshAssignment() {
+    List<TopicPartition> fresh = new ArrayList<>();
+    for (String topic : TaskKind.topics()) {
+      List<PartitionInfo> infos;
+      try {
+        infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        continue;
+      }
+      if (infos == null) {
+        continue;
+      }
+      for (PartitionInfo i : infos) {
+        TopicPartition tp = new TopicPartition(i.topic(), i.partition());
+        if (assigned.add(tp)) {
+          fresh.add(tp);
+        }
+      }
+    }
+    if (!fresh.isEmpty()) {
+      consumer.assign(new ArrayList<>(assigned));
+      consumer.seekToBeginning(fresh);
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      thread.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

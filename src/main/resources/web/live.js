@@ -1,0 +1,96 @@
+// Live page: renders the /api/state snapshot and re-renders on every SSE "state" event.
+'use strict';
+
+const charts = new Map();
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function pct(n, d) { return d > 0 ? Math.round(1000 * n / d) / 10 : 0; }
+
+// Per-category accuracy: one row per (suite, category), one column per model.
+function accuracyTable(exp) {
+  const models = [...new Set(exp.categories.map(c => c.model))].sort();
+  const rows = new Map();
+  for (const c of exp.categories) {
+    const key = c.suite + '\u0000' + c.category;
+    if (!rows.has(key)) rows.set(key, { suite: c.suite, category: c.category, cells: {} });
+    rows.get(key).cells[c.model] = c;
+  }
+  const head = el('tr', {}, el('th', {}, 'suite'), el('th', {}, 'category'),
+    ...models.map(m => el('th', {}, m)));
+  const body = [...rows.values()].map(r => el('tr', { 'data-category': r.category },
+    el('td', {}, r.suite), el('td', {}, r.category),
+    ...models.map(m => {
+      const c = r.cells[m];
+      if (!c) return el('td', {}, '–');
+      const p = pct(c.distinguished, c.evaluated);
+      const td = el('td', { class: p >= 90 ? 'hi' : p >= 40 ? 'mid' : 'lo' },
+        `${c.distinguished}/${c.evaluated} (${p}%)`);
+      if (c.reliability_failures > 0) td.append(el('div', { class: 'warn' }, `${c.reliability_failures} unreliable`));
+      return td;
+    })));
+  return el('table', { class: 'accuracy' }, el('thead', {}, head), el('tbody', {}, ...body));
+}
+
+function attackChart(exp, holder) {
+  const canvas = el('canvas');
+  holder.append(el('div', { class: 'chart' }, canvas));
+  const budgets = [...new Set(exp.attacks.flatMap(a => a.budgets))].sort((x, y) => x - y);
+  const datasets = exp.attacks.map(a => ({
+    label: `${a.model} · ${a.pattern} · ${a.space}`,
+    data: budgets.map(b => { const i = a.budgets.indexOf(b); return i < 0 ? null : a.rates[i]; }),
+    spanGaps: true, tension: .2,
+  }));
+  if (typeof Chart === 'undefined') return;
+  const old = charts.get(exp.id);
+  if (old) old.destroy();
+  charts.set(exp.id, new Chart(canvas, {
+    type: 'line',
+    data: { labels: budgets, datasets },
+    options: { animation: false, maintainAspectRatio: false,
+      scales: { x: { title: { display: true, text: 'budget (edge flips)' } },
+                y: { min: 0, max: 1, title: { display: true, text: 'success rate' } } } },
+  }));
+}
+
+function render(state) {
+  const box = document.getElementById('experiments');
+  document.getElementById('no-experiments').hidden = state.experiments.length > 0;
+  box.replaceChildren(...state.experiments.map(exp => {
+    const card = el('div', { class: 'experiment', 'data-experiment': exp.id });
+    const kinds = Object.entries(exp.kinds).map(([k, n]) => `${k} ${n}`).join(', ');
+    const total = exp.expected ? ` / ${exp.expected}` : '';
+    card.append(el('h3', {}, exp.id),
+      el('div', { class: 'meta' },
+        el('span', { class: 'results' }, `${exp.results}${total} results`),
+        ` · ${exp.errors} errors · ${kinds}`));
+    if (exp.expected) {
+      const bar = el('div');
+      bar.style.width = Math.min(100, pct(exp.results, exp.expected)) + '%';
+      card.append(el('div', { class: 'progress' }, bar));
+    }
+    if (exp.categories.length) card.append(accuracyTable(exp));
+    if (exp.attacks.length) attackChart(exp, card);
+    return card;
+  }));
+  const tbody = document.querySelector('#workers tbody');
+  tbody.replaceChildren(...state.workers.map(w => el('tr', {},
+    el('td', {}, w.worker), el('td', {}, w.device), el('td', {}, String(w.tasks)),
+    el('td', {}, w.busy_seconds.toFixed(2)), el('td', {}, `${w.last_seen_seconds_ago.toFixed(1)} s ago`))));
+  document.body.dataset.version = state.version;
+}
+
+function connect() {
+  const status = document.getElementById('status');
+  const source = new EventSource('/events');
+  source.addEventListener('state', ev => render(JSON.parse(ev.data)));
+  source.onopen = () => { status.textContent = 'live'; status.className = 'status on'; };
+  source.onerror = () => { status.textContent = 'reconnecting…'; status.className = 'status off'; };
+}
+
+fetch('/api/state').then(r => r.json()).then(render).finally(connect);

@@ -1,0 +1,117 @@
+package io.expresso.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.expresso.metrics.ExternalTools;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Worker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * deploy/ checked with what runs here (Docker and Kubernetes do not): YAML parsing and the facts
+ * the deployment relies on, promtool on the scrape config, a Kubernetes/KEDA schema check
+ * (kubernetes-models under node) and docker-compose's own validation when it is installed.
+ */
+class DeployFilesTest {
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object o) {
+    return (Map<String, Object>) o;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> list(Object o) {
+    return (List<Object>) o;
+  }
+
+  @Test
+  void composeRunsKraftKafkaWorkersPrometheusAndGrafana() throws Exception {
+    Map<String, Object> compose = new Yaml().load(Files.readString(Path.of("deploy/docker-compose.yml")));
+    Map<String, Object> services = map(compose.get("services"));
+    assertThat(services).containsKeys("kafka", "worker", "worker-gpu", "aggregator", "prometheus", "grafana");
+    Map<String, Object> kafkaEnv = map(map(services.get("kafka")).get("environment"));
+    assertThat(kafkaEnv.get("KAFKA_PROCESS_ROLES")).isEqualTo("broker,controller"); // KRaft, no ZooKeeper
+    assertThat(map(map(services.get("worker")).get("deploy")).get("replicas")).isEqualTo(2);
+    Map<String, Object> gpu = map(services.get("worker-gpu"));
+    Map<String, Object> device = map(list(map(map(map(gpu.get("deploy")).get("resources")).get("reservations")).get("devices")).get(0));
+    assertThat(device).containsEntry("driver", "nvidia");
+    assertThat(list(device.get("capabilities"))).contains("gpu");
+    assertThat(map(gpu.get("build")).get("dockerfile")).isEqualTo("deploy/Dockerfile.cuda");
+    // every file the compose file mounts or builds from exists
+    for (Object s : services.values()) {
+      Object volumes = map(s).get("volumes");
+      if (volumes != null) {
+        for (Object v : list(volumes)) {
+          String source = v.toString().split(":")[0];
+          if (source.startsWith(".")) {
+            assertThat(Path.of("deploy").resolve(source).normalize()).as(v.toString()).exists();
+          }
+        }
+      }
+    }
+    assertThat(Path.of("deploy/Dockerfile.cpu")).exists();
+    String cuda = Files.readString(Path.of("deploy/Dockerfile.cuda"));
+    assertThat(cuda).contains("-P cuda").contains("PYTORCH_FLAVOR").contains("STOPSIGNAL SIGTERM");
+  }
+
+  @Test
+  void promtoolAcceptsTheScrapeConfig() throws Exception {
+    Path promtool = ExternalTools.require("promtool", "prometheus");
+    var run = ExternalTools.run(List.of(promtool.toString(), "check", "config", "deploy/prometheus/prometheus.yml"), null, 60);
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.output()).contains("SUCCESS");
+  }
+
+  @Test
+  void kubernetesManifestsMatchTheRuntime() throws Exception {
+    Yaml yaml = new Yaml();
+    Map<String, Object> deployment = yaml.load(Files.readString(Path.of("deploy/k8s/worker-deployment.yaml")));
+    Map<String, Object> pod = map(map(map(deployment.get("spec")).get("template")).get("spec"));
+    assertThat((Integer) pod.get("terminationGracePeriodSeconds")).isGreaterThanOrEqualTo(60);
+    Map<String, Object> container = map(list(pod.get("containers")).get(0));
+    assertThat(map(map(container.get("resources")).get("limits"))).containsEntry("nvidia.com/gpu", 1);
+    assertThat(list(container.get("args"))).contains("worker", "gpu:0");
+
+    Map<String, Object> scaled = yaml.load(Files.readString(Path.of("deploy/k8s/keda-scaledobject.yaml")));
+    List<String> topics = new ArrayList<>();
+    for (Object t : list(map(scaled.get("spec")).get("triggers"))) {
+      Map<String, Object> meta = map(map(t).get("metadata"));
+      assertThat(map(t).get("type")).isEqualTo("kafka");
+      assertThat(meta.get("consumerGroup")).isEqualTo(Worker.GROUP);
+      topics.add((String) meta.get("topic"));
+    }
+    assertThat(TaskKind.topics()).containsAll(topics);
+    assertThat(map(map(scaled.get("spec")).get("scaleTargetRef")).get("name"))
+        .isEqualTo(map(deployment.get("metadata")).get("name"));
+  }
+
+  @Test
+  void kubernetesManifestsPassTheSchemaCheck() throws Exception {
+    Path node = ExternalTools.require("node", "nodejs");
+    Path modules = Path.of("src/test/browser/node_modules/kubernetes-models");
+    assertThat(modules).as("run: npm ci --prefix src/test/browser").exists();
+    List<String> cmd = new ArrayList<>(List.of(node.toString(), "src/test/browser/validate-k8s.mjs"));
+    for (String f : List.of("configmap", "worker-deployment", "pdb", "keda-scaledobject")) {
+      cmd.add("deploy/k8s/" + f + ".yaml");
+    }
+    var run = ExternalTools.run(cmd, null, 60);
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(run.output()).contains("Deployment expresso-worker-gpu valid", "ScaledObject expresso-worker-gpu valid",
+        "PodDisruptionBudget expresso-worker-gpu valid");
+  }
+
+  @Test
+  void dockerComposeValidatesTheFileWhenInstalled() throws Exception {
+    Path compose = Path.of("/usr/bin/docker-compose");
+    assumeTrue(Files.isExecutable(compose), "docker-compose not installed (apt-get install -y --no-install-recommends docker-compose)");
+    var run = ExternalTools.run(List.of(compose.toString(), "-f", "deploy/docker-compose.yml", "--profile", "gpu", "config", "-q"), null, 60);
+    assertThat(run.exitCode()).as(run.output()).isZero();
+  }
+}

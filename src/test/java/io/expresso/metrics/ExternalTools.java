@@ -1,0 +1,54 @@
+package io.expresso.metrics;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Locates and runs the external programs the observability tests use (promtool, prometheus,
+ * node, chromium). CI installs them (apt-get install prometheus chromium nodejs npm), so a missing
+ * one is a test failure with the install line, not a skip.
+ */
+public final class ExternalTools {
+  private ExternalTools() {}
+
+  /** The path of {@code name} on PATH (or /usr/bin), or an AssertionError saying how to install it. */
+  public static Path require(String name, String debianPackage) {
+    List<Path> candidates = new ArrayList<>();
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!dir.isEmpty()) {
+        candidates.add(Path.of(dir, name));
+      }
+    }
+    candidates.add(Path.of("/usr/bin", name));
+    for (Path p : candidates) {
+      if (Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    throw new AssertionError(name + " is not installed: apt-get install -y " + debianPackage);
+  }
+
+  /** Runs a command with stdin from {@code input}; returns exit code and combined output. */
+  public static Run run(List<String> command, String input, long timeoutSeconds)
+      throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    if (input != null) {
+      p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+    }
+    p.getOutputStream().close();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError(command + " did not finish in " + timeoutSeconds + " s");
+    }
+    return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+  }
+
+  /** A finished command. */
+  public record Run(int exitCode, String output) {}
+}

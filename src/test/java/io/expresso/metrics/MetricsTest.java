@@ -1,0 +1,100 @@
+package io.expresso.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MetricsTest {
+
+  /** Feeds every meter once so each one has a series in the scrape. */
+  static void feedAll(Metrics m) {
+    TaskMeters t = m.tasks();
+    t.registerDevice("cpu:0");
+    t.started("pair", "cpu:0");
+    t.finished("pair", "cpu:0", "1-wl", 0.02, null);
+    t.started("synthetic", "cpu:0");
+    t.finished("synthetic", "cpu:0", "none", 0.5, "invalid-task");
+    t.lag("expresso-workers", "expresso.tasks.pair", 7);
+    ResultMeters r = m.results();
+    r.result("pair", true);
+    r.pair("e1", "builtin", "Regular", "gin", true, true, 150.0, 12.0);
+    r.pair("e1", "builtin", "Regular", "gin", false, false, 3.0, 90.0);
+    r.pair("e1", "builtin", "Basic", "1-wl", true, true, Double.NaN, Double.NaN);
+    r.training("pair", "gin", 20, 0.125);
+    r.attack("gin", "triangle", "budgeted", new int[] {1, 2, 5}, new boolean[] {false, true, true});
+  }
+
+  @Test
+  void scrapeUsesTheContractNamesAndBaseUnits() {
+    try (Metrics m = new Metrics()) {
+      feedAll(m);
+      String text = m.scrape();
+      for (String name : MeterNames.PROMETHEUS_NAMES) {
+        assertThat(text).as(name).containsPattern("(?m)^" + name + "(_bucket|_count|_sum|_max)?\\{");
+      }
+      assertThat(text).contains("expresso_pairs_evaluated_total{category=\"Regular\",experiment=\"e1\",model=\"gin\",suite=\"builtin\"} 2.0");
+      assertThat(text).contains("expresso_pairs_distinguished_total{category=\"Regular\",experiment=\"e1\",model=\"gin\",suite=\"builtin\"} 1.0");
+      assertThat(text).contains("expresso_pairs_reliability_failures_total{category=\"Regular\",experiment=\"e1\",model=\"gin\",suite=\"builtin\"} 1.0");
+      // exact methods have no T² series
+      assertThat(text).doesNotContain("expresso_pair_t2_count{category=\"Basic\"");
+      assertThat(text).contains("expresso_pair_t2_bucket{category=\"Regular\",model=\"gin\",statistic=\"test\",suite=\"builtin\",le=\"72.34\"} 1");
+      assertThat(text).contains("expresso_training_epochs_total{kind=\"pair\",model=\"gin\"} 20.0");
+      assertThat(text).contains("expresso_tasks_failed_total{kind=\"synthetic\",reason=\"invalid-task\"} 1.0");
+      assertThat(text).contains("expresso_tasks_in_flight{device=\"cpu:0\"} 0.0");
+      assertThat(text).contains("expresso_consumer_lag_records{group=\"expresso-workers\",topic=\"expresso.tasks.pair\"} 7.0");
+      assertThat(text).contains("jvm_memory_used_bytes").contains("process_cpu_usage");
+    }
+  }
+
+  @Test
+  void attackAucFollowsTheSuccessCurve() {
+    try (Metrics m = new Metrics()) {
+      ResultMeters r = m.results();
+      // two graphs: one broken at budget 1, one never → rates 0.5, 0.5 → AUC 0.5
+      r.attack("gin", "triangle", "budgeted", new int[] {1, 3}, new boolean[] {true, true});
+      r.attack("gin", "triangle", "budgeted", new int[] {1, 3}, new boolean[] {false, false});
+      double auc = m.registry().get(MeterNames.ATTACK_AUC).gauge().value();
+      assertThat(auc).isEqualTo(0.5);
+      // a third graph broken only at budget 3: rates 1/3, 2/3 → trapezoid mean 0.5
+      r.attack("gin", "triangle", "budgeted", new int[] {1, 3}, new boolean[] {false, true});
+      assertThat(m.registry().get(MeterNames.ATTACK_AUC).gauge().value()).isEqualTo(0.5);
+      assertThat(m.registry().get(MeterNames.ATTACK_SUCCESSES).tag("budget", "3").counter().count())
+          .isEqualTo(2.0);
+      assertThatThrownBy(() -> r.attack("gin", "t", "s", new int[] {1}, new boolean[0]))
+          .hasMessageContaining("1 budgets for 0 outcomes");
+    }
+  }
+
+  @Test
+  void inFlightAndBusyTimeFollowStartAndFinish() {
+    try (Metrics m = new Metrics()) {
+      m.tasks().started("pair", "cpu:0");
+      m.tasks().started("pair", "cpu:0");
+      assertThat(m.registry().get(MeterNames.TASKS_IN_FLIGHT).gauge().value()).isEqualTo(2.0);
+      m.tasks().finished("pair", "cpu:0", "1-wl", 0.25, null);
+      m.tasks().finished("pair", "cpu:0", "1-wl", 0.5, "invalid-graph6");
+      assertThat(m.registry().get(MeterNames.TASKS_IN_FLIGHT).gauge().value()).isEqualTo(0.0);
+      assertThat(m.registry().get(MeterNames.DEVICE_BUSY).counter().count()).isEqualTo(0.75);
+      assertThat(m.registry().get(MeterNames.TASKS_RECEIVED).counter().count()).isEqualTo(2.0);
+      assertThat(m.registry().get(MeterNames.TASKS_COMPLETED).counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.TASKS_FAILED).tag("reason", "invalid-graph6").counter().count())
+          .isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.TASK_DURATION).timer().count()).isEqualTo(2);
+      assertThat(m.registry().get(MeterNames.TASK_DURATION).timer().max(java.util.concurrent.TimeUnit.MILLISECONDS))
+          .isEqualTo(500.0);
+    }
+  }
+
+  @Test
+  void promtoolAcceptsTheScrape() throws Exception {
+    var promtool = ExternalTools.require("promtool", "prometheus");
+    try (Metrics m = new Metrics()) {
+      feedAll(m);
+      var run = ExternalTools.run(List.of(promtool.toString(), "check", "metrics"), m.scrape(), 60);
+      assertThat(run.output()).as(run.output()).doesNotContain("error");
+      assertThat(run.exitCode()).as(run.output()).isZero();
+    }
+  }
+}
