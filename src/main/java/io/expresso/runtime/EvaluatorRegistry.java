@@ -25,12 +25,13 @@ public final class EvaluatorRegistry {
   }
 
   /**
-   * The registry with what this build can run: WL-family pair baselines, synthetic tasks, and
+   * The registry with what this build can run: WL-family pair baselines, GNN pair tasks, synthetic tasks, and
    * every {@link EvaluatorProvider} found on the class path (ServiceLoader).
    */
   public static EvaluatorRegistry defaults() {
     EvaluatorRegistry r = new EvaluatorRegistry();
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
+    r.register(TaskKind.PAIR, new GnnPairEvaluator());
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator());
     for (EvaluatorProvider p : providers()) {
       p.register(r);
