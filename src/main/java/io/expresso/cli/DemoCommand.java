@@ -37,8 +37,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Run everything embedded (Kafka broker, worker, aggregator): the built-in suite under"
-        + " 1-WL and 3-WL (and any GNN this build offers) plus synthetic tasks; print the tables and"
-        + " write the report and JSONL to --out.")
+        + " 1-WL and 3-WL, a GNN (GIN) on one pair per category, plus synthetic tasks; print the tables"
+        + " and write the report and JSONL to --out.")
 final class DemoCommand implements Callable<Integer> {
 
   static final String EXPERIMENT = "demo";
@@ -57,6 +57,13 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto, cpu:N, gpu:0,... (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
+  @Option(names = "--gnn", paramLabel = "SPEC", description = "GNN model spec run on the first --gnn-pairs pairs of each"
+      + " category, or 'none' (default: ${DEFAULT-VALUE})")
+  String gnn = "gin";
+
+  @Option(names = "--gnn-pairs", paramLabel = "K", description = "pairs per category for the GNN (training is costly; default: ${DEFAULT-VALUE})")
+  int gnnPairs = 1;
+
   @Option(names = "--timeout", paramLabel = "S", description = "give up after S seconds (default: ${DEFAULT-VALUE})")
   int timeoutSeconds = 900;
 
@@ -73,16 +80,29 @@ final class DemoCommand implements Callable<Integer> {
     }
     PrintWriter o = spec.commandLine().getOut();
     long t0 = System.nanoTime();
-    List<String> methods = new ArrayList<>(List.of("1-wl", "3-wl"));
-    for (EvaluatorProvider p : EvaluatorRegistry.providers()) {
-      methods.addAll(p.demoModels());
+    if (gnnPairs < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--gnn-pairs must be >= 0");
     }
+    List<String> methods = new ArrayList<>(List.of("1-wl", "3-wl"));
     Suite suite = BuiltinSuite.generate();
     List<PairTask> pairTasks = new ArrayList<>();
+    RpcSettings rpc = RpcSettings.newBuilder().setQ(32).setAlpha(0.05).build();
     for (String m : methods) {
-      pairTasks.addAll(Publisher.pairTasks(EXPERIMENT, suite, m, new long[] {0},
-          TrainingSettings.getDefaultInstance(), RpcSettings.newBuilder().setQ(32).setAlpha(0.05).build()));
+      pairTasks.addAll(Publisher.pairTasks(EXPERIMENT, suite, m, new long[] {0}, TrainingSettings.getDefaultInstance(), rpc));
     }
+    // GNNs train a model per pair: a few pairs per category keep the demo within minutes
+    List<String> gnns = new ArrayList<>();
+    if (!gnn.equals("none") && gnnPairs > 0) {
+      gnns.add(gnn);
+    }
+    for (EvaluatorProvider p : EvaluatorRegistry.providers()) {
+      gnns.addAll(p.demoModels());
+    }
+    Suite gnnSuite = firstPairs(suite, gnnPairs);
+    for (String m : gnns) {
+      pairTasks.addAll(Publisher.pairTasks(EXPERIMENT, gnnSuite, m, new long[] {0}, TrainingSettings.getDefaultInstance(), rpc));
+    }
+    methods.addAll(gnns);
     int total = pairTasks.size() + synthetic;
     System.err.println("demo: starting an embedded Kafka broker (KRaft)...");
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
@@ -103,8 +123,9 @@ final class DemoCommand implements Callable<Integer> {
           publisher.send(TaskKind.SYNTHETIC, EXPERIMENT + "/synthetic/" + i, Publisher.syntheticTask(EXPERIMENT, i, workMs));
         }
         publisher.flush();
-        System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x %s; %d synthetic)%n",
-            total, suite.size(), methods, synthetic);
+        System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x 1-wl, 3-wl; %s on %d pairs;"
+            + " %d synthetic)%n", total, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns), gnnSuite.size(),
+            synthetic);
         complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         progress.done();
         results = aggregator.results();
@@ -128,5 +149,16 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** The first {@code k} pairs of every category. */
+  static Suite firstPairs(Suite suite, int k) {
+    List<io.expresso.suite.Category> cats = new ArrayList<>();
+    for (io.expresso.suite.Category c : suite.categories()) {
+      if (k > 0) {
+        cats.add(new io.expresso.suite.Category(c.name(), c.pairs().subList(0, Math.min(k, c.pairs().size()))));
+      }
+    }
+    return new Suite(suite.id(), cats);
   }
 }

@@ -44,6 +44,11 @@ final class ResultTables {
         sb.append(String.format(Locale.ROOT, "%s tasks: %d (%d errors)%n", r.category(), r.tasks(), r.errors()));
       }
     }
+    if (s.byWorker().size() > 1) {
+      Table t = new Table("worker device", "results");
+      s.byWorker().forEach((k, v) -> t.row(k, String.valueOf(v)));
+      sb.append('\n').append(t.render());
+    }
     if (!s.errorsByReason().isEmpty()) {
       Table t = new Table("error reason", "results");
       s.errorsByReason().forEach((k, v) -> t.row(k, String.valueOf(v)));

@@ -2,7 +2,6 @@ package io.expresso.runtime;
 
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.PairTask;
-import io.expresso.proto.v1.SyntheticTask;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -26,12 +25,13 @@ public final class EvaluatorRegistry {
   }
 
   /**
-   * The registry with what this build can run: WL-family pair baselines, synthetic tasks, and
+   * The registry with what this build can run: WL-family pair baselines, GNN pair tasks, synthetic tasks, and
    * every {@link EvaluatorProvider} found on the class path (ServiceLoader).
    */
   public static EvaluatorRegistry defaults() {
     EvaluatorRegistry r = new EvaluatorRegistry();
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
+    r.register(TaskKind.PAIR, new GnnPairEvaluator());
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator());
     for (EvaluatorProvider p : providers()) {
       p.register(r);
@@ -66,13 +66,7 @@ public final class EvaluatorRegistry {
   }
 
   private static String describe(Message task) {
-    if (task instanceof PairTask p) {
-      return " with method/model '" + p.getMethod() + "'";
-    }
-    if (task instanceof SyntheticTask) {
-      return "";
-    }
-    return "";
+    return task instanceof PairTask p ? " with method/model '" + p.getMethod() + "'" : "";
   }
 
   private String available(TaskKind kind) {

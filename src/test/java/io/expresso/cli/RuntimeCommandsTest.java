@@ -81,21 +81,32 @@ class RuntimeCommandsTest {
     assertThat(table).contains("method 1-wl").contains("method 3-wl").contains("synthetic tasks: 20");
     JsonNode summary = new ObjectMapper().readTree(dir.resolve("demo.summary.json").toFile());
     int pairs = BuiltinSuite.generate().size();
-    assertThat(summary.get("unique_results").asInt()).isEqualTo(2 * pairs + 20);
+    int categories = BuiltinSuite.generate().categories().size();
+    // 1-WL and 3-WL on every pair, GIN on the first pair of each category, 20 synthetic
+    assertThat(summary.get("unique_results").asInt()).isEqualTo(2 * pairs + categories + 20);
     assertThat(summary.get("duplicates_in_report").asInt()).isZero();
     assertThat(summary.get("errors").asInt()).isZero();
     int threeWl = 0;
+    int gin = 0;
+    int ginTasks = 0;
     for (JsonNode c : summary.get("categories")) {
       if (c.get("method").asText().equals("3-wl")) {
         threeWl += c.get("distinguished").asInt();
       }
+      if (c.get("method").asText().startsWith("gin")) {
+        gin += c.get("distinguished").asInt();
+        ginTasks += c.get("tasks").asInt();
+      }
     }
+    assertThat(ginTasks).isEqualTo(categories);
+    // every built-in pair is 1-WL-equivalent and GIN is at most as strong as 1-WL
+    assertThat(gin).isZero();
     int expected = 0;
     for (GraphPair p : (Iterable<GraphPair>) BuiltinSuite.generate().pairs()::iterator) {
       expected += WlMethods.byName("3-wl").distinguishes(p.first(), p.second()) ? 1 : 0;
     }
     assertThat(threeWl).isEqualTo(expected);
-    assertThat(Files.readAllLines(dir.resolve("demo.results.jsonl"))).hasSize(2 * pairs + 20);
+    assertThat(Files.readAllLines(dir.resolve("demo.results.jsonl"))).hasSize(2 * pairs + categories + 20);
     assertThat(Files.readString(dir.resolve("demo.report.html"))).contains("<table>");
     assertThat(Files.readString(dir.resolve("demo.report.md"))).contains("| 3-wl |");
   }

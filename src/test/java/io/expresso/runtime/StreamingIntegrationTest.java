@@ -205,6 +205,34 @@ class StreamingIntegrationTest {
     }
   }
 
+  @Test
+  void aWorkerStoppedWithSigtermDrainsAndLeavesCleanly(@TempDir Path tmp) throws Exception {
+    Path log = tmp.resolve("stopped-worker.log");
+    Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
+        "io.expresso.cli.Main", "worker", "--bootstrap", broker.bootstrap(), "--devices", "cpu:1", "--id", "leaver",
+        "--partitions", "4")
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try (Worker stayer = worker(broker.bootstrap(), "stayer", "cpu:1");
+         Aggregator a = new Aggregator(broker.bootstrap(), "term").start()) {
+      Thread.sleep(6000);
+      publishSynthetic(broker.bootstrap(), "term", 200, 20);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (countBy(a, "leaver") < 10 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(countBy(a, "leaver")).isGreaterThanOrEqualTo(10);
+      child.destroy(); // SIGTERM: stop pulling, finish in-flight tasks, commit, leave the group
+      assertThat(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("the worker stops").isTrue();
+      assertThat(Files.readString(log)).contains("worker leaver: stopped");
+      assertThat(a.awaitUnique(200, Duration.ofSeconds(60))).isTrue();
+      Thread.sleep(500);
+      assertThat(a.duplicatesSeen()).isZero();
+      assertThat(countBy(a, "stayer")).isPositive();
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
   private static long countBy(Aggregator a, String worker) {
     return a.results().stream().filter(r -> r.getProvenance().getWorkerId().equals(worker)).count();
   }

@@ -1,0 +1,113 @@
+package io.expresso.runtime;
+
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import io.expresso.graph.GraphFormatException;
+import io.expresso.model.Architecture;
+import io.expresso.model.ModelSpec;
+import io.expresso.model.Offline;
+import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.Result;
+import io.expresso.suite.GraphPair;
+import io.expresso.suite.Relabelings;
+import io.expresso.train.EvaluationSettings;
+import io.expresso.train.PairEvaluation;
+import io.expresso.train.PairEvaluationException;
+import io.expresso.train.PairEvaluator;
+import io.expresso.train.TrainingSettings;
+import java.util.List;
+
+/**
+ * Pair tasks under a GNN model spec ({@code gin}, {@code ppgn:layers=3,...}, {@code ngnn-de}):
+ * trains a fresh siamese model on the task's device and judges with RPC, via {@link
+ * PairEvaluator}. Task settings left at zero take the architecture's BREC defaults.
+ */
+public final class GnnPairEvaluator implements Evaluator<PairTask> {
+
+  @Override
+  public boolean accepts(PairTask task) {
+    String m = task.getMethod();
+    int colon = m.indexOf(':');
+    try {
+      Architecture.byName(colon < 0 ? m : m.substring(0, colon));
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public Result.Builder evaluate(PairTask task, Device device) {
+    Offline.ensure();
+    ModelSpec spec;
+    EvaluationSettings settings;
+    try {
+      spec = ModelSpec.parse(task.getMethod());
+      settings = settings(task, spec);
+    } catch (IllegalArgumentException e) {
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "model '" + task.getMethod() + "': " + e.getMessage(), e);
+    }
+    GraphPair pair = new GraphPair(task.getPairIndex(), task.getCategory(),
+        BaselinePairEvaluator.decode(task.getGraphFirst(), "graph_first", task),
+        BaselinePairEvaluator.decode(task.getGraphSecond(), "graph_second", task), relabelings(task));
+    ai.djl.Device djl = device.isGpu() ? ai.djl.Device.gpu(device.index()) : ai.djl.Device.cpu();
+    PairEvaluation e;
+    try {
+      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl);
+    } catch (PairEvaluationException x) {
+      throw new TaskFailure(TaskFailure.NAN, x.getMessage(), x);
+    }
+    return Result.newBuilder().setPair(PairResult.newBuilder()
+        .setSuiteId(task.getSuiteId())
+        .setPairIndex(task.getPairIndex())
+        .setCategory(task.getCategory())
+        .setMethod(spec.toText())
+        .setSeed(task.getSeed())
+        .setDistinguished(e.distinguished())
+        .setReliable(e.reliable())
+        .setT2Test(e.judgement().t2Test())
+        .setT2Reliability(e.judgement().t2Reliability())
+        .setThreshold(e.judgement().threshold())
+        .setEpochs(e.training().epochs())
+        .setFinalLoss(e.training().finalLoss())
+        .setExact(false));
+  }
+
+  /** BREC's defaults for the architecture, overridden by whatever the task sets (non-zero). */
+  static EvaluationSettings settings(PairTask task, ModelSpec spec) {
+    TrainingSettings t = TrainingSettings.defaults(spec.architecture());
+    io.expresso.proto.v1.TrainingSettings ts = task.getTraining();
+    t = ts.getEpochs() > 0 ? t.withEpochs(ts.getEpochs()) : t;
+    t = ts.getLearningRate() > 0 ? t.withLearningRate((float) ts.getLearningRate()) : t;
+    t = ts.getBatchSize() > 0 ? t.withBatchSize(ts.getBatchSize()) : t;
+    t = ts.getWeightDecay() > 0 ? t.withWeightDecay((float) ts.getWeightDecay()) : t;
+    t = ts.getLossThreshold() > 0 ? t.withLossThreshold(ts.getLossThreshold()) : t;
+    t = task.getRpc().getQ() > 0 ? t.withQ(task.getRpc().getQ()) : t;
+    return EvaluationSettings.defaults(spec.architecture()).withTraining(t);
+  }
+
+  /** The relabelings the task ships (BREC layout), or null to let the evaluator draw them. */
+  private static Relabelings relabelings(PairTask task) {
+    if (!task.hasRelabelings() || task.getRelabelings().getFirstCount() == 0) {
+      return null;
+    }
+    io.expresso.proto.v1.Relabelings r = task.getRelabelings();
+    return new Relabelings(decode(r.getFirstList(), task), decode(r.getSecondList(), task),
+        decode(r.getReliabilityFirstList(), task), decode(r.getReliabilitySecondList(), task));
+  }
+
+  private static List<Graph> decode(List<String> graphs, PairTask task) {
+    try {
+      return graphs.stream().map(Graph6::decode).toList();
+    } catch (GraphFormatException e) {
+      throw new TaskFailure(TaskFailure.INVALID_GRAPH6, "relabelings of pair " + task.getPairIndex() + " (task "
+          + task.getTaskId() + "): " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "GNN models gin/ppgn/ngnn-de";
+  }
+}

@@ -1,0 +1,47 @@
+package io.expresso.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.expresso.graph.Graph6;
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.suite.BuiltinSuite;
+import io.expresso.suite.GraphPair;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+class GnnPairEvaluatorTest {
+
+  @Test
+  void aGinPairTaskTrainsAndReportsTheRpcStatistics() throws Exception {
+    GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
+    PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("e/gin/" + p.index()).setSuiteId("builtin")
+        .setPairIndex(p.index()).setCategory(p.category()).setGraphFirst(Graph6.encode(p.first()))
+        .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=2,hidden=16")
+        .setTraining(TrainingSettings.newBuilder().setEpochs(2)).setSeed(3).build();
+    TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
+    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getTaskId(), t.toByteArray()),
+        new Device("cpu", 0));
+    assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
+    Result r = Result.parseFrom(o.records().get(0).value());
+    assertThat(r.getPair().getMethod()).startsWith("gin:layers=2,hidden=16");
+    assertThat(r.getPair().getExact()).isFalse();
+    assertThat(r.getPair().getEpochs()).isBetween(1, 2);
+    assertThat(r.getPair().getThreshold()).isPositive();
+    assertThat(r.getPair().getT2Test()).isFinite().isNotNegative();
+    // a 1-WL-equivalent pair: GIN (at most 1-WL) cannot reliably tell it apart
+    assertThat(r.getPair().getDistinguished() && r.getPair().getReliable()).isFalse();
+  }
+
+  @Test
+  void badModelSettingsAreAnInvalidTaskNotACrash() {
+    GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
+    PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("e/bad").setGraphFirst(Graph6.encode(p.first()))
+        .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=zero").build();
+    Outcome o = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE)
+        .process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, "e/bad", t.toByteArray()), new Device("cpu", 0));
+    assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.INVALID_TASK);
+    assertThat(o.result().getError().getMessage()).contains("gin:layers=zero");
+  }
+}
