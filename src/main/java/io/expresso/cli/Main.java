@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       CountCommand.class,
       AttackCommand.class,
       AuditCommand.class,
+      EvalCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -26,6 +27,7 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    io.expresso.model.Offline.ensure(); // before DJL loads: nothing is downloaded at run time
     System.exit(execute(args));
   }
 

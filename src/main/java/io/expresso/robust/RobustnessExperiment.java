@@ -37,7 +37,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
 
   private static String resolve(String model, Scale scale) {
     String m = model.trim();
-    String spec = m.contains(":") ? m : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2";
+    String spec = m.contains(":") ? m
+        : m.equalsIgnoreCase("i2gnn") ? m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2"
+        : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers();
     return RegressorSpec.parse(spec).toString(); // validates early, with a clear message
   }
 

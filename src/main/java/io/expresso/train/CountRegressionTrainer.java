@@ -81,7 +81,7 @@ public final class CountRegressionTrainer {
       Settings settings, Consumer<Epoch> progress) {
     Engine.getInstance().setRandomSeed((int) settings.seed());
     GraphRegressor net = spec.create();
-    Model model = Model.newInstance(spec.architecture(), Devices.parse(settings.device()), "PyTorch");
+    Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(settings.device()), "PyTorch");
     model.setBlock(net.block());
     double[] map = targetMap(train, pattern);
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);

@@ -66,7 +66,10 @@ class I2GnnTest {
   @Test
   void specsParseAndRejectUnknownModelsClearly() {
     assertThat(RegressorSpec.parse("i2gnn").toString()).isEqualTo("i2gnn:hidden=32,layers=3,hops=2");
-    assertThat(RegressorSpec.parse("I2GNN:hidden=8,hops=1")).isEqualTo(new RegressorSpec("i2gnn", 8, 3, 1));
+    assertThat(RegressorSpec.parse("I2GNN:hidden=8,hops=1").toString()).isEqualTo("i2gnn:hidden=8,layers=3,hops=1");
+    RegressorSpec ppgn = RegressorSpec.parse("ppgn:layers=3");
+    assertThat(ppgn.architecture()).isEqualTo("ppgn");
+    assertThat(RegressorSpec.parse(ppgn.toString())).isEqualTo(ppgn);
     assertThatThrownBy(() -> RegressorSpec.parse("transformer")).hasMessageContaining("unknown count-regression model 'transformer'");
     assertThatThrownBy(() -> RegressorSpec.parse("i2gnn:width=3")).hasMessageContaining("key in");
     assertThatThrownBy(() -> RegressorSpec.parse("i2gnn:hidden=x")).hasMessageContaining("not an integer");

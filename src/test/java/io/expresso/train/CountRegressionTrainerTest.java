@@ -98,7 +98,7 @@ class CountRegressionTrainerTest {
         .hasMessageContaining("not a count-model checkpoint");
     assertThatThrownBy(() -> new CountRegressionTrainer.Settings(0, 16, 0.01f, 1, "cpu"))
         .hasMessageContaining("must be positive");
-    assertThatThrownBy(() -> Devices.parse("tpu")).hasMessageContaining("unknown device 'tpu'");
+    assertThatThrownBy(() -> io.expresso.model.Devices.parse("tpu")).hasMessageContaining("unknown device 'tpu'");
   }
 
   private static Map<String, float[]> snapshot(TrainedCountModel m) {

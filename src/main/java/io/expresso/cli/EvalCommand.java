@@ -1,0 +1,382 @@
+package io.expresso.cli;
+
+import ai.djl.Device;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.expresso.graph.GraphFormatException;
+import io.expresso.model.Devices;
+import io.expresso.model.ModelSpec;
+import io.expresso.model.Offline;
+import io.expresso.stats.ConfigurationResult;
+import io.expresso.stats.Convention;
+import io.expresso.stats.PairJudgement;
+import io.expresso.stats.SeedRun;
+import io.expresso.stats.SeedSearch;
+import io.expresso.suite.Category;
+import io.expresso.suite.GraphPair;
+import io.expresso.suite.Suite;
+import io.expresso.suite.SuiteSpecs;
+import io.expresso.train.EvaluationSettings;
+import io.expresso.train.PairEvaluation;
+import io.expresso.train.PairEvaluationException;
+import io.expresso.train.PairEvaluator;
+import io.expresso.train.ThresholdMode;
+import io.expresso.train.TrainingSettings;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code expresso eval}: train a fresh GNN per pair of a suite (BREC's siamese protocol) and judge
+ * it with RPC or RAPC; a table for people or the JSON of issue 4 for machines, progress on stderr.
+ */
+@Command(name = "eval", mixinStandardHelpOptions = true,
+    description = "Evaluate a GNN on an expressiveness suite: train a fresh siamese model per pair and"
+        + " count the pairs it reliably distinguishes (BREC's RPC/RAPC).")
+final class EvalCommand implements Callable<Integer> {
+
+  private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--model", required = true, paramLabel = "MODEL",
+      description = "gin, ppgn or ngnn-de, optionally with settings: ppgn:layers=5,hidden=32,d=16 (keys: layers,"
+          + " hidden, d, radius, bn-momentum)")
+  String model;
+
+  @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
+  String suiteSpec;
+
+  @Option(names = "--pairs", paramLabel = "A-B", description = "only pairs whose index lies in A..B (inclusive), or the single pair A")
+  String pairs;
+
+  @Option(names = "--seed", paramLabel = "S", description = "seed for initialisation and drawn relabelings (default 0)")
+  Long seed;
+
+  @Option(names = "--seeds", paramLabel = "A-B",
+      description = "run every seed in A..B; the configuration counts only if no seed fails reliability; the best seed is reported")
+  String seeds;
+
+  @Option(names = "--threshold", paramLabel = "rpc|rapc", defaultValue = "rpc", description = "fixed RPC threshold or adaptive RAPC (default rpc)")
+  String threshold;
+
+  @Option(names = "--convention", paramLabel = "brec|hotelling", defaultValue = "brec",
+      description = "T² scaling: brec (official code, no factor q; default) or hotelling (q·D̄ᵀS⁺D̄)")
+  String convention;
+
+  @Option(names = "--device", paramLabel = "cpu|gpu:N", defaultValue = "cpu", description = "device to train on (default cpu)")
+  String device;
+
+  @Option(names = "--epochs", paramLabel = "N", description = "maximum epochs (BREC: 20; DE+NGNN 30)")
+  Integer epochs;
+
+  @Option(names = "--lr", paramLabel = "RATE", description = "Adam learning rate (default 1e-4)")
+  Float learningRate;
+
+  @Option(names = "--weight-decay", paramLabel = "W", description = "Adam weight decay (default 1e-4)")
+  Float weightDecay;
+
+  @Option(names = "--batch-size", paramLabel = "N", description = "graphs per step, even (default 32)")
+  Integer batchSize;
+
+  @Option(names = "--loss-threshold", paramLabel = "L", description = "early stop below this epoch loss (PPGN/GIN 0.2, DE+NGNN 0.01)")
+  Double lossThreshold;
+
+  @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph (default 32; BREC files ship 32)")
+  Integer q;
+
+  @Option(names = "--json", description = "print one JSON object instead of a table")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    Offline.ensure();
+    ModelSpec modelSpec;
+    Device dev;
+    EvaluationSettings settings;
+    long[] seedList;
+    try {
+      modelSpec = ModelSpec.parse(model);
+      dev = Devices.parse(device);
+      TrainingSettings t = TrainingSettings.defaults(modelSpec.architecture());
+      t = epochs == null ? t : t.withEpochs(epochs);
+      t = learningRate == null ? t : t.withLearningRate(learningRate);
+      t = weightDecay == null ? t : t.withWeightDecay(weightDecay);
+      t = batchSize == null ? t : t.withBatchSize(batchSize);
+      t = lossThreshold == null ? t : t.withLossThreshold(lossThreshold);
+      t = q == null ? t : t.withQ(q);
+      settings = EvaluationSettings.defaults(modelSpec.architecture()).withTraining(t)
+          .withConvention(Convention.parse(convention)).withThreshold(ThresholdMode.parse(threshold));
+      if (settings.threshold() == ThresholdMode.RPC && t.q() <= modelSpec.embedding()) {
+        throw new IllegalArgumentException("RPC needs q > d, got q=" + t.q() + ", d=" + modelSpec.embedding());
+      }
+      if (seed != null && seeds != null) {
+        throw new IllegalArgumentException("give --seed or --seeds, not both");
+      }
+      seedList = seedList();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    Suite suite = loadSuite();
+
+    PrintWriter err = spec.commandLine().getErr();
+    long start = System.nanoTime();
+    List<List<PairEvaluation>> runs = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
+    Progress progress = new Progress(err, suite.size() * seedList.length);
+    for (long s : seedList) {
+      List<PairEvaluation> run = new ArrayList<>();
+      for (Category c : suite.categories()) {
+        for (GraphPair p : c.pairs()) {
+          try {
+            PairEvaluation e = PairEvaluator.evaluate(p, modelSpec, settings, s, dev);
+            run.add(e);
+            progress.step("pair " + p.index() + " " + c.name() + (e.distinguished() ? " distinguished" : ""));
+          } catch (PairEvaluationException e) {
+            errors.add("seed " + s + ": " + e.getMessage());
+            run.add(null);
+            progress.step("pair " + p.index() + " error");
+          }
+        }
+      }
+      runs.add(run);
+    }
+    progress.done();
+    double elapsed = (System.nanoTime() - start) / 1e9;
+
+    int bestIndex = bestSeed(runs, seedList);
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed)
+        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed));
+    out.flush();
+    for (String e : errors) {
+      err.println("expresso: error: " + e);
+    }
+    return errors.isEmpty() ? 0 : 1;
+  }
+
+  private Suite loadSuite() {
+    Suite suite;
+    try {
+      suite = SuiteSpecs.load(suiteSpec);
+    } catch (GraphFormatException e) {
+      throw e; // a bad file: a failure (exit 1), not a usage error
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (pairs != null) {
+      int[] range = range("--pairs", pairs);
+      Suite restricted = suite.restrict(range[0], range[1]);
+      if (restricted.size() == 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--pairs " + pairs + " selects no pair of suite " + suiteSpec + " (" + suite.size() + " pairs)");
+      }
+      suite = restricted;
+    }
+    return suite;
+  }
+
+  private long[] seedList() {
+    if (seeds == null) {
+      return new long[] {seed == null ? 0L : seed};
+    }
+    int[] r = range("--seeds", seeds);
+    long[] out = new long[r[1] - r[0] + 1];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = r[0] + i;
+    }
+    return out;
+  }
+
+  private int[] range(String option, String text) {
+    Matcher m = RANGE.matcher(text.strip());
+    if (!m.matches()) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          option + " '" + text + "' is not a range A-B or a single A (non-negative integers)");
+    }
+    try {
+      int from = Integer.parseInt(m.group(1));
+      int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
+      if (from > to) {
+        throw new CommandLine.ParameterException(spec.commandLine(), option + " '" + text + "' runs backwards");
+      }
+      return new int[] {from, to};
+    } catch (NumberFormatException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), option + " '" + text + "': number too large");
+    }
+  }
+
+  /** Index of the best seed by BREC's rule (stats.SeedSearch); errors count as undecided pairs. */
+  private static int bestSeed(List<List<PairEvaluation>> runs, long[] seedList) {
+    List<SeedRun> seedRuns = seedRuns(runs, seedList);
+    SeedRun best = SeedSearch.aggregate("eval", seedRuns).best();
+    return seedRuns.indexOf(best);
+  }
+
+  private static List<SeedRun> seedRuns(List<List<PairEvaluation>> runs, long[] seedList) {
+    List<SeedRun> out = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      List<PairJudgement> js = new ArrayList<>();
+      for (PairEvaluation e : runs.get(i)) {
+        js.add(e == null ? new PairJudgement(Double.NaN, Double.NaN, Double.NaN, false, false) : e.judgement());
+      }
+      out.add(new SeedRun(seedList[i], js));
+    }
+    return out;
+  }
+
+  /** Per-category counts of one seed's run. */
+  record Counts(String name, int pairs, int distinguished, int reliabilityFailures) {}
+
+  private static List<Counts> counts(Suite suite, List<PairEvaluation> run) {
+    List<Counts> out = new ArrayList<>();
+    int i = 0;
+    for (Category c : suite.categories()) {
+      int d = 0;
+      int f = 0;
+      for (int k = 0; k < c.pairs().size(); k++, i++) {
+        PairEvaluation e = run.get(i);
+        d += e != null && e.distinguished() ? 1 : 0;
+        f += e == null || !e.reliable() ? 1 : 0;
+      }
+      out.add(new Counts(c.name(), c.pairs().size(), d, f));
+    }
+    return out;
+  }
+
+  private static String table(ModelSpec m, EvaluationSettings s, Suite suite, long[] seedList,
+      List<List<PairEvaluation>> runs, int best, double elapsed) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
+        .append(", convention ").append(s.convention().id()).append(", seed ").append(seedList[best]).append('\n');
+    Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
+    int pairs = 0, d = 0, f = 0, rd = 0;
+    List<PairEvaluation> run = runs.get(best);
+    List<Counts> counts = counts(suite, run);
+    int i = 0;
+    for (Counts c : counts) {
+      int reliablyDistinguished = 0;
+      for (int k = 0; k < c.pairs(); k++, i++) {
+        PairEvaluation e = run.get(i);
+        reliablyDistinguished += e != null && e.judgement().reliablyDistinguished() ? 1 : 0;
+      }
+      t.row(c.name(), str(c.pairs()), str(c.distinguished()), str(c.reliabilityFailures()), str(reliablyDistinguished));
+      pairs += c.pairs();
+      d += c.distinguished();
+      f += c.reliabilityFailures();
+      rd += reliablyDistinguished;
+    }
+    t.separator().row("total", str(pairs), str(d), str(f), str(rd));
+    sb.append(t.render());
+    if (seedList.length > 1) {
+      ConfigurationResult cr = SeedSearch.aggregate(m.toText(), seedRuns(runs, seedList));
+      Table st = new Table("seed", "distinguished", "reliability failures");
+      for (SeedRun r : cr.seeds()) {
+        st.row(String.valueOf(r.seed()), str(r.distinguished()), str(r.reliabilityFailures()));
+      }
+      sb.append(st.render());
+      sb.append(cr.counts() ? "configuration counts: no seed failed reliability\n"
+          : "configuration does NOT count: seeds " + cr.failingSeeds() + " failed reliability\n");
+    }
+    sb.append(String.format(Locale.ROOT, "elapsed %.1f s (%.3f s per pair)%n", elapsed,
+        elapsed / Math.max(1, pairs * seedList.length)));
+    return sb.toString();
+  }
+
+  private static String str(int v) {
+    return String.valueOf(v);
+  }
+
+  private String json(ModelSpec m, EvaluationSettings s, Suite suite, long[] seedList,
+      List<List<PairEvaluation>> runs, int best, double elapsed) throws Exception {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode root = mapper.createObjectNode();
+    root.put("model", m.architecture().cliName());
+    root.put("suite", suiteSpec);
+    root.put("seed", seedList[best]);
+    root.put("convention", s.convention().id());
+    List<PairEvaluation> run = runs.get(best);
+    ArrayNode categories = root.putArray("categories");
+    int pairs = 0, d = 0, f = 0;
+    for (Counts c : counts(suite, run)) {
+      categories.addObject().put("name", c.name()).put("pairs", c.pairs()).put("distinguished", c.distinguished())
+          .put("reliability_failures", c.reliabilityFailures());
+      pairs += c.pairs();
+      d += c.distinguished();
+      f += c.reliabilityFailures();
+    }
+    root.putObject("total").put("pairs", pairs).put("distinguished", d).put("reliability_failures", f);
+    root.put("elapsed_seconds", elapsed);
+    ArrayNode ps = root.putArray("pairs");
+    int i = 0;
+    for (Category c : suite.categories()) {
+      for (GraphPair p : c.pairs()) {
+        PairEvaluation e = run.get(i++);
+        ObjectNode o = ps.addObject().put("index", p.index()).put("category", c.name());
+        if (e == null) {
+          // a pair that could not be judged (non-finite embeddings): no statistics, not reliable
+          o.putNull("t2_test").putNull("t2_reliability").put("distinguished", false).put("reliable", false)
+              .putNull("epochs").putNull("final_loss").putNull("seconds");
+          continue;
+        }
+        PairJudgement j = e.judgement();
+        o.put("t2_test", finite(j.t2Test())).put("t2_reliability", finite(j.t2Reliability()))
+            .put("distinguished", j.distinguished()).put("reliable", j.reliable())
+            .put("epochs", e.training().epochs()).put("final_loss", finite(e.training().finalLoss()))
+            .put("seconds", e.seconds());
+      }
+    }
+    if (seedList.length > 1) {
+      // multi-seed runs only: every seed's totals and BREC's verdict on the configuration
+      ConfigurationResult cr = SeedSearch.aggregate(m.toText(), seedRuns(runs, seedList));
+      ArrayNode all = root.putArray("seeds");
+      for (SeedRun r : cr.seeds()) {
+        all.addObject().put("seed", r.seed()).put("distinguished", r.distinguished())
+            .put("reliability_failures", r.reliabilityFailures());
+      }
+      root.put("configuration_counts", cr.counts());
+    }
+    return mapper.writeValueAsString(root) + System.lineSeparator();
+  }
+
+  /** JSON has no NaN or infinity: those become null. */
+  private static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+
+  /** A one-line progress bar on stderr, redrawn in place. */
+  static final class Progress {
+    private final PrintWriter err;
+    private final int total;
+    private final long start = System.nanoTime();
+    private int done;
+
+    Progress(PrintWriter err, int total) {
+      this.err = err;
+      this.total = total;
+    }
+
+    void step(String what) {
+      done++;
+      int width = 30;
+      int filled = total == 0 ? width : done * width / total;
+      double secs = (System.nanoTime() - start) / 1e9;
+      err.printf(Locale.ROOT, "\r[%s%s] %d/%d %.1fs %-40s", "#".repeat(filled), " ".repeat(width - filled), done, total,
+          secs, what.length() > 40 ? what.substring(0, 40) : what);
+      err.flush();
+    }
+
+    void done() {
+      err.println();
+      err.flush();
+    }
+  }
+}

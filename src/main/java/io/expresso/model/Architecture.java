@@ -1,0 +1,36 @@
+package io.expresso.model;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The GNN architectures Expresso can train, by their command-line names. */
+public enum Architecture {
+  /** Graph isomorphism network (sum aggregation, MLPs with batch norm): bounded by 1-WL. */
+  GIN("gin"),
+  /** Provably powerful graph network (Maron et al. 2019): dense n×n tensors, as strong as 3-WL. */
+  PPGN("ppgn"),
+  /** Nested GNN with distance encoding: an inner GIN on every rooted k-hop subgraph. */
+  NGNN_DE("ngnn-de");
+
+  private final String cliName;
+
+  Architecture(String cliName) {
+    this.cliName = cliName;
+  }
+
+  public String cliName() {
+    return cliName;
+  }
+
+  /** The architecture with this command-line name (case-insensitive). */
+  public static Architecture byName(String name) {
+    for (Architecture a : values()) {
+      if (a.cliName.equals(name.trim().toLowerCase(Locale.ROOT))) {
+        return a;
+      }
+    }
+    throw new IllegalArgumentException("unknown model '" + name + "'; expected one of "
+        + Arrays.stream(values()).map(Architecture::cliName).collect(Collectors.joining(", ")));
+  }
+}

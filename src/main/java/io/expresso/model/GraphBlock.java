@@ -1,0 +1,40 @@
+package io.expresso.model;
+
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.AbstractBlock;
+import io.expresso.graph.Graph;
+import java.util.List;
+
+/**
+ * A DJL block over a batch of graphs. Each architecture encodes its own input tensors from the
+ * graphs ({@link #encode}) and maps them to a B×{@link #outputSize()} output. Parameter shapes
+ * depend only on the spec, never on graph sizes, so children are initialised from the spec.
+ */
+public abstract class GraphBlock extends AbstractBlock {
+
+  protected GraphBlock() {
+    super((byte) 1);
+  }
+
+  /** The input tensors for this batch of graphs, created on {@code manager}. */
+  public abstract NDList encode(NDManager manager, List<Graph> graphs);
+
+  /** Columns of the output (d for an embedding, 1 for a scalar head before squeezing). */
+  public abstract int outputSize();
+
+  /** Initialises every child block with shapes computed from the spec. */
+  protected abstract void initializeFromSpec(NDManager manager, DataType dataType);
+
+  @Override
+  protected final void initializeChildBlocks(NDManager manager, DataType dataType, Shape... inputShapes) {
+    initializeFromSpec(manager, dataType);
+  }
+
+  @Override
+  public Shape[] getOutputShapes(Shape[] inputShapes) {
+    return new Shape[] {new Shape(-1, outputSize())};
+  }
+}

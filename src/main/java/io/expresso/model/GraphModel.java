@@ -1,0 +1,233 @@
+package io.expresso.model;
+
+import ai.djl.Device;
+import ai.djl.Model;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Parameter;
+import ai.djl.pytorch.jni.JniUtils;
+import ai.djl.training.ParameterStore;
+import ai.djl.training.Trainer;
+import ai.djl.training.TrainingConfig;
+import ai.djl.util.Pair;
+import io.expresso.graph.Graph;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A GNN built from a {@link ModelSpec}: a batch of graphs in, a B×d embedding ({@link Head#EMBEDDING})
+ * or B numbers ({@link Head#SCALAR}) out. Owns a DJL {@link Model} (and so its native memory):
+ * close it. Instances are not thread-safe; use one per thread, from any thread.
+ */
+public final class GraphModel implements AutoCloseable {
+
+  /** Budget of n×n cells per evaluation forward pass: PPGN's tensors are B×n×n×hidden. */
+  private static final int EVAL_CELLS = 1 << 20;
+
+  private static final Object SEED_LOCK = new Object();
+  private static final String ENGINE = "PyTorch";
+  private static final int CHECKPOINT_VERSION = 1;
+
+  static {
+    Offline.ensure();
+  }
+
+  private final ModelSpec spec;
+  private final Head head;
+  private final Device device;
+  private final Model model;
+  private final GraphBlock block;
+
+  private GraphModel(ModelSpec spec, Head head, Device device, Model model, GraphBlock block) {
+    this.spec = spec;
+    this.head = head;
+    this.device = device;
+    this.model = model;
+    this.block = block;
+  }
+
+  /** A freshly initialised model; the seed fixes every initial weight. */
+  public static GraphModel create(ModelSpec spec, Head head, Device device, long seed) {
+    GraphBlock block = build(spec, head);
+    Model model = Model.newInstance("expresso-" + spec.architecture().cliName(), device, ENGINE);
+    model.setBlock(block);
+    // The engine's generator is global: seeding and drawing must not interleave between threads.
+    synchronized (SEED_LOCK) {
+      Engine.getEngine(ENGINE).setRandomSeed((int) (seed ^ (seed >>> 32)));
+      block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1));
+    }
+    return new GraphModel(spec, head, device, model, block);
+  }
+
+  private static GraphBlock build(ModelSpec spec, Head head) {
+    GraphBlock body = switch (spec.architecture()) {
+      case GIN -> new GinBlock(spec);
+      case PPGN -> new PpgnBlock(spec);
+      case NGNN_DE -> new NgnnDeBlock(spec);
+    };
+    return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
+  }
+
+  public ModelSpec spec() {
+    return spec;
+  }
+
+  public Head head() {
+    return head;
+  }
+
+  public Device device() {
+    return device;
+  }
+
+  /** The input tensors of a batch, on {@code manager} (for trainers). */
+  public NDList encode(NDManager manager, List<Graph> graphs) {
+    if (graphs.isEmpty()) {
+      throw new IllegalArgumentException("empty batch of graphs");
+    }
+    return block.encode(manager, graphs);
+  }
+
+  /** A DJL trainer over this model's parameters (the caller closes it). */
+  public Trainer newTrainer(TrainingConfig config) {
+    return model.newTrainer(config);
+  }
+
+  /** Embeddings in evaluation mode (batch norm uses running statistics), one row per graph. */
+  public float[][] embed(List<Graph> graphs) {
+    float[][] out = new float[graphs.size()][];
+    int width = block.outputSize();
+    forEachBatch(graphs, (from, values) -> {
+      for (int i = 0; i * width < values.length; i++) {
+        float[] row = new float[width];
+        System.arraycopy(values, i * width, row, 0, width);
+        out[from + i] = row;
+      }
+    });
+    return out;
+  }
+
+  /** The scalar head's predictions in evaluation mode; usable as a count model. */
+  public double[] predict(List<Graph> graphs) {
+    if (head != Head.SCALAR) {
+      throw new IllegalStateException("predict needs a model built with Head.SCALAR");
+    }
+    double[] out = new double[graphs.size()];
+    forEachBatch(graphs, (from, values) -> {
+      for (int i = 0; i < values.length; i++) {
+        out[from + i] = values[i];
+      }
+    });
+    return out;
+  }
+
+  private interface BatchSink {
+    void accept(int from, float[] values);
+  }
+
+  private void forEachBatch(List<Graph> graphs, BatchSink sink) {
+    boolean grad = JniUtils.isGradMode();
+    JniUtils.setGradMode(false); // inference: no autograd graph (grad mode is per thread)
+    try {
+      int maxN = 1;
+      for (Graph g : graphs) {
+        maxN = Math.max(maxN, g.n());
+      }
+      int per = Math.max(1, Math.min(4096, EVAL_CELLS / (maxN * maxN)));
+      for (int from = 0; from < graphs.size(); from += per) {
+        List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + per));
+        try (NDManager sub = model.getNDManager().newSubManager()) {
+          NDList in = encode(sub, batch);
+          NDArray y = block.forward(new ParameterStore(sub, false), in, false).singletonOrThrow();
+          sink.accept(from, y.toType(DataType.FLOAT32, false).toFloatArray());
+        }
+      }
+    } finally {
+      JniUtils.setGradMode(grad);
+    }
+  }
+
+  /** Number of trainable scalars. */
+  public long parameterCount() {
+    long total = 0;
+    for (Pair<String, Parameter> p : block.getParameters()) {
+      if (p.getValue().requiresGradient()) {
+        total += p.getValue().getArray().size();
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Writes a checkpoint: a header (format version, head, spec text) and DJL's parameter stream
+   * (weights and batch-norm running statistics).
+   */
+  public void save(Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (OutputStream os = Files.newOutputStream(file);
+        DataOutputStream out = new DataOutputStream(os)) {
+      out.writeInt(CHECKPOINT_VERSION);
+      out.writeUTF(head.name());
+      out.writeUTF(spec.toText());
+      block.saveParameters(out);
+    }
+  }
+
+  /** Reads a checkpoint written by {@link #save}. */
+  public static GraphModel load(Path file, Device device) throws IOException {
+    try (InputStream is = Files.newInputStream(file);
+        DataInputStream in = new DataInputStream(is)) {
+      int version = in.readInt();
+      if (version != CHECKPOINT_VERSION) {
+        throw new IOException(file + ": not an Expresso checkpoint (format " + version + ")");
+      }
+      Head head;
+      ModelSpec spec;
+      try {
+        head = Head.valueOf(in.readUTF());
+        spec = ModelSpec.parse(in.readUTF());
+      } catch (IllegalArgumentException e) {
+        throw new IOException(file + ": bad checkpoint header: " + e.getMessage(), e);
+      }
+      GraphModel m = create(spec, head, device, 0L);
+      try {
+        m.block.loadParameters(m.model.getNDManager(), in);
+      } catch (ai.djl.MalformedModelException e) {
+        m.close();
+        throw new IOException(file + ": parameters do not match " + spec.toText() + ": " + e.getMessage(), e);
+      }
+      return m;
+    }
+  }
+
+  /** Parameter names, for diagnostics. */
+  public List<String> parameterNames() {
+    List<String> names = new ArrayList<>();
+    block.getParameters().forEach(p -> names.add(p.getKey()));
+    return names;
+  }
+
+  @Override
+  public void close() {
+    model.close();
+  }
+
+  @Override
+  public String toString() {
+    return "GraphModel[" + spec.toText() + ", " + head + ", " + Devices.name(device) + "]";
+  }
+}

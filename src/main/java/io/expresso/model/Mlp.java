@@ -1,0 +1,32 @@
+package io.expresso.model;
+
+import ai.djl.nn.Activation;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.BatchNorm;
+
+/** The two-layer MLPs the networks are made of. */
+final class Mlp {
+
+  private Mlp() {}
+
+  /** Linear → BatchNorm → ReLU, twice (GIN's update; BN over real nodes only, never padding). */
+  static SequentialBlock withBatchNorm(int hidden, float bnMomentum) {
+    return new SequentialBlock()
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(BatchNorm.builder().optMomentum(bnMomentum).build())
+        .add(Activation.reluBlock())
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(BatchNorm.builder().optMomentum(bnMomentum).build())
+        .add(Activation.reluBlock());
+  }
+
+  /** Linear → ReLU → Linear → ReLU on the last axis (PPGN's 1×1 convolutions). */
+  static SequentialBlock plain(int hidden) {
+    return new SequentialBlock()
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(Activation.reluBlock())
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(Activation.reluBlock());
+  }
+}

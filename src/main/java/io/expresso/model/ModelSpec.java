@@ -1,0 +1,115 @@
+package io.expresso.model;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A model configuration: which architecture and its size. Parsed from text such as {@code ppgn}
+ * or {@code ppgn:layers=5,hidden=32,d=16} (CLI, tasks); never from a class name.
+ *
+ * @param architecture the network family
+ * @param layers message-passing layers (GIN, inner GIN of NGNN) or PPGN blocks
+ * @param hidden hidden width
+ * @param embedding output dimension d (16 in BREC's RPC)
+ * @param radius subgraph radius for NGNN-DE (ignored otherwise)
+ * @param bnMomentum batch-norm running-statistics momentum in DJL's convention (weight of the old
+ *     value; PyTorch's default 0.1 is DJL's 0.9)
+ */
+public record ModelSpec(
+    Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum) {
+
+  public ModelSpec {
+    if (architecture == null) {
+      throw new IllegalArgumentException("model spec needs an architecture");
+    }
+    check("layers", layers, 1, 64);
+    check("hidden", hidden, 1, 4096);
+    check("d", embedding, 1, 4096);
+    check("radius", radius, 1, 64);
+    if (!(bnMomentum >= 0f && bnMomentum < 1f)) {
+      throw new IllegalArgumentException("model spec: bn-momentum must lie in [0, 1), got " + bnMomentum);
+    }
+  }
+
+  private static void check(String key, int v, int min, int max) {
+    if (v < min || v > max) {
+      throw new IllegalArgumentException(
+          "model spec: " + key + " must lie in [" + min + ", " + max + "], got " + v);
+    }
+  }
+
+  /**
+   * BREC-like defaults: PPGN 5 blocks of width 32 (BREC appendix O); GIN 4 layers of width 32;
+   * DE+NGNN radius 3, 4 inner layers of width 32 (narrower than BREC's 128 to run on a CPU).
+   */
+  public static ModelSpec defaults(Architecture a) {
+    return switch (a) {
+      case GIN -> new ModelSpec(a, 4, 32, 16, 1, 0.9f);
+      case PPGN -> new ModelSpec(a, 5, 32, 16, 1, 0.9f);
+      case NGNN_DE -> new ModelSpec(a, 4, 32, 16, 3, 0.9f);
+    };
+  }
+
+  /**
+   * Parses {@code name[:key=value,...]} with keys {@code layers, hidden, d, radius, bn-momentum}.
+   *
+   * @throws IllegalArgumentException naming the bad part
+   */
+  public static ModelSpec parse(String text) {
+    if (text == null || text.isBlank()) {
+      throw new IllegalArgumentException("empty model spec");
+    }
+    int colon = text.indexOf(':');
+    Architecture a = Architecture.byName(colon < 0 ? text : text.substring(0, colon));
+    ModelSpec s = defaults(a);
+    if (colon < 0) {
+      return s;
+    }
+    int layers = s.layers, hidden = s.hidden, d = s.embedding, radius = s.radius;
+    float bn = s.bnMomentum;
+    for (String kv : text.substring(colon + 1).split(",")) {
+      if (kv.isBlank()) {
+        continue;
+      }
+      int eq = kv.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException("model spec '" + text + "': expected key=value, got '" + kv + "'");
+      }
+      String key = kv.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+      String value = kv.substring(eq + 1).trim();
+      try {
+        switch (key) {
+          case "layers" -> layers = Integer.parseInt(value);
+          case "hidden" -> hidden = Integer.parseInt(value);
+          case "d", "embedding" -> d = Integer.parseInt(value);
+          case "radius" -> radius = Integer.parseInt(value);
+          case "bn-momentum" -> bn = Float.parseFloat(value);
+          default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
+              + "' (known: layers, hidden, d, radius, bn-momentum)");
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
+      }
+    }
+    return new ModelSpec(a, layers, hidden, d, radius, bn);
+  }
+
+  /** The canonical text form; {@code parse(toText())} gives this spec back. */
+  public String toText() {
+    return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
+        + ",radius=" + radius + ",bn-momentum=" + bnMomentum;
+  }
+
+  /** The spec as a flat map, for result records. */
+  public Map<String, Object> asMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("architecture", architecture.cliName());
+    m.put("layers", layers);
+    m.put("hidden", hidden);
+    m.put("d", embedding);
+    m.put("radius", radius);
+    m.put("bn_momentum", bnMomentum);
+    return m;
+  }
+}

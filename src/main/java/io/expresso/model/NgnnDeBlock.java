@@ -1,0 +1,116 @@
+package io.expresso.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Block;
+import ai.djl.nn.core.Linear;
+import ai.djl.training.ParameterStore;
+import ai.djl.util.PairList;
+import io.expresso.graph.Graph;
+import io.expresso.graph.ShortestPaths;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DE+NGNN (Zhang and Li 2021; Li et al. 2020): for every root vertex, the subgraph induced by the
+ * vertices within {@code radius} hops, each vertex featured by a one-hot of its shortest-path
+ * distance to the root (distance encoding); an inner GIN runs on all subgraphs at once (one flat
+ * node table), subgraph states are sum-pooled per root, root states sum-pooled per graph.
+ *
+ * <p>Inputs: features M×(radius+1), neighbour table M×maxDeg, subgraph pooling R×sMax, graph
+ * pooling B×nMax (M subgraph nodes in all, R = total roots = total vertices; padding = row count).
+ */
+final class NgnnDeBlock extends GraphBlock {
+
+  private final ModelSpec spec;
+  private final List<Block> mlps = new ArrayList<>();
+  private final Block readout;
+
+  NgnnDeBlock(ModelSpec spec) {
+    this.spec = spec;
+    for (int l = 0; l < spec.layers(); l++) {
+      mlps.add(addChildBlock("mlp" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
+    }
+    readout = addChildBlock("readout", Linear.builder().setUnits(spec.embedding()).build());
+  }
+
+  @Override
+  public int outputSize() {
+    return spec.embedding();
+  }
+
+  @Override
+  public NDList encode(NDManager manager, List<Graph> graphs) {
+    int radius = spec.radius();
+    List<int[]> neighbours = new ArrayList<>();
+    List<Integer> distances = new ArrayList<>();
+    List<int[]> subPool = new ArrayList<>();
+    int[][] graphPool = new int[graphs.size()][];
+    int root = 0;
+    for (int b = 0; b < graphs.size(); b++) {
+      Graph g = graphs.get(b);
+      graphPool[b] = new int[g.n()];
+      for (int r = 0; r < g.n(); r++) {
+        int[] dist = ShortestPaths.bfs(g, r);
+        int[] local = new int[g.n()];
+        int base = distances.size();
+        int size = 0;
+        for (int v = 0; v < g.n(); v++) {
+          local[v] = dist[v] >= 0 && dist[v] <= radius ? base + size++ : -1;
+        }
+        int[] members = new int[size];
+        for (int v = 0; v < g.n(); v++) {
+          if (local[v] < 0) {
+            continue;
+          }
+          members[local[v] - base] = local[v];
+          distances.add(dist[v]);
+          int[] ns = g.neighbors(v);
+          int k = 0;
+          for (int u : ns) {
+            if (local[u] >= 0) {
+              ns[k++] = local[u];
+            }
+          }
+          neighbours.add(java.util.Arrays.copyOf(ns, k));
+        }
+        subPool.add(members);
+        graphPool[b][r] = root++;
+      }
+    }
+    int m = distances.size();
+    float[] x = new float[m * (radius + 1)];
+    for (int i = 0; i < m; i++) {
+      x[i * (radius + 1) + distances.get(i)] = 1f;
+    }
+    return new NDList(
+        manager.create(x, new Shape(m, radius + 1)),
+        NodeTables.padded(manager, neighbours.toArray(new int[0][]), m),
+        NodeTables.padded(manager, subPool.toArray(new int[0][]), m),
+        NodeTables.padded(manager, graphPool, root));
+  }
+
+  @Override
+  protected NDList forwardInternal(
+      ParameterStore ps, NDList inputs, boolean training, PairList<String, Object> params) {
+    NDArray h = inputs.get(0);
+    for (Block mlp : mlps) {
+      NDArray agg = h.add(Gather.sumRows(h, inputs.get(1)));
+      h = mlp.forward(ps, new NDList(agg), training).singletonOrThrow();
+    }
+    NDArray roots = Gather.sumRows(h, inputs.get(2));
+    NDArray graphs = Gather.sumRows(roots, inputs.get(3));
+    return readout.forward(ps, new NDList(graphs), training);
+  }
+
+  @Override
+  protected void initializeFromSpec(NDManager manager, DataType dataType) {
+    for (int l = 0; l < mlps.size(); l++) {
+      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? spec.radius() + 1 : spec.hidden()));
+    }
+    readout.initialize(manager, dataType, new Shape(1, spec.hidden()));
+  }
+}

@@ -1,0 +1,27 @@
+package io.expresso.train;
+
+import io.expresso.stats.PairJudgement;
+
+/**
+ * The result of evaluating one model on one pair.
+ *
+ * @param index the pair's index in its suite
+ * @param category the pair's category
+ * @param seed the seed that fixed initialisation and drawn relabelings
+ * @param judgement T² values, threshold and the official decision
+ * @param training what training did (epochs, final loss, skipped steps)
+ * @param seconds wall-clock time for the whole pair (training and judging)
+ * @param parameters trainable parameters of the model
+ */
+public record PairEvaluation(
+    int index, String category, long seed, PairJudgement judgement, TrainingOutcome training, double seconds,
+    long parameters) {
+
+  public boolean distinguished() {
+    return judgement.distinguished();
+  }
+
+  public boolean reliable() {
+    return judgement.reliable();
+  }
+}

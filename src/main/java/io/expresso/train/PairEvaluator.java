@@ -1,0 +1,95 @@
+package io.expresso.train;
+
+import ai.djl.Device;
+import io.expresso.count.SplitMix64;
+import io.expresso.graph.Graph;
+import io.expresso.model.GraphModel;
+import io.expresso.model.Head;
+import io.expresso.model.ModelSpec;
+import io.expresso.stats.PairJudgement;
+import io.expresso.stats.PairedComparison;
+import io.expresso.stats.PairedEmbeddings;
+import io.expresso.stats.Threshold;
+import io.expresso.suite.GraphPair;
+import io.expresso.suite.Relabelings;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The entry point for one pair: train a fresh model as BREC does, embed every relabeling in
+ * evaluation mode (as few forward passes as memory allows), judge with RPC or RAPC. Pure Java;
+ * callable from any thread (the runtime calls it from a device dispatcher).
+ */
+public final class PairEvaluator {
+
+  private PairEvaluator() {}
+
+  /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device)} with RPC, brec convention, α 0.05. */
+  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, TrainingSettings training, long seed, Device device) {
+    return evaluate(pair, spec, EvaluationSettings.defaults(spec.architecture()).withTraining(training), seed, device);
+  }
+
+  /**
+   * Evaluates {@code spec} on {@code pair}.
+   *
+   * @param seed fixes initial weights and any relabelings the suite does not ship
+   * @throws PairEvaluationException if training diverged so far that embeddings are not finite
+   */
+  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device) {
+    long start = System.nanoTime();
+    int q = s.training().q();
+    Relabelings r = RelabelingDraw.forPair(pair, q, seed);
+    try (GraphModel model = GraphModel.create(spec, Head.EMBEDDING, device, seed)) {
+      TrainingOutcome trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()), s.training());
+
+      List<List<Graph>> blocks = new ArrayList<>(List.of(r.first(), r.second(), r.reliabilityFirst(), r.reliabilitySecond()));
+      if (s.threshold() == ThresholdMode.RAPC) {
+        SplitMix64 rng = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 0xA5C);
+        for (int k = 0; k < s.rapcGroups(); k++) {
+          Graph g = k % 2 == 0 ? pair.first() : pair.second();
+          blocks.add(RelabelingDraw.relabel(g, q, rng));
+          blocks.add(RelabelingDraw.relabel(g, q, rng));
+        }
+      }
+      List<Graph> all = new ArrayList<>();
+      blocks.forEach(all::addAll);
+      float[][] emb = model.embed(all);
+      List<double[][]> tables = new ArrayList<>();
+      for (int b = 0; b < blocks.size(); b++) {
+        tables.add(rows(emb, b * q, q));
+      }
+
+      PairJudgement judgement;
+      try {
+        Threshold threshold;
+        if (s.threshold() == ThresholdMode.RPC) {
+          threshold = Threshold.rpc(q, spec.embedding(), s.alpha());
+        } else {
+          List<PairedEmbeddings> groups = new ArrayList<>();
+          for (int k = 0; k < s.rapcGroups(); k++) {
+            groups.add(new PairedEmbeddings(tables.get(4 + 2 * k), tables.get(5 + 2 * k)));
+          }
+          threshold = Threshold.rapc(groups, s.convention());
+        }
+        judgement = PairedComparison.judge(tables.get(0), tables.get(1), tables.get(2), tables.get(3), threshold, s.convention());
+      } catch (IllegalArgumentException e) {
+        throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage()
+            + " (training skipped " + trained.skippedSteps() + " non-finite steps)", e);
+      }
+      return new PairEvaluation(pair.index(), pair.category(), seed, judgement, trained,
+          (System.nanoTime() - start) / 1e9, model.parameterCount());
+    }
+  }
+
+  private static double[][] rows(float[][] emb, int from, int count) {
+    double[][] out = new double[count][];
+    for (int i = 0; i < count; i++) {
+      float[] src = emb[from + i];
+      out[i] = new double[src.length];
+      for (int k = 0; k < src.length; k++) {
+        out[i][k] = src[k];
+      }
+    }
+    return out;
+  }
+}

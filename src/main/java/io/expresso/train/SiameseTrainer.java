@@ -1,0 +1,112 @@
+package io.expresso.train;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.training.DefaultTrainingConfig;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.Trainer;
+import ai.djl.training.optimizer.Optimizer;
+import io.expresso.graph.Graph;
+import io.expresso.model.GraphModel;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * BREC's siamese training of one model on one pair: Adam with weight decay, ReduceLROnPlateau on
+ * the epoch loss, up to {@code epochs} passes over the 2q major graphs (interleaved G₁, H₁, G₂, …)
+ * in fixed order and batches of {@code batchSize}, cosine-embedding loss (margin 0, target −1),
+ * early stop once the epoch mean loss is below the threshold.
+ *
+ * <p>Safe to call from any thread: DJL's gradient collector switches PyTorch's thread-local grad
+ * mode on for the calling thread. The PyTorch engine allows one collecting gradient collector per
+ * process, so the forward/backward section is serialised by a process-wide lock; the rest (input
+ * encoding, optimizer step) runs concurrently.
+ */
+public final class SiameseTrainer {
+
+  private static final ReentrantLock COLLECTOR = new ReentrantLock();
+
+  private SiameseTrainer() {}
+
+  /**
+   * Trains {@code model} in place.
+   *
+   * @param major 2q graphs, even positions relabelings of G, odd positions of H
+   */
+  public static TrainingOutcome train(GraphModel model, List<Graph> major, TrainingSettings s) {
+    if (major.size() % 2 != 0 || major.isEmpty()) {
+      throw new IllegalArgumentException("siamese training needs an even, non-empty list of graphs, got " + major.size());
+    }
+    long start = System.nanoTime();
+    if (s.epochs() == 0) {
+      return new TrainingOutcome(0, Double.NaN, 0, s.learningRate(), 0);
+    }
+    PlateauSchedule schedule = new PlateauSchedule(s.learningRate(), s.plateauFactor(), s.plateauPatience(), s.minLearningRate());
+    List<EpochListener> listeners = List.of(schedule, new LossThresholdStop(s.lossThreshold()));
+    DivergenceGuard guard = new DivergenceGuard();
+    DefaultTrainingConfig config = new DefaultTrainingConfig(new CosineEmbeddingLoss())
+        .optOptimizer(Optimizer.adam().optLearningRateTracker(schedule).optWeightDecays(s.weightDecay()).build())
+        .optDevices(new ai.djl.Device[] {model.device()});
+    int epochs = 0;
+    double loss = Double.NaN;
+    try (Trainer trainer = model.newTrainer(config)) {
+      for (int epoch = 1; epoch <= s.epochs(); epoch++) {
+        double weighted = 0;
+        for (int from = 0; from < major.size(); from += s.batchSize()) {
+          List<Graph> batch = major.subList(from, Math.min(major.size(), from + s.batchSize()));
+          float l = step(trainer, model, batch, guard);
+          if (Float.isFinite(l)) {
+            weighted += l * batch.size() / 2.0;
+          }
+        }
+        epochs = epoch;
+        loss = weighted / (major.size() / 2.0);
+        boolean stop = false;
+        for (EpochListener listener : listeners) {
+          stop |= listener.afterEpoch(epoch, loss);
+        }
+        if (stop) {
+          break;
+        }
+      }
+    }
+    return new TrainingOutcome(epochs, loss, guard.skipped(), schedule.rate(), (System.nanoTime() - start) / 1e9);
+  }
+
+  /** One optimisation step; returns the batch loss (not finite: the step was skipped). */
+  private static float step(Trainer trainer, GraphModel model, List<Graph> batch, DivergenceGuard guard) {
+    try (NDManager sub = trainer.getManager().newSubManager()) {
+      NDList inputs = model.encode(sub, batch);
+      float value;
+      boolean apply;
+      COLLECTOR.lock();
+      try (GradientCollector collector = trainer.newGradientCollector()) {
+        NDArray embeddings = trainer.forward(inputs).singletonOrThrow();
+        NDArray loss = CosineEmbeddingLoss.of(embeddings);
+        value = loss.getFloat();
+        // A zero loss (every pair already has cosine <= 0) has a zero gradient; DJL refuses an
+        // all-zero first step, and PyTorch's step would only apply momentum and decay: skip it.
+        apply = guard.accept(value) && value != 0f;
+        if (apply) {
+          collector.backward(loss);
+        }
+      } finally {
+        COLLECTOR.unlock();
+      }
+      if (apply) {
+        try {
+          trainer.step();
+        } catch (IllegalStateException e) {
+          // DJL checks the first update for all-zero gradients and refuses it. A network whose
+          // ReLUs are all dead (possible for tiny widths) legitimately has none: nothing to learn
+          // from this batch, so the step is skipped, as a zero-gradient Adam step would (almost) be.
+          if (!String.valueOf(e.getMessage()).startsWith("Gradient values are all zeros")) {
+            throw e;
+          }
+        }
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+package io.expresso.train;
+
+/**
+ * What one siamese training run did.
+ *
+ * @param epochs epochs run (early stop may end before the maximum)
+ * @param finalLoss the last epoch's mean loss (NaN if no epoch ran)
+ * @param skippedSteps steps skipped because their loss was not finite
+ * @param finalLearningRate the rate after the plateau schedule
+ * @param seconds wall-clock training time
+ */
+public record TrainingOutcome(int epochs, double finalLoss, int skippedSteps, float finalLearningRate, double seconds) {}

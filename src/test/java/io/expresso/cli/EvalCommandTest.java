@@ -1,0 +1,128 @@
+package io.expresso.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class EvalCommandTest {
+
+  @TempDir Path dir;
+  private Path pairsFile;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  /** Three pairs: decalin/bicyclopentyl, hexagon/two triangles (both 1-WL-equivalent), an isomorphic pair. */
+  @BeforeEach
+  void writeSuite() throws Exception {
+    Graph decalin = Graph.fromEdges(10, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 0, 5, 6, 6, 7, 7, 8, 8, 9, 9, 4);
+    Graph bicyclopentyl = Graph.fromEdges(10, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 5, 6, 6, 7, 7, 8, 8, 9, 9, 5, 0, 5);
+    Graph hexagon = Graph.fromEdges(6, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 0);
+    Graph triangles = Graph.fromEdges(6, 0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3);
+    Graph path = Graph.fromEdges(5, 0, 1, 1, 2, 2, 3, 1, 4);
+    List<String> lines = new ArrayList<>();
+    for (Graph g : new Graph[] {decalin, bicyclopentyl, hexagon, triangles, path, path.relabel(new int[] {2, 0, 3, 1, 4})}) {
+      lines.add(Graph6.encode(g));
+    }
+    pairsFile = dir.resolve("tiny.g6");
+    Files.write(pairsFile, lines);
+  }
+
+  private int run(String... args) {
+    CommandLine cl = Main.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    return cl.execute(args);
+  }
+
+  private static List<String> keys(JsonNode n) {
+    List<String> ks = new ArrayList<>();
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      ks.add(it.next());
+    }
+    return ks;
+  }
+
+  @Test
+  void jsonHasExactlyTheIssueFieldsAndPpgnSeparatesThreeWlPairs() throws Exception {
+    assertThat(run("eval", "--model", "ppgn:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "2",
+        "--seed", "3", "--json")).isZero();
+    JsonNode root = new ObjectMapper().readTree(out.toString());
+    assertThat(keys(root)).containsExactly("model", "suite", "seed", "convention", "categories", "total",
+        "elapsed_seconds", "pairs");
+    assertThat(root.get("model").asText()).isEqualTo("ppgn");
+    assertThat(root.get("seed").asLong()).isEqualTo(3);
+    assertThat(root.get("convention").asText()).isEqualTo("brec");
+    assertThat(keys(root.get("categories").get(0))).containsExactly("name", "pairs", "distinguished", "reliability_failures");
+    assertThat(keys(root.get("total"))).containsExactly("pairs", "distinguished", "reliability_failures");
+    JsonNode pairs = root.get("pairs");
+    assertThat(pairs).hasSize(3);
+    assertThat(keys(pairs.get(0))).containsExactly("index", "category", "t2_test", "t2_reliability", "distinguished",
+        "reliable", "epochs", "final_loss", "seconds");
+    assertThat(pairs.get(0).get("distinguished").asBoolean()).isTrue();
+    assertThat(pairs.get(1).get("distinguished").asBoolean()).isTrue();
+    assertThat(pairs.get(2).get("distinguished").asBoolean()).as("an isomorphic pair").isFalse();
+    assertThat(root.get("total").get("distinguished").asInt()).isEqualTo(2);
+    assertThat(root.get("total").get("reliability_failures").asInt()).isZero();
+    assertThat(err.toString()).contains("3/3"); // the progress bar went to stderr
+  }
+
+  @Test
+  void ginDistinguishesNoOneWlEquivalentPairAndTableShowsCounts() {
+    assertThat(run("eval", "--model", "gin:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "2")).isZero();
+    assertThat(out.toString()).containsPattern("total\\s+3\\s+0\\s+0\\s+0");
+  }
+
+  @Test
+  void ppgnOnTheBrecExcerptDistinguishes0_60_160But110() throws Exception {
+    Path shared = Files.isDirectory(Path.of("../shared")) ? Path.of("../shared") : Path.of("/work/shared");
+    Path npy = shared.resolve("data/brec-excerpt/brec_excerpt.npy");
+    assumeTrue(Files.isRegularFile(npy), "BREC excerpt not found beside the repository or in /work/shared");
+    assertThat(run("eval", "--model", "ppgn", "--suite", "brec:" + npy + "#indices=0,60,110,160", "--json")).isZero();
+    JsonNode pairs = new ObjectMapper().readTree(out.toString()).get("pairs");
+    List<Integer> distinguished = new ArrayList<>();
+    for (JsonNode p : pairs) {
+      assertThat(p.get("reliable").asBoolean()).isTrue();
+      if (p.get("distinguished").asBoolean()) {
+        distinguished.add(p.get("index").asInt());
+      }
+    }
+    assertThat(distinguished).containsExactly(0, 60, 160);
+  }
+
+  @Test
+  void badUsageExitsTwoWithOneClearLine() {
+    assertThat(run("eval", "--model", "transformer", "--suite", "builtin")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown model 'transformer'");
+    assertThat(run("eval", "--model", "gin", "--suite", "builtin", "--device", "tpu")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown device 'tpu'");
+    assertThat(run("eval", "--model", "gin", "--suite", "builtin", "--seed", "1", "--seeds", "1-3")).isEqualTo(2);
+    assertThat(run("eval", "--model", "gin", "--suite", "builtin", "--batch-size", "7")).isEqualTo(2);
+    assertThat(err.toString()).contains("batch size must be even");
+    assertThat(run("eval", "--help")).isZero();
+    assertThat(out.toString()).contains("--threshold").contains("--convention");
+  }
+
+  @Test
+  void multiSeedRunsReportEverySeed() throws Exception {
+    assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--suite", "pairs:" + pairsFile, "--pairs", "0",
+        "--epochs", "1", "--seeds", "1-2", "--json")).isZero();
+    JsonNode root = new ObjectMapper().readTree(out.toString());
+    assertThat(root.get("seeds")).hasSize(2);
+    assertThat(root.get("configuration_counts").asBoolean()).isTrue();
+  }
+}

@@ -1,0 +1,123 @@
+package io.expresso.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import ai.djl.Device;
+import io.expresso.graph.Graph;
+import io.expresso.suite.Constructions;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+class GraphModelTest {
+
+  private static final Graph DECALIN = Constructions.decalin();
+  private static final Graph BICYCLOPENTYL = Constructions.bicyclopentyl();
+
+  /** A fixed permutation of 0..n-1 (reversal then rotation), no randomness needed. */
+  private static int[] perm(int n) {
+    int[] p = new int[n];
+    for (int v = 0; v < n; v++) {
+      p[v] = (n - 1 - v + 3) % n;
+    }
+    return p;
+  }
+
+  @ParameterizedTest
+  @EnumSource(Architecture.class)
+  void embeddingsArePermutationInvariantAndBatchIndependent(Architecture a) {
+    try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 7)) {
+      Graph g = DECALIN;
+      Graph relabelled = g.relabel(perm(g.n()));
+      Graph small = Constructions.cycle(4);
+      float[][] e = m.embed(List.of(g, small, relabelled));
+      assertThat(e).hasNumberOfRows(3);
+      assertThat(e[0]).hasSize(16);
+      for (int k = 0; k < 16; k++) {
+        assertThat(e[2][k]).isCloseTo(e[0][k], within(1e-3f * (1 + Math.abs(e[0][k]))));
+      }
+      // a graph's embedding does not depend on what else is in the batch (padding is masked)
+      float[][] alone = m.embed(List.of(g));
+      for (int k = 0; k < 16; k++) {
+        assertThat(alone[0][k]).isCloseTo(e[0][k], within(1e-3f * (1 + Math.abs(e[0][k]))));
+      }
+      assertThat(m.parameterCount()).isPositive();
+    }
+  }
+
+  @Test
+  void ppgnSeparatesWhatOneWlCannotAtRandomWeights() {
+    // decalin and bicyclopentyl are 1-WL equivalent but 3-WL distinguishable
+    try (GraphModel ppgn = GraphModel.create(ModelSpec.defaults(Architecture.PPGN), Head.EMBEDDING, Device.cpu(), 1);
+        GraphModel gin = GraphModel.create(ModelSpec.defaults(Architecture.GIN), Head.EMBEDDING, Device.cpu(), 1)) {
+      float[][] p = ppgn.embed(List.of(DECALIN, BICYCLOPENTYL));
+      float[][] g = gin.embed(List.of(DECALIN, BICYCLOPENTYL));
+      double pd = 0, gd = 0, scale = 0;
+      for (int k = 0; k < 16; k++) {
+        pd = Math.max(pd, Math.abs(p[0][k] - p[1][k]));
+        gd = Math.max(gd, Math.abs(g[0][k] - g[1][k]));
+        scale = Math.max(scale, Math.abs(g[0][k]));
+      }
+      assertThat(pd).isGreaterThan(1e-4);
+      assertThat(gd).isLessThanOrEqualTo(1e-5 * (1 + scale));
+    }
+  }
+
+  @Test
+  void sameSeedSameWeightsDifferentSeedDifferentWeights() {
+    ModelSpec s = ModelSpec.defaults(Architecture.GIN);
+    try (GraphModel a = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 3);
+        GraphModel b = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 3);
+        GraphModel c = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 4)) {
+      List<Graph> gs = List.of(DECALIN);
+      assertThat(a.embed(gs)[0]).containsExactly(b.embed(gs)[0]);
+      assertThat(a.embed(gs)[0]).isNotEqualTo(c.embed(gs)[0]);
+    }
+  }
+
+  @Test
+  void checkpointRoundTripGivesTheSameOutputs(@TempDir Path dir) throws Exception {
+    ModelSpec s = ModelSpec.parse("ppgn:layers=2,hidden=8,d=4");
+    Path file = dir.resolve("ppgn.ckpt");
+    List<Graph> gs = List.of(DECALIN, Constructions.prism());
+    try (GraphModel a = GraphModel.create(s, Head.SCALAR, Device.cpu(), 11)) {
+      double[] before = a.predict(gs);
+      a.save(file);
+      try (GraphModel b = GraphModel.load(file, Device.cpu())) {
+        assertThat(b.spec()).isEqualTo(s);
+        assertThat(b.head()).isEqualTo(Head.SCALAR);
+        assertThat(b.parameterCount()).isEqualTo(a.parameterCount());
+        assertThat(b.predict(gs)).containsExactly(before);
+      }
+    }
+  }
+
+  @Test
+  void parameterCountsMatchTheArchitecture() {
+    // GIN, 1 layer, hidden 4, d 2: Linear(1→4)+BN(4)+Linear(4→4)+BN(4) + readout Linear(4→2)
+    ModelSpec s = ModelSpec.parse("gin:layers=1,hidden=4,d=2");
+    try (GraphModel m = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 0)) {
+      long expected = (1 * 4 + 4) + 2 * 4 + (4 * 4 + 4) + 2 * 4 + (4 * 2 + 2);
+      assertThat(m.parameterCount()).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void specParsingIsStrictAndRoundTrips() {
+    ModelSpec s = ModelSpec.parse("ngnn-de:radius=2,layers=3");
+    assertThat(s.architecture()).isEqualTo(Architecture.NGNN_DE);
+    assertThat(s.radius()).isEqualTo(2);
+    assertThat(ModelSpec.parse(s.toText())).isEqualTo(s);
+    assertThatThrownBy(() -> ModelSpec.parse("java.lang.Runtime")).hasMessageContaining("unknown model");
+    assertThatThrownBy(() -> ModelSpec.parse("gin:depth=3")).hasMessageContaining("unknown key 'depth'");
+    assertThatThrownBy(() -> ModelSpec.parse("gin:layers=x")).hasMessageContaining("layers is not a number");
+    assertThatThrownBy(() -> ModelSpec.parse("gin:layers=0")).hasMessageContaining("layers must lie in");
+    assertThatThrownBy(() -> Devices.parse("cuda")).hasMessageContaining("expected cpu or gpu:N");
+    assertThat(Devices.name(Devices.parse("gpu:1"))).isEqualTo("gpu:1");
+  }
+}
