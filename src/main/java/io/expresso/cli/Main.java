@@ -20,6 +20,12 @@ import picocli.CommandLine.Command;
       AttackCommand.class,
       AuditCommand.class,
       EvalCommand.class,
+      BrokerCommand.class,
+      WorkerCommand.class,
+      PublishCommand.class,
+      ResultsCommand.class,
+      UpCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -1,0 +1,237 @@
+package io.expresso.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.SyntheticTask;
+import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.EmbeddedBroker;
+import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.Publisher;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.Topics;
+import io.expresso.runtime.Worker;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code expresso bench}: throughput and latency of the runtime on no-op synthetic tasks (broker
+ * → worker → results, exactly-once), beside the raw producer → consumer rate on the same
+ * embedded broker in the same run. A benchmark, not a test: it measures and prints.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmark the runtime: no-op synthetic tasks through an embedded broker, a worker and"
+        + " the aggregator (tasks/s, p50/p99 end-to-end latency) beside the raw producer->consumer rate"
+        + " on the same broker in the same run.")
+final class BenchCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--count", paramLabel = "N", description = "tasks per measured run (default: ${DEFAULT-VALUE})")
+  int count = 20_000;
+
+  @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic (default: ${DEFAULT-VALUE})")
+  int partitions = 8;
+
+  @Option(names = "--devices", paramLabel = "D", description = "worker devices (default: ${DEFAULT-VALUE})")
+  String devices = "cpu:2";
+
+  @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "transaction commit interval (default: ${DEFAULT-VALUE})")
+  int commitIntervalMs = 100;
+
+  @Option(names = "--json", description = "print one JSON object instead of a table")
+  boolean json;
+
+  /** One measured path. */
+  record Run(String path, int tasks, double seconds, double[] latencyMs) {
+    double rate() {
+      return tasks / seconds;
+    }
+
+    double quantile(double q) {
+      double[] s = latencyMs.clone();
+      Arrays.sort(s);
+      return s[(int) Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (count < 100 || count > 10_000_000) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--count " + count + " outside 100..10000000");
+    }
+    List<Device> ds;
+    try {
+      ds = Device.parse(devices);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      Topics.ensure(broker.bootstrap(), partitions);
+      String rawTopic = "expresso.bench.raw";
+      createTopic(broker.bootstrap(), rawTopic, partitions);
+      System.err.println("bench: raw producer -> consumer, warm-up and " + count + " records...");
+      raw(broker.bootstrap(), rawTopic, "warmup", Math.min(count, 5000));
+      Run raw = raw(broker.bootstrap(), rawTopic, "raw", count);
+      System.err.println("bench: runtime (worker on " + ds + ", commit every " + commitIntervalMs + " ms), warm-up and "
+          + count + " tasks...");
+      Run runtime;
+      Worker.Settings settings = Worker.Settings.of(broker.bootstrap(), ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
+      try (Worker w = Worker.start(settings, EvaluatorRegistry.defaults(), TaskObserver.NONE)) {
+        runtime(broker.bootstrap(), "warmup", Math.min(count, 5000));
+        runtime = runtime(broker.bootstrap(), "bench", count);
+      }
+      print(raw, runtime, ds);
+    }
+    return 0;
+  }
+
+  private void print(Run raw, Run runtime, List<Device> ds) throws Exception {
+    PrintWriter o = spec.commandLine().getOut();
+    double ratio = runtime.rate() / raw.rate();
+    if (json) {
+      ObjectMapper m = new ObjectMapper();
+      ObjectNode root = m.createObjectNode();
+      for (Run r : List.of(raw, runtime)) {
+        root.putObject(r.path()).put("tasks", r.tasks()).put("seconds", r.seconds()).put("per_second", r.rate())
+            .put("p50_ms", r.quantile(0.5)).put("p99_ms", r.quantile(0.99));
+      }
+      root.put("ratio", ratio);
+      root.put("devices", ds.toString());
+      root.put("partitions", partitions);
+      root.put("commit_interval_ms", commitIntervalMs);
+      o.println(m.writeValueAsString(root));
+    } else {
+      Table t = new Table("path", "tasks", "seconds", "per second", "p50 ms", "p99 ms");
+      for (Run r : List.of(raw, runtime)) {
+        t.row(r.path(), String.valueOf(r.tasks()), f(r.seconds(), 2), f(r.rate(), 0), f(r.quantile(0.5), 1), f(r.quantile(0.99), 1));
+      }
+      o.print(t.render());
+      o.printf(Locale.ROOT, "runtime / raw = %.1f%% (%d partitions, devices %s, commit every %d ms)%n", 100 * ratio,
+          partitions, ds, commitIntervalMs);
+    }
+    o.flush();
+  }
+
+  private static String f(double v, int digits) {
+    return String.format(Locale.ROOT, "%." + digits + "f", v);
+  }
+
+  /** Synthetic no-op tasks through worker and aggregator; latency = publish to aggregator receipt. */
+  private static Run runtime(String bootstrap, String experiment, int n) throws Exception {
+    double[] latency = new double[n];
+    int[] k = {0};
+    long[] lastNs = {0};
+    try (Aggregator a = new Aggregator(bootstrap, experiment);
+         Publisher p = new Publisher(bootstrap)) {
+      a.addListener(r -> {
+        long now = nowNs();
+        Result res = r;
+        synchronized (k) {
+          if (k[0] < n && res.hasSynthetic()) {
+            latency[k[0]++] = (now - res.getSynthetic().getPublishedAtNanos()) / 1e6;
+          }
+          lastNs[0] = System.nanoTime();
+        }
+      }).start();
+      long start = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, 0));
+      }
+      p.flush();
+      if (!a.awaitUnique(n, Duration.ofMinutes(10))) {
+        throw new IllegalStateException("only " + a.uniqueCount() + " of " + n + " results arrived");
+      }
+      synchronized (k) {
+        return new Run("runtime (exactly-once)", n, (lastNs[0] - start) / 1e9, Arrays.copyOf(latency, k[0]));
+      }
+    }
+  }
+
+  /** The same records straight from a producer to a plain consumer. */
+  private static Run raw(String bootstrap, String topic, String experiment, int n) throws Exception {
+    Properties cp = new Properties();
+    cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    cp.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+    cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+    double[] latency = new double[n];
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
+         Publisher p = new Publisher(bootstrap)) {
+      List<TopicPartition> tps = new ArrayList<>();
+      for (int attempt = 0; tps.isEmpty() && attempt < 100; attempt++) {
+        for (PartitionInfo i : c.partitionsFor(topic)) {
+          tps.add(new TopicPartition(topic, i.partition()));
+        }
+        if (tps.isEmpty()) {
+          Thread.sleep(100); // a fresh topic's metadata takes a moment to propagate
+        }
+      }
+      c.assign(tps);
+      c.seekToEnd(tps);
+      tps.forEach(c::position); // resolve the end now, before producing
+      Thread producer = new Thread(() -> {
+        for (int i = 0; i < n; i++) {
+          SyntheticTask t = Publisher.syntheticTask(experiment, i, 0);
+          p.sendRaw(topic, t.getTaskId(), t.toByteArray());
+        }
+        p.flush();
+      }, "bench-raw-producer");
+      long start = System.nanoTime();
+      producer.start();
+      int got = 0;
+      long deadline = start + TimeUnit.MINUTES.toNanos(10);
+      while (got < n && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(100))) {
+          long now = nowNs();
+          SyntheticTask t = SyntheticTask.parseFrom(r.value());
+          if (got < n) {
+            latency[got++] = (now - t.getPublishedAtNanos()) / 1e6;
+          }
+        }
+      }
+      long end = System.nanoTime();
+      producer.join();
+      if (got < n) {
+        throw new IllegalStateException("raw consumer got only " + got + " of " + n + " records");
+      }
+      return new Run("raw producer->consumer", n, (end - start) / 1e9, latency);
+    }
+  }
+
+  private static long nowNs() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+
+  private static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (Admin admin = Admin.create(p)) {
+      admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+    }
+  }
+}

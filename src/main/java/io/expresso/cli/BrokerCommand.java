@@ -1,0 +1,50 @@
+package io.expresso.cli;
+
+import io.expresso.runtime.EmbeddedBroker;
+import io.expresso.runtime.Topics;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code expresso broker}: a standalone embedded Kafka broker (KRaft) with the topics created. */
+@Command(name = "broker", mixinStandardHelpOptions = true,
+    description = "Run a real single-node Kafka broker (KRaft) in-process on loopback, create the"
+        + " expresso topics, print 'ready <bootstrap>' and serve until stopped (Ctrl-C / SIGTERM).")
+final class BrokerCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--port", paramLabel = "P", description = "listener port on 127.0.0.1 (default: 9092; 0 = any free port)")
+  int port = 9092;
+
+  @Option(names = "--dir", paramLabel = "D", description = "log directory, kept across restarts (default: a temporary directory, deleted on exit)")
+  Path dir;
+
+  @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic (default: ${DEFAULT-VALUE})")
+  int partitions = Topics.DEFAULT_PARTITIONS;
+
+  @Override
+  public Integer call() throws Exception {
+    if (port < 0 || port > 65535) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--port " + port + " is not a TCP port (0..65535)");
+    }
+    if (partitions < 1 || partitions > 1000) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--partitions " + partitions + " outside 1..1000");
+    }
+    System.err.println("broker: starting Kafka (KRaft) on 127.0.0.1:" + port + "...");
+    EmbeddedBroker broker = EmbeddedBroker.start(port, dir);
+    Topics.ensure(broker.bootstrap(), partitions);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      broker.close();
+      stopped.countDown();
+    }, "expresso-broker-stop"));
+    spec.commandLine().getOut().println("ready " + broker.bootstrap());
+    spec.commandLine().getOut().flush();
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,145 @@
+package io.expresso.cli;
+
+import io.expresso.graph.GraphFormatException;
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.RpcSettings;
+import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.Publisher;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Topics;
+import io.expresso.suite.Suite;
+import io.expresso.suite.SuiteSpecs;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code expresso publish}: put tasks on Kafka. */
+@Command(name = "publish", mixinStandardHelpOptions = true,
+    description = "Publish tasks to Kafka for the workers.",
+    subcommands = {PublishCommand.Brec.class, PublishCommand.Synthetic.class})
+final class PublishCommand implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (brec or synthetic)");
+  }
+
+  /** Options every publish subcommand takes. */
+  static class Common {
+    @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers")
+    String bootstrap;
+
+    @Option(names = "--experiment", required = true, paramLabel = "E", description = "experiment id (results are grouped by it)")
+    String experiment;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: 32)")
+    int partitions = Topics.DEFAULT_PARTITIONS;
+  }
+
+  @Command(name = "brec", mixinStandardHelpOptions = true,
+      description = "One pair task per pair (and seed) of a suite, under a method or model.")
+  static final class Brec implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Mixin Common common = new Common();
+
+    @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
+    String suiteSpec;
+
+    @Option(names = "--model", required = true, paramLabel = "M",
+        description = "a non-GNN method (1-wl, 3-wl, 4-wl, spd-wl, s3, s4, n1, n2, m1) or a GNN model spec")
+    String model;
+
+    @Option(names = "--seeds", paramLabel = "A-B", description = "seeds A..B, one task per pair and seed (default: 0)")
+    String seeds = "0";
+
+    @Option(names = "--pairs", paramLabel = "A-B", description = "only pairs whose index lies in A..B")
+    String pairs;
+
+    @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: model's own)")
+    int epochs;
+
+    @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph for the RPC test (default: 32)")
+    int q = 32;
+
+    @Option(names = "--alpha", paramLabel = "A", description = "significance level of the T^2 test (default: 0.05)")
+    double alpha = 0.05;
+
+    @Override
+    public Integer call() {
+      long[] seedRange;
+      long[] pairRange = null;
+      Suite suite;
+      try {
+        seedRange = Ranges.parse("--seeds", seeds);
+        if (pairs != null) {
+          pairRange = Ranges.parse("--pairs", pairs);
+        }
+        suite = SuiteSpecs.load(suiteSpec);
+      } catch (GraphFormatException e) {
+        throw e;
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      if (pairRange != null) {
+        suite = suite.restrict((int) Math.min(Integer.MAX_VALUE, pairRange[0]), (int) Math.min(Integer.MAX_VALUE, pairRange[1]));
+        if (suite.size() == 0) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--pairs " + pairs + " selects no pair of " + suiteSpec);
+        }
+      }
+      long[] s = new long[(int) (seedRange[1] - seedRange[0] + 1)];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = seedRange[0] + i;
+      }
+      TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
+      RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha).build();
+      List<PairTask> tasks = Publisher.pairTasks(common.experiment, suite, model, s, training, rpc);
+      Topics.ensure(common.bootstrap, common.partitions);
+      try (Publisher p = new Publisher(common.bootstrap)) {
+        for (PairTask t : tasks) {
+          p.send(TaskKind.PAIR, t.getTaskId(), t);
+        }
+        p.flush();
+      }
+      spec.commandLine().getOut().println("published " + tasks.size() + " pair tasks (" + suite.size() + " pairs x "
+          + s.length + " seeds, " + model + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
+      return 0;
+    }
+  }
+
+  @Command(name = "synthetic", mixinStandardHelpOptions = true,
+      description = "Synthetic tasks that busy-work for --work-ms each (load and fault tests).")
+  static final class Synthetic implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Mixin Common common = new Common();
+
+    @Option(names = "--count", required = true, paramLabel = "N", description = "number of tasks")
+    int count;
+
+    @Option(names = "--work-ms", paramLabel = "T", description = "busy-work per task in ms (default: ${DEFAULT-VALUE})")
+    int workMs = 0;
+
+    @Override
+    public Integer call() {
+      if (count < 1 || count > 100_000_000) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--count " + count + " outside 1..100000000");
+      }
+      if (workMs < 0 || workMs > 600_000) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--work-ms " + workMs + " outside 0..600000");
+      }
+      Topics.ensure(common.bootstrap, common.partitions);
+      try (Publisher p = new Publisher(common.bootstrap)) {
+        for (int i = 0; i < count; i++) {
+          p.send(TaskKind.SYNTHETIC, common.experiment + "/synthetic/" + i, Publisher.syntheticTask(common.experiment, i, workMs));
+        }
+        p.flush();
+      }
+      spec.commandLine().getOut().println("published " + count + " synthetic tasks (" + workMs + " ms each) to "
+          + Topics.TASKS_SYNTHETIC + " for experiment " + common.experiment);
+      return 0;
+    }
+  }
+}

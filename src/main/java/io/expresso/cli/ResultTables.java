@@ -1,0 +1,62 @@
+package io.expresso.cli;
+
+import io.expresso.runtime.ResultSummary;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** People-readable tables of a {@link ResultSummary}: one per method, then synthetic and errors. */
+final class ResultTables {
+
+  private ResultTables() {}
+
+  static String render(ResultSummary s) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "experiment %s: %d unique results, %d duplicates in report, %d errors%n",
+        s.experiment(), s.uniqueResults(), s.duplicatesInReport(), s.errors()));
+    for (Map.Entry<String, List<ResultSummary.Row>> e : s.rowsByMethod().entrySet()) {
+      String method = e.getKey();
+      if (method.equals("synthetic") || method.equals("?") || method.equals("train") || method.equals("attack")) {
+        continue;
+      }
+      Table t = new Table("category", "pairs", "distinguished", "%", "reliable", "errors");
+      int pairs = 0;
+      int dist = 0;
+      int rel = 0;
+      int err = 0;
+      for (ResultSummary.Row r : e.getValue()) {
+        t.row(r.category(), String.valueOf(r.tasks()), String.valueOf(r.distinguished()),
+            percent(r.distinguished(), r.tasks() - r.errors()), String.valueOf(r.reliable()), String.valueOf(r.errors()));
+        pairs += r.tasks();
+        dist += r.distinguished();
+        rel += r.reliable();
+        err += r.errors();
+      }
+      t.separator().row("total", String.valueOf(pairs), String.valueOf(dist), percent(dist, pairs - err),
+          String.valueOf(rel), String.valueOf(err));
+      sb.append("\nmethod ").append(method).append('\n').append(t.render());
+    }
+    for (ResultSummary.Row r : s.rows()) {
+      if (r.method().equals("synthetic")) {
+        sb.append(String.format(Locale.ROOT, "%nsynthetic tasks: %d (%d errors); publish to finish p50 %s, p99 %s%n",
+            r.tasks(), r.errors(), seconds(s.syntheticLatency(0.5)), seconds(s.syntheticLatency(0.99))));
+      } else if (r.method().equals("?") || r.method().equals("train") || r.method().equals("attack")) {
+        sb.append(String.format(Locale.ROOT, "%s tasks: %d (%d errors)%n", r.category(), r.tasks(), r.errors()));
+      }
+    }
+    if (!s.errorsByReason().isEmpty()) {
+      Table t = new Table("error reason", "results");
+      s.errorsByReason().forEach((k, v) -> t.row(k, String.valueOf(v)));
+      sb.append('\n').append(t.render());
+    }
+    return sb.toString();
+  }
+
+  private static String percent(int part, int whole) {
+    return whole <= 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+  }
+
+  private static String seconds(double s) {
+    return Double.isNaN(s) ? "-" : String.format(Locale.ROOT, "%.3f s", s);
+  }
+}

@@ -1,0 +1,107 @@
+package io.expresso.cli;
+
+import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.ReportFiles;
+import io.expresso.runtime.ResultSummary;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code expresso results}: the de-duplicated results of one experiment, as tables or JSON, plus report files. */
+@Command(name = "results", mixinStandardHelpOptions = true,
+    description = "Read expresso.results, de-duplicate by task id, and print the per-category table"
+        + " (or JSON) of one experiment; optionally wait for N unique results and write report files.")
+final class ResultsCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers")
+  String bootstrap;
+
+  @Option(names = "--experiment", required = true, paramLabel = "E", description = "experiment id")
+  String experiment;
+
+  @Option(names = "--wait", paramLabel = "N", description = "wait until N unique results arrived")
+  Integer wait;
+
+  @Option(names = "--timeout", paramLabel = "S", description = "give up waiting after S seconds (default: ${DEFAULT-VALUE})")
+  int timeoutSeconds = 600;
+
+  @Option(names = "--json", description = "print the JSON summary instead of tables")
+  boolean json;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "also write <experiment>.results.jsonl, .summary.json, .report.md and .report.html to DIR")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    if (wait != null && wait < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--wait " + wait + " is negative");
+    }
+    if (timeoutSeconds < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1 second");
+    }
+    Duration timeout = Duration.ofSeconds(timeoutSeconds);
+    List<io.expresso.proto.v1.Result> results;
+    try (Aggregator a = new Aggregator(bootstrap, experiment)) {
+      if (wait != null) {
+        Progress progress = new Progress(a, wait);
+        a.addListener(r -> progress.tick());
+        a.start();
+        boolean ok = a.awaitUnique(wait, timeout);
+        progress.done();
+        if (!ok) {
+          throw new IllegalStateException("only " + a.uniqueCount() + " of " + wait + " unique results of experiment "
+              + experiment + " arrived within " + timeoutSeconds + " s");
+        }
+      } else {
+        a.start();
+        if (!a.awaitCaughtUp(timeout)) {
+          throw new IllegalStateException("could not read " + "expresso.results from " + bootstrap + " within " + timeoutSeconds + " s");
+        }
+      }
+      results = a.results();
+    }
+    ResultSummary summary = new ResultSummary(experiment, results);
+    PrintWriter o = spec.commandLine().getOut();
+    o.print(json ? summary.json() + System.lineSeparator() : ResultTables.render(summary));
+    o.flush();
+    if (out != null) {
+      for (Path p : ReportFiles.write(out, summary)) {
+        System.err.println("wrote " + p);
+      }
+    }
+    return 0;
+  }
+
+  /** A progress line on stderr while waiting, at most every half second. */
+  static final class Progress {
+    private final Aggregator aggregator;
+    private final int target;
+    private long last;
+
+    Progress(Aggregator aggregator, int target) {
+      this.aggregator = aggregator;
+      this.target = target;
+    }
+
+    synchronized void tick() {
+      long now = System.nanoTime();
+      if (now - last > 500_000_000L) {
+        last = now;
+        System.err.print("\rresults: " + aggregator.uniqueCount() + "/" + target + " unique");
+        System.err.flush();
+      }
+    }
+
+    synchronized void done() {
+      System.err.println("\rresults: " + aggregator.uniqueCount() + "/" + target + " unique, "
+          + aggregator.duplicatesSeen() + " redelivered duplicates ignored");
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.expresso.cli;
+
+import io.expresso.runtime.Device;
+import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.Topics;
+import io.expresso.runtime.Worker;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code expresso worker}: consume tasks, evaluate them on this machine's devices, produce results. */
+@Command(name = "worker", mixinStandardHelpOptions = true,
+    description = "Serve tasks from Kafka (consumer group expresso-workers) on this machine's devices;"
+        + " results and offsets are committed in one transaction. Stops cleanly on SIGTERM.")
+final class WorkerCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers, e.g. 127.0.0.1:9092")
+  String bootstrap;
+
+  @Option(names = "--devices", paramLabel = "D", description = "auto (one CPU device per core), cpu:N, or gpu:0,gpu:1 (default: ${DEFAULT-VALUE})")
+  String devices = "auto";
+
+  @Option(names = "--id", paramLabel = "ID", description = "worker id (default: random); also names its Kafka transactions")
+  String id;
+
+  @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "commit results and offsets every MS milliseconds (default: ${DEFAULT-VALUE})")
+  int commitIntervalMs = 100;
+
+  @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: ${DEFAULT-VALUE})")
+  int partitions = Topics.DEFAULT_PARTITIONS;
+
+  @Override
+  public Integer call() throws Exception {
+    List<Device> ds;
+    try {
+      ds = Device.parse(devices);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (commitIntervalMs < 1 || commitIntervalMs > 60_000) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--commit-interval-ms " + commitIntervalMs + " outside 1..60000");
+    }
+    Topics.ensure(bootstrap, partitions);
+    Worker.Settings s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
+    if (id != null) {
+      s = s.withWorkerId(id);
+    }
+    Worker w = Worker.start(s, EvaluatorRegistry.defaults(), TaskObserver.NONE);
+    System.err.println("worker " + w.id() + ": serving " + bootstrap + " on " + ds + " (group " + Worker.GROUP + ")");
+    w.awaitTermination();
+    System.err.println("worker " + w.id() + ": stopped");
+    return 0;
+  }
+}

@@ -1,0 +1,241 @@
+package io.expresso.runtime;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.expresso.proto.v1.Result;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads {@code expresso.results} from the beginning (committed transactions only), keeps the
+ * results of one experiment (or all), and de-duplicates them by task id: a redelivered result is
+ * reported to listeners as a duplicate and never counted, so a report holds each task once by
+ * construction. Runs on its own thread; {@link ResultListener}s hook into the stream.
+ */
+public final class Aggregator implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
+
+  private final String bootstrap;
+  private final String experiment;
+  private final List<ResultListener> listeners = new CopyOnWriteArrayList<>();
+  private final Map<String, Result> unique = new LinkedHashMap<>();
+  private final Set<TopicPartition> assigned = new HashSet<>();
+  private final Map<TopicPartition, Long> endAtStart = new java.util.HashMap<>();
+  private volatile boolean caughtUp;
+  private int duplicates;
+  private int undecodable;
+  private volatile boolean running = true;
+  private volatile Thread thread;
+  private KafkaConsumer<String, byte[]> consumer;
+
+  /**
+   * @param bootstrap Kafka bootstrap servers
+   * @param experiment the experiment to keep, or {@code null} for every experiment
+   */
+  public Aggregator(String bootstrap, String experiment) {
+    this.bootstrap = bootstrap;
+    this.experiment = experiment;
+  }
+
+  public Aggregator addListener(ResultListener listener) {
+    listeners.add(listener);
+    return this;
+  }
+
+  /** Starts reading on a daemon thread. */
+  public Aggregator start() {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+    consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    Thread t = new Thread(this::loop, "expresso-aggregator");
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+    return this;
+  }
+
+  private void loop() {
+    long lastRefresh = 0;
+    try {
+      while (running) {
+        long now = System.currentTimeMillis();
+        if (now - lastRefresh > 2000) {
+          refreshAssignment();
+          lastRefresh = now;
+        }
+        if (assigned.isEmpty()) {
+          Thread.sleep(100);
+          continue;
+        }
+        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+          accept(r);
+        }
+        if (!caughtUp) {
+          checkCaughtUp();
+        }
+      }
+    } catch (WakeupException | InterruptedException e) {
+      // closing
+    } catch (RuntimeException e) {
+      LOG.error("aggregator stopped: {}", e.toString());
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /** Picks up the results topic's partitions (the topic may appear after we start). */
+  private void refreshAssignment() {
+    List<PartitionInfo> infos;
+    try {
+      infos = consumer.partitionsFor(Topics.RESULTS, Duration.ofSeconds(5));
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      return;
+    }
+    if (infos == null || infos.size() == assigned.size()) {
+      return;
+    }
+    List<TopicPartition> fresh = new ArrayList<>();
+    for (PartitionInfo i : infos) {
+      TopicPartition tp = new TopicPartition(i.topic(), i.partition());
+      if (!assigned.contains(tp)) {
+        fresh.add(tp);
+      }
+    }
+    assigned.addAll(fresh);
+    consumer.assign(new ArrayList<>(assigned));
+    consumer.seekToBeginning(fresh);
+    if (!caughtUp) {
+      // read_committed: the end offsets are the last stable offsets, what is readable now
+      endAtStart.putAll(consumer.endOffsets(fresh, Duration.ofSeconds(10)));
+    }
+  }
+
+  private void checkCaughtUp() {
+    for (Map.Entry<TopicPartition, Long> e : endAtStart.entrySet()) {
+      if (consumer.position(e.getKey(), Duration.ofSeconds(10)) < e.getValue()) {
+        return;
+      }
+    }
+    synchronized (this) {
+      caughtUp = true;
+      notifyAll();
+    }
+  }
+
+  /**
+   * Waits until everything committed to the results topic when reading began has been read;
+   * true if so within {@code timeout}.
+   */
+  public synchronized boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!caughtUp) {
+      long left = end - System.nanoTime();
+      if (left <= 0 || thread == null || !thread.isAlive()) {
+        return caughtUp;
+      }
+      wait(Math.max(1, Math.min(left / 1_000_000, 500)));
+    }
+    return true;
+  }
+
+  private void accept(ConsumerRecord<String, byte[]> r) {
+    Result result;
+    try {
+      result = Result.parseFrom(r.value());
+    } catch (InvalidProtocolBufferException | NullPointerException e) {
+      synchronized (this) {
+        undecodable++;
+      }
+      LOG.warn("skipping undecodable result record {}-{}@{}", r.topic(), r.partition(), r.offset());
+      return;
+    }
+    if (experiment != null && !experiment.equals(result.getExperimentId())) {
+      return;
+    }
+    boolean fresh;
+    synchronized (this) {
+      fresh = unique.putIfAbsent(result.getTaskId(), result) == null;
+      if (!fresh) {
+        duplicates++;
+      }
+      notifyAll();
+    }
+    for (ResultListener l : listeners) {
+      try {
+        if (fresh) {
+          l.onResult(result);
+        } else {
+          l.onDuplicate(result);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("result listener {} failed: {}", l, e.toString());
+      }
+    }
+  }
+
+  /** Waits until {@code n} unique results arrived or {@code timeout} passed; true if they did. */
+  public synchronized boolean awaitUnique(int n, Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (unique.size() < n) {
+      long left = end - System.nanoTime();
+      if (left <= 0 || thread == null || !thread.isAlive()) {
+        return unique.size() >= n;
+      }
+      wait(Math.max(1, Math.min(left / 1_000_000, 500)));
+    }
+    return true;
+  }
+
+  /** The unique results so far, in arrival order. */
+  public synchronized List<Result> results() {
+    return List.copyOf(unique.values());
+  }
+
+  public synchronized int uniqueCount() {
+    return unique.size();
+  }
+
+  /** Results received again for a task id already seen (redeliveries); never counted. */
+  public synchronized int duplicatesSeen() {
+    return duplicates;
+  }
+
+  public synchronized int undecodableSeen() {
+    return undecodable;
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    Thread t = thread;
+    if (t != null) {
+      consumer.wakeup();
+      try {
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

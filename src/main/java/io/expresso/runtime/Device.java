@@ -1,0 +1,93 @@
+package io.expresso.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A compute device a worker owns: {@code cpu:0}, {@code cpu:1}, … or {@code gpu:0}, …
+ *
+ * @param type {@code cpu} or {@code gpu}
+ * @param index the device's index within its type
+ */
+public record Device(String type, int index) {
+
+  private static final Pattern CPU_N = Pattern.compile("cpu:(\\d+)");
+  private static final Pattern GPU = Pattern.compile("gpu:(\\d+)");
+
+  public Device {
+    if (!type.equals("cpu") && !type.equals("gpu")) {
+      throw new IllegalArgumentException("device type must be cpu or gpu, got '" + type + "'");
+    }
+  }
+
+  public boolean isGpu() {
+    return type.equals("gpu");
+  }
+
+  /** {@code cpu:0}, {@code gpu:1}. */
+  public String id() {
+    return type + ":" + index;
+  }
+
+  @Override
+  public String toString() {
+    return id();
+  }
+
+  /**
+   * Parses {@code --devices}: {@code auto} (one CPU device per available core), {@code cpu:N}
+   * (N CPU devices), or a comma-separated list of {@code gpu:K} (and {@code cpu}).
+   */
+  public static List<Device> parse(String spec) {
+    String s = spec == null ? "" : spec.strip();
+    if (s.equals("auto")) {
+      int n = Math.max(1, Runtime.getRuntime().availableProcessors());
+      return cpus(n);
+    }
+    Matcher m = CPU_N.matcher(s);
+    if (m.matches()) {
+      int n = parseCount(m.group(1), spec);
+      if (n < 1 || n > 1024) {
+        throw new IllegalArgumentException("--devices " + spec + ": need 1..1024 CPU devices");
+      }
+      return cpus(n);
+    }
+    List<Device> out = new ArrayList<>();
+    int cpus = 0;
+    for (String part : s.split(",", -1)) {
+      String p = part.strip();
+      Matcher g = GPU.matcher(p);
+      if (g.matches()) {
+        Device d = new Device("gpu", parseCount(g.group(1), spec));
+        if (out.contains(d)) {
+          throw new IllegalArgumentException("--devices " + spec + ": " + p + " given twice");
+        }
+        out.add(d);
+      } else if (p.equals("cpu")) {
+        out.add(new Device("cpu", cpus++));
+      } else {
+        throw new IllegalArgumentException("--devices '" + spec + "': '" + p
+            + "' is not a device; use auto, cpu:N or a list like gpu:0,gpu:1");
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static int parseCount(String digits, String spec) {
+    try {
+      return Integer.parseInt(digits);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--devices " + spec + ": number too large");
+    }
+  }
+
+  private static List<Device> cpus(int n) {
+    List<Device> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(new Device("cpu", i));
+    }
+    return List.copyOf(out);
+  }
+}

@@ -1,0 +1,172 @@
+package io.expresso.runtime;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * A real single-node Apache Kafka broker in KRaft mode (combined broker and controller), started
+ * in-process on loopback. The log directory is given (and survives restarts) or temporary (deleted
+ * on close). Tuned for one machine: replication factor 1, few internal partitions, quick abort
+ * of transactions left open by a killed worker.
+ */
+public final class EmbeddedBroker implements AutoCloseable {
+
+  private final Path dir;
+  private final boolean temporary;
+  private final int port;
+  private final int controllerPort;
+  private KafkaRaftServer server;
+
+  private EmbeddedBroker(Path dir, boolean temporary, int port, int controllerPort) {
+    this.dir = dir;
+    this.temporary = temporary;
+    this.port = port;
+    this.controllerPort = controllerPort;
+  }
+
+  /**
+   * Starts a broker on {@code port} (0 = a free port) with its logs in {@code dir} ({@code null} =
+   * a temporary directory), and returns once it accepts connections.
+   */
+  public static EmbeddedBroker start(int port, Path dir) {
+    try {
+      boolean temporary = dir == null;
+      Path d = temporary ? Files.createTempDirectory("expresso-kafka-") : dir.toAbsolutePath();
+      Files.createDirectories(d);
+      int p = port == 0 ? freePort() : port;
+      EmbeddedBroker b = new EmbeddedBroker(d, temporary, p, freePort());
+      b.startServer();
+      return b;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start the embedded Kafka broker: " + e.getMessage(), e);
+    }
+  }
+
+  public String bootstrap() {
+    return "127.0.0.1:" + port;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** Stops the broker, keeping its logs, and starts it again on the same ports (for fault tests). */
+  public synchronized void restart() {
+    stopServer();
+    startServer();
+  }
+
+  /** Stops the broker and keeps its logs (then {@link #restart} or {@link #close}). */
+  public synchronized void stop() {
+    stopServer();
+  }
+
+  private synchronized void startServer() {
+    String logs = dir.resolve("logs").toString();
+    Properties p = new Properties();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", "1");
+    p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+    p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+    p.put("controller.listener.names", "CONTROLLER");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    p.put("log.dirs", logs);
+    p.put("auto.create.topics.enable", "false");
+    p.put("num.partitions", "1");
+    p.put("offsets.topic.replication.factor", "1");
+    p.put("offsets.topic.num.partitions", "8");
+    p.put("transaction.state.log.replication.factor", "1");
+    p.put("transaction.state.log.min.isr", "1");
+    p.put("transaction.state.log.num.partitions", "8");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    p.put("group.min.session.timeout.ms", "1000");
+    // A worker killed mid-transaction holds back read_committed readers until its transaction is
+    // aborted: look for timed-out transactions every second instead of every ten.
+    p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+    p.put("transaction.max.timeout.ms", "900000");
+    p.put("log.cleaner.dedupe.buffer.size", "16777216");
+    p.put("log.segment.bytes", "67108864");
+    p.put("num.network.threads", "2");
+    p.put("num.io.threads", "4");
+    p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+    try {
+      KafkaConfig config = new KafkaConfig(p, false);
+      Formatter f = new Formatter()
+          .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+          .setNodeId(1)
+          .setClusterId(Uuid.randomUuid().toString())
+          .setControllerListenerName("CONTROLLER")
+          .setMetadataLogDirectory(logs)
+          .addDirectory(logs)
+          .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+          .setIgnoreFormatted(true);
+      f.run();
+      server = new KafkaRaftServer(config, Time.SYSTEM);
+      server.startup();
+      awaitReady();
+    } catch (Exception e) {
+      stopServer();
+      throw new IllegalStateException("cannot start the embedded Kafka broker on port " + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void awaitReady() throws Exception {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
+    try (Admin admin = Admin.create(p)) {
+      admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+    }
+  }
+
+  private synchronized void stopServer() {
+    if (server != null) {
+      KafkaRaftServer s = server;
+      server = null;
+      s.shutdown();
+      s.awaitShutdown();
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    stopServer();
+    if (temporary) {
+      deleteTree(dir);
+    }
+  }
+
+  private static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(q -> q.toFile().delete());
+    } catch (IOException e) {
+      // a leftover temp dir is harmless
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package io.expresso.runtime;
+
+import com.google.protobuf.Message;
+import io.expresso.proto.v1.Result;
+
+/**
+ * The one interface behind which evaluations plug into the runtime: a decoded task in, a result
+ * out. Implementations are called on the dispatcher of the device they run on, one task at a
+ * time per device, and must not keep per-task state between calls.
+ *
+ * <p>Return a {@link Result.Builder} with its payload set (pair, train, attack or synthetic); the
+ * worker fills in experiment id, task id and provenance. Throw {@link TaskFailure} with a reason
+ * for bad input (invalid graph6, unknown model, NaN); any other exception becomes reason
+ * {@code exception}. Either way the task ends as an error result plus a dead letter.
+ *
+ * @param <T> the task message ({@code PairTask}, {@code TrainTask}, {@code AttackTask}, …)
+ */
+public interface Evaluator<T extends Message> {
+
+  /** True if this evaluator handles the task (e.g. its method or model spec). */
+  boolean accepts(T task);
+
+  /** Evaluates one task on {@code device}. */
+  Result.Builder evaluate(T task, Device device) throws Exception;
+}

@@ -1,0 +1,85 @@
+package io.expresso.runtime;
+
+import com.google.protobuf.Message;
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.SyntheticTask;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Evaluators by task kind; the first registered evaluator that {@linkplain Evaluator#accepts
+ * accepts} a task runs it. Other packages add theirs with {@link #register} (e.g. GNN pair tasks,
+ * train and attack tasks) before the worker starts.
+ */
+public final class EvaluatorRegistry {
+
+  private final Map<TaskKind, List<Evaluator<? extends Message>>> byKind = new EnumMap<>(TaskKind.class);
+
+  public EvaluatorRegistry() {
+    for (TaskKind k : TaskKind.values()) {
+      byKind.put(k, new CopyOnWriteArrayList<>());
+    }
+  }
+
+  /**
+   * The registry with what this build can run: WL-family pair baselines, synthetic tasks, and
+   * every {@link EvaluatorProvider} found on the class path (ServiceLoader).
+   */
+  public static EvaluatorRegistry defaults() {
+    EvaluatorRegistry r = new EvaluatorRegistry();
+    r.register(TaskKind.PAIR, new BaselinePairEvaluator());
+    r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator());
+    for (EvaluatorProvider p : providers()) {
+      p.register(r);
+    }
+    return r;
+  }
+
+  /** The evaluator providers on the class path. */
+  public static List<EvaluatorProvider> providers() {
+    List<EvaluatorProvider> out = new ArrayList<>();
+    ServiceLoader.load(EvaluatorProvider.class).forEach(out::add);
+    return out;
+  }
+
+  /** Adds an evaluator for tasks of {@code kind} (tried after those registered earlier). */
+  public <T extends Message> EvaluatorRegistry register(TaskKind kind, Evaluator<T> evaluator) {
+    byKind.get(kind).add(evaluator);
+    return this;
+  }
+
+  /** The evaluator for {@code task}, or a {@link TaskFailure} ({@code unknown-model}) naming the choices. */
+  @SuppressWarnings("unchecked")
+  public <T extends Message> Evaluator<T> find(TaskKind kind, T task) {
+    for (Evaluator<? extends Message> e : byKind.get(kind)) {
+      Evaluator<T> typed = (Evaluator<T>) e;
+      if (typed.accepts(task)) {
+        return typed;
+      }
+    }
+    throw new TaskFailure(TaskFailure.UNKNOWN_MODEL, "no evaluator for " + kind.label() + " task"
+        + describe(task) + "; this worker runs " + available(kind));
+  }
+
+  private static String describe(Message task) {
+    if (task instanceof PairTask p) {
+      return " with method/model '" + p.getMethod() + "'";
+    }
+    if (task instanceof SyntheticTask) {
+      return "";
+    }
+    return "";
+  }
+
+  private String available(TaskKind kind) {
+    List<String> names = new ArrayList<>();
+    for (Evaluator<? extends Message> e : byKind.get(kind)) {
+      names.add(e.toString());
+    }
+    return names.isEmpty() ? "no " + kind.label() + " evaluator" : String.join(", ", names);
+  }
+}

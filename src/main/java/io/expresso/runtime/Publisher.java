@@ -1,0 +1,131 @@
+package io.expresso.runtime;
+
+import com.google.protobuf.Message;
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.Relabelings;
+import io.expresso.proto.v1.RpcSettings;
+import io.expresso.proto.v1.SyntheticTask;
+import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.suite.GraphPair;
+import io.expresso.suite.Suite;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Puts tasks on their topics (key = task id) with an idempotent producer, and builds the task
+ * messages for suites and synthetic load. Task ids are deterministic, so publishing the same
+ * experiment twice yields the same ids and the aggregator counts each task once.
+ */
+public final class Publisher implements AutoCloseable {
+
+  private final KafkaProducer<String, byte[]> producer;
+  private final List<Future<RecordMetadata>> pending = new ArrayList<>();
+
+  public Publisher(String bootstrap) {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, "131072");
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(8 << 20));
+    producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  /** Sends one task (asynchronously; {@link #flush} waits for all). */
+  public void send(TaskKind kind, String taskId, Message task) {
+    pending.add(producer.send(new ProducerRecord<>(kind.topic(), taskId, task.toByteArray())));
+  }
+
+  /** Sends raw bytes to a task topic (for fault tests: garbage must end in dead letters). */
+  public void sendRaw(String topic, String key, byte[] value) {
+    pending.add(producer.send(new ProducerRecord<>(topic, key, value)));
+  }
+
+  /** Waits until every task sent so far is acknowledged; throws if any failed. */
+  public void flush() {
+    producer.flush();
+    try {
+      for (Future<RecordMetadata> f : pending) {
+        f.get();
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("publishing failed: " + e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while publishing", e);
+    } finally {
+      pending.clear();
+    }
+  }
+
+  @Override
+  public void close() {
+    producer.close();
+  }
+
+  /** One pair task per pair and seed; ids {@code <experiment>/<method>/<pair index>/s<seed>}. */
+  public static List<PairTask> pairTasks(String experiment, Suite suite, String method, long[] seeds,
+      TrainingSettings training, RpcSettings rpc) {
+    List<PairTask> out = new ArrayList<>();
+    long now = System.currentTimeMillis();
+    for (GraphPair p : (Iterable<GraphPair>) suite.pairs()::iterator) {
+      for (long seed : seeds) {
+        PairTask.Builder t = PairTask.newBuilder()
+            .setExperimentId(experiment)
+            .setTaskId(experiment + "/" + method + "/" + p.index() + "/s" + seed)
+            .setSuiteId(suite.id())
+            .setPairIndex(p.index())
+            .setCategory(p.category())
+            .setGraphFirst(Graph6.encode(p.first()))
+            .setGraphSecond(Graph6.encode(p.second()))
+            .setMethod(method)
+            .setSeed(seed)
+            .setPublishedAtMs(now);
+        if (training != null) {
+          t.setTraining(training);
+        }
+        if (rpc != null) {
+          t.setRpc(rpc);
+        }
+        if (p.relabelings() != null) {
+          t.setRelabelings(Relabelings.newBuilder()
+              .addAllFirst(encode(p.relabelings().first()))
+              .addAllSecond(encode(p.relabelings().second()))
+              .addAllReliabilityFirst(encode(p.relabelings().reliabilityFirst()))
+              .addAllReliabilitySecond(encode(p.relabelings().reliabilitySecond())));
+        }
+        out.add(t.build());
+      }
+    }
+    return out;
+  }
+
+  private static List<String> encode(List<Graph> graphs) {
+    return graphs.stream().map(Graph6::encode).toList();
+  }
+
+  /** One synthetic task, ids {@code <experiment>/synthetic/<i>}, stamped with the publish time. */
+  public static SyntheticTask syntheticTask(String experiment, int i, int workMs) {
+    Instant now = Instant.now();
+    return SyntheticTask.newBuilder()
+        .setExperimentId(experiment)
+        .setTaskId(experiment + "/synthetic/" + i)
+        .setWorkMs(workMs)
+        .setPublishedAtMs(now.toEpochMilli())
+        .setPublishedAtNanos(now.getEpochSecond() * 1_000_000_000L + now.getNano())
+        .build();
+  }
+}

@@ -1,0 +1,188 @@
+package io.expresso.runtime;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.Result;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The summary of an experiment's de-duplicated results: per method and category, how many pairs
+ * were distinguished (and reliably so); synthetic tasks with their end-to-end latency; errors by
+ * reason.
+ */
+public final class ResultSummary {
+
+  /** One (method, category) row; synthetic tasks form the row (synthetic, synthetic). */
+  public record Row(String method, String category, int tasks, int distinguished, int reliable, int errors) {}
+
+  private final String experiment;
+  private final List<Result> results;
+  private final List<Row> rows;
+  private final Map<String, Integer> errorsByReason;
+  private final int duplicatesInReport;
+  private final double[] latencySeconds;
+
+  public ResultSummary(String experiment, List<Result> results) {
+    this.experiment = experiment;
+    this.results = List.copyOf(results);
+    Set<String> ids = new HashSet<>();
+    int dup = 0;
+    for (Result r : results) {
+      dup += ids.add(r.getTaskId()) ? 0 : 1;
+    }
+    this.duplicatesInReport = dup;
+    Map<String, int[]> counts = new LinkedHashMap<>();
+    Map<String, Integer> reasons = new TreeMap<>();
+    List<Double> lat = new ArrayList<>();
+    for (Result r : results) {
+      String method;
+      String category;
+      if (r.hasPair()) {
+        method = r.getPair().getMethod();
+        category = r.getPair().getCategory();
+      } else if (r.hasSynthetic() || r.getProvenance().getTaskKind().equals("synthetic")) {
+        method = "synthetic";
+        category = "synthetic";
+      } else if (r.hasTrain() || r.hasAttack()) {
+        method = r.getProvenance().getTaskKind();
+        category = r.getProvenance().getTaskKind();
+      } else {
+        method = "?";
+        category = r.getProvenance().getTaskKind().isEmpty() ? "undecodable" : r.getProvenance().getTaskKind();
+      }
+      int[] c = counts.computeIfAbsent(method + "\u0000" + category, k -> new int[] {0, 0, 0, 0, Integer.MAX_VALUE});
+      if (r.hasPair()) {
+        c[4] = Math.min(c[4], r.getPair().getPairIndex());
+      }
+      c[0]++;
+      if (r.hasError()) {
+        c[3]++;
+        reasons.merge(r.getError().getReason(), 1, Integer::sum);
+      } else if (r.hasPair()) {
+        PairResult p = r.getPair();
+        c[1] += p.getDistinguished() ? 1 : 0;
+        c[2] += p.getReliable() ? 1 : 0;
+      }
+      if (r.hasSynthetic() && r.getProvenance().getFinishedAtMs() > 0) {
+        lat.add((r.getProvenance().getFinishedAtMs() - r.getSynthetic().getPublishedAtMs()) / 1e3);
+      }
+    }
+    // methods in first-seen order; within a method, categories in suite order (lowest pair index)
+    List<String> methodOrder = new ArrayList<>();
+    List<Row> rs = new ArrayList<>();
+    List<Integer> firstIndex = new ArrayList<>();
+    counts.forEach((k, c) -> {
+      String[] mc = k.split("\u0000", 2);
+      if (!methodOrder.contains(mc[0])) {
+        methodOrder.add(mc[0]);
+      }
+      rs.add(new Row(mc[0], mc[1], c[0], c[1], c[2], c[3]));
+      firstIndex.add(c[4]);
+    });
+    Integer[] order = new Integer[rs.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (x, y) -> {
+      int m = Integer.compare(methodOrder.indexOf(rs.get(x).method()), methodOrder.indexOf(rs.get(y).method()));
+      return m != 0 ? m : Integer.compare(firstIndex.get(x), firstIndex.get(y));
+    });
+    List<Row> sorted = new ArrayList<>();
+    for (Integer i : order) {
+      sorted.add(rs.get(i));
+    }
+    this.rows = List.copyOf(sorted);
+    this.errorsByReason = Map.copyOf(reasons);
+    this.latencySeconds = lat.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+  }
+
+  public String experiment() {
+    return experiment;
+  }
+
+  public List<Result> results() {
+    return results;
+  }
+
+  public List<Row> rows() {
+    return rows;
+  }
+
+  public int uniqueResults() {
+    return results.size();
+  }
+
+  /** Task ids that occur more than once in the report: 0 by construction (the aggregator de-duplicates). */
+  public int duplicatesInReport() {
+    return duplicatesInReport;
+  }
+
+  public int errors() {
+    return errorsByReason.values().stream().mapToInt(Integer::intValue).sum();
+  }
+
+  public Map<String, Integer> errorsByReason() {
+    return errorsByReason;
+  }
+
+  /** The q-quantile of publish-to-finish seconds of synthetic tasks, NaN if none. */
+  public double syntheticLatency(double q) {
+    if (latencySeconds.length == 0) {
+      return Double.NaN;
+    }
+    int i = (int) Math.min(latencySeconds.length - 1, Math.max(0, Math.ceil(q * latencySeconds.length) - 1));
+    return latencySeconds[i];
+  }
+
+  /** Workers that produced results, with their counts (work sharing). */
+  public Map<String, Integer> byWorker() {
+    Map<String, Integer> m = new TreeMap<>();
+    for (Result r : results) {
+      m.merge(r.getProvenance().getWorkerId() + " " + r.getProvenance().getDevice(), 1, Integer::sum);
+    }
+    return m;
+  }
+
+  /** The JSON summary: exactly experiment, unique_results, duplicates_in_report, errors, categories. */
+  public String json() {
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode root = mapper.createObjectNode();
+    root.put("experiment", experiment);
+    root.put("unique_results", uniqueResults());
+    root.put("duplicates_in_report", duplicatesInReport);
+    root.put("errors", errors());
+    ArrayNode cats = root.putArray("categories");
+    for (Row r : rows) {
+      ObjectNode c = cats.addObject();
+      c.put("name", r.category());
+      c.put("method", r.method());
+      c.put("tasks", r.tasks());
+      c.put("distinguished", r.distinguished());
+      c.put("reliable", r.reliable());
+      c.put("errors", r.errors());
+    }
+    try {
+      return mapper.writeValueAsString(root);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Rows grouped by method, in first-seen order. */
+  public Map<String, List<Row>> rowsByMethod() {
+    Map<String, List<Row>> m = new LinkedHashMap<>();
+    for (Row r : rows) {
+      m.computeIfAbsent(r.method(), k -> new ArrayList<>()).add(r);
+    }
+    return m;
+  }
+}
