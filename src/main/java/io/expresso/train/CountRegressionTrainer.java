@@ -40,6 +40,8 @@ import java.util.function.Consumer;
  */
 public final class CountRegressionTrainer {
 
+  private static final Object SEED_LOCK = new Object();
+
   /**
    * @param epochs passes over the training set
    * @param batchSize graphs per step
@@ -79,7 +81,6 @@ public final class CountRegressionTrainer {
   /** Trains a fresh network of {@code spec} on {@code train}, selecting on {@code validation}. */
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress) {
-    Engine.getInstance().setRandomSeed((int) settings.seed());
     GraphRegressor net = spec.create();
     Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(settings.device()), "PyTorch");
     model.setBlock(net.block());
@@ -129,7 +130,11 @@ public final class CountRegressionTrainer {
     double lastLoss = Double.NaN;
     try (Trainer trainer = m.model().newTrainer(config)) {
       if (initialise) {
-        trainer.initialize(m.net().inputShapes(m.model().getNDManager()));
+        // The engine's generator is global: seeding and drawing must not interleave between threads.
+        synchronized (SEED_LOCK) {
+          Engine.getInstance().setRandomSeed((int) (s.seed() ^ (s.seed() >>> 32)));
+          trainer.initialize(m.net().inputShapes(m.model().getNDManager()));
+        }
       }
       for (int epoch = 1; epoch <= s.epochs(); epoch++) {
         int[] order = shuffled(n, rnd);
