@@ -24,7 +24,7 @@ import java.util.Locale;
  */
 public enum Scale {
   TINY("er-0.3", 200, 2, 20, 8, 0.01f, 16, 2, 6, 2, 12),
-  SMALL("sbm", 1000, 2, 30, 16, 0.01f, 32, 3, 20, 3, 24),
+  SMALL("sbm", 600, 2, 20, 16, 0.01f, 32, 2, 20, 3, 24),
   PAPER("sbm", 5000, 5, 200, 32, 0.005f, 64, 4, 100, 10, 0);
 
   private final String attackDataset;
