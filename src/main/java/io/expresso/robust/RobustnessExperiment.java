@@ -37,6 +37,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
 
   private static String resolve(String model, Scale scale) {
     String m = model.trim();
+    RegressorSpec.parse(m); // names a bad architecture as the user wrote it
     String spec = m.contains(":") ? m
         : m.equalsIgnoreCase("i2gnn") ? m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2"
         : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers();
