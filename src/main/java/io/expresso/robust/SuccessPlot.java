@@ -72,9 +72,9 @@ final class SuccessPlot {
     series(g, p.fractions(), p.success(), xmax, left, right, top, bottom, BLUE);
     series(g, p.fractions(), p.transfer(), xmax, left, right, top, bottom, ORANGE);
     g.setColor(BLUE);
-    g.drawString("non-robust", right - 95, top + 15);
+    g.drawString("non-robust", right - 135, bottom - 25); // bottom right: curves rarely go there
     g.setColor(ORANGE);
-    g.drawString("non-robust (transfer)", right - 135, top + 30);
+    g.drawString("non-robust (transfer)", right - 135, bottom - 10);
   }
 
   private static void series(Graphics2D g, double[] xs, SeedStats[] ys, double xmax, int left, int right,
