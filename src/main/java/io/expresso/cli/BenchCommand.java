@@ -62,6 +62,9 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "transaction commit interval (default: ${DEFAULT-VALUE})")
   int commitIntervalMs = 100;
 
+  @Option(names = "--rounds", paramLabel = "R", description = "alternating raw/runtime rounds; the median ratio is reported (default: ${DEFAULT-VALUE})")
+  int rounds = 3;
+
   @Option(names = "--json", description = "print one JSON object instead of a table")
   boolean json;
 
@@ -80,6 +83,9 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (rounds < 1 || rounds > 20) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--rounds " + rounds + " outside 1..20");
+    }
     if (count < 100 || count > 10_000_000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--count " + count + " outside 100..10000000");
     }
@@ -93,45 +99,60 @@ final class BenchCommand implements Callable<Integer> {
       Topics.ensure(broker.bootstrap(), partitions);
       String rawTopic = "expresso.bench.raw";
       createTopic(broker.bootstrap(), rawTopic, partitions);
-      System.err.println("bench: raw producer -> consumer, warm-up and " + count + " records...");
-      raw(broker.bootstrap(), rawTopic, "warmup", Math.min(count, 5000));
-      Run raw = raw(broker.bootstrap(), rawTopic, "raw", count);
-      System.err.println("bench: runtime (worker on " + ds + ", commit every " + commitIntervalMs + " ms), warm-up and "
-          + count + " tasks...");
-      Run runtime;
+      List<Run[]> results = new ArrayList<>();
       Worker.Settings settings = Worker.Settings.of(broker.bootstrap(), ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
       try (Worker w = Worker.start(settings, EvaluatorRegistry.defaults(), TaskObserver.NONE)) {
+        System.err.println("bench: warm-up (raw and runtime, " + Math.min(count, 5000) + " each)...");
+        raw(broker.bootstrap(), rawTopic, "warmup", Math.min(count, 5000));
         runtime(broker.bootstrap(), "warmup", Math.min(count, 5000));
-        runtime = runtime(broker.bootstrap(), "bench", count);
+        for (int round = 1; round <= rounds; round++) {
+          // raw and runtime alternate on the same broker, so machine load hits both alike
+          System.err.println("bench: round " + round + "/" + rounds + ": raw producer -> consumer, then runtime, "
+              + count + " each...");
+          Run raw = raw(broker.bootstrap(), rawTopic, "raw" + round, count);
+          Run runtime = runtime(broker.bootstrap(), "bench" + round, count);
+          results.add(new Run[] {raw, runtime});
+        }
       }
-      print(raw, runtime, ds);
+      print(results, ds);
     }
     return 0;
   }
 
-  private void print(Run raw, Run runtime, List<Device> ds) throws Exception {
+  private void print(List<Run[]> results, List<Device> ds) throws Exception {
     PrintWriter o = spec.commandLine().getOut();
-    double ratio = runtime.rate() / raw.rate();
+    double[] ratios = results.stream().mapToDouble(r -> r[1].rate() / r[0].rate()).sorted().toArray();
+    double ratio = ratios[ratios.length / 2];
     if (json) {
       ObjectMapper m = new ObjectMapper();
       ObjectNode root = m.createObjectNode();
-      for (Run r : List.of(raw, runtime)) {
-        root.putObject(r.path()).put("tasks", r.tasks()).put("seconds", r.seconds()).put("per_second", r.rate())
-            .put("p50_ms", r.quantile(0.5)).put("p99_ms", r.quantile(0.99));
+      com.fasterxml.jackson.databind.node.ArrayNode arr = root.putArray("rounds");
+      for (Run[] pair : results) {
+        ObjectNode round = arr.addObject();
+        for (Run r : pair) {
+          round.putObject(r.path()).put("tasks", r.tasks()).put("seconds", r.seconds()).put("per_second", r.rate())
+              .put("p50_ms", r.quantile(0.5)).put("p99_ms", r.quantile(0.99));
+        }
+        round.put("ratio", pair[1].rate() / pair[0].rate());
       }
-      root.put("ratio", ratio);
+      root.put("median_ratio", ratio);
       root.put("devices", ds.toString());
       root.put("partitions", partitions);
       root.put("commit_interval_ms", commitIntervalMs);
       o.println(m.writeValueAsString(root));
     } else {
-      Table t = new Table("path", "tasks", "seconds", "per second", "p50 ms", "p99 ms");
-      for (Run r : List.of(raw, runtime)) {
-        t.row(r.path(), String.valueOf(r.tasks()), f(r.seconds(), 2), f(r.rate(), 0), f(r.quantile(0.5), 1), f(r.quantile(0.99), 1));
+      Table t = new Table("round", "path", "tasks", "seconds", "per second", "p50 ms", "p99 ms", "runtime/raw");
+      int round = 1;
+      for (Run[] pair : results) {
+        for (Run r : pair) {
+          t.row(String.valueOf(round), r.path(), String.valueOf(r.tasks()), f(r.seconds(), 2), f(r.rate(), 0),
+              f(r.quantile(0.5), 1), f(r.quantile(0.99), 1), r == pair[1] ? f(100 * pair[1].rate() / pair[0].rate(), 1) + "%" : "");
+        }
+        round++;
       }
       o.print(t.render());
-      o.printf(Locale.ROOT, "runtime / raw = %.1f%% (%d partitions, devices %s, commit every %d ms)%n", 100 * ratio,
-          partitions, ds, commitIntervalMs);
+      o.printf(Locale.ROOT, "median runtime / raw = %.1f%% over %d rounds (%d partitions, devices %s, commit every %d ms)%n",
+          100 * ratio, results.size(), partitions, ds, commitIntervalMs);
     }
     o.flush();
   }

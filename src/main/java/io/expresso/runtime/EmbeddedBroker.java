@@ -32,6 +32,7 @@ public final class EmbeddedBroker implements AutoCloseable {
   private final boolean temporary;
   private final int port;
   private final int controllerPort;
+  private final String clusterId = Uuid.randomUuid().toString();
   private KafkaRaftServer server;
 
   private EmbeddedBroker(Path dir, boolean temporary, int port, int controllerPort) {
@@ -110,16 +111,18 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
     try {
       KafkaConfig config = new KafkaConfig(p, false);
-      Formatter f = new Formatter()
-          .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-          .setNodeId(1)
-          .setClusterId(Uuid.randomUuid().toString())
-          .setControllerListenerName("CONTROLLER")
-          .setMetadataLogDirectory(logs)
-          .addDirectory(logs)
-          .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
-          .setIgnoreFormatted(true);
-      f.run();
+      if (!Files.exists(Path.of(logs, "meta.properties"))) {
+        // a fresh directory: format it for this single-node cluster (a given --dir keeps its format)
+        new Formatter()
+            .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+            .setNodeId(1)
+            .setClusterId(clusterId)
+            .setControllerListenerName("CONTROLLER")
+            .setMetadataLogDirectory(logs)
+            .addDirectory(logs)
+            .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+            .run();
+      }
       server = new KafkaRaftServer(config, Time.SYSTEM);
       server.startup();
       awaitReady();

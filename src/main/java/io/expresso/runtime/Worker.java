@@ -53,6 +53,9 @@ public final class Worker implements AutoCloseable {
 
   public static final String GROUP = "expresso-workers";
 
+  /** The longest a stop waits for in-flight tasks and their commit. */
+  static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
+
   /** Target device time per batch per device, in microseconds. */
   static final long BATCH_MICROS = 20_000;
 
@@ -231,7 +234,13 @@ public final class Worker implements AutoCloseable {
     stopping = true;
     Consumer.DrainingControl<Done> c = control.get();
     CompletionStage<Done> drained = c == null ? CompletableFuture.completedFuture(Done.getInstance())
-        : c.drainAndShutdown(system.executionContext()).exceptionally(e -> Done.getInstance());
+        : c.drainAndShutdown(system.executionContext()).toCompletableFuture()
+            // a drain needs the broker: if it is gone, give up on committing and just stop
+            .orTimeout(DRAIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .exceptionallyCompose(e -> {
+              LOG.warn("worker {}: could not drain ({}); stopping without a final commit", settings.workerId(), e.toString());
+              return c.shutdown().exceptionally(x -> Done.getInstance());
+            });
     return drained.thenApply(d -> {
       stopped.complete(Done.getInstance());
       return d;
@@ -264,8 +273,12 @@ public final class Worker implements AutoCloseable {
           logging-filter = "org.apache.pekko.event.slf4j.Slf4jLoggingFilter"
           log-dead-letters = off
           log-dead-letters-during-shutdown = off
-          coordinated-shutdown.phases.service-unbind.timeout = 120s
+          coordinated-shutdown.phases.service-unbind.timeout = 75s
           kafka.consumer.stop-timeout = 0s
+          # how long a revocation waits for in-flight tasks to commit; a closing consumer also
+          # waits this long for its already stopped source, so keep it short (a task still in
+          # flight when it ends is fenced by the group generation and redone elsewhere)
+          kafka.consumer.commit-timeout = 5s
         }
         """ + DeviceWorker.dispatcherConfig(devices);
     return ConfigFactory.parseString(own).withFallback(ConfigFactory.load());

@@ -2,6 +2,7 @@ package io.expresso.train;
 
 import io.expresso.model.Architecture;
 import io.expresso.stats.Convention;
+import io.expresso.stats.Threshold;
 
 /**
  * Everything that decides one pair besides the model and the seed.
@@ -29,7 +30,8 @@ public record EvaluationSettings(
 
   /** BREC's defaults for the architecture: RPC, brec convention, α = 0.05; RAPC with 19 groups. */
   public static EvaluationSettings defaults(Architecture a) {
-    return new EvaluationSettings(TrainingSettings.defaults(a), Convention.BREC, ThresholdMode.RPC, 0.05, 19);
+    return new EvaluationSettings(TrainingSettings.defaults(a), Convention.BREC, ThresholdMode.RPC, 0.05,
+        Threshold.rapcGroupsFor(0.05));
   }
 
   public EvaluationSettings withTraining(TrainingSettings t) {

@@ -1,0 +1,102 @@
+package io.expresso.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.expresso.suite.BuiltinSuite;
+import io.expresso.suite.GraphPair;
+import io.expresso.wl.WlMethods;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The streaming commands: usage errors, help, and the demo end to end (embedded broker). */
+class RuntimeCommandsTest {
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream savedOut;
+  private PrintStream savedErr;
+
+  @BeforeEach
+  void capture() {
+    savedOut = System.out;
+    savedErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restore() {
+    System.setOut(savedOut);
+    System.setErr(savedErr);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8).strip();
+  }
+
+  @Test
+  void everyStreamingCommandHasHelp() {
+    for (List<String> cmd : List.of(List.of("broker"), List.of("worker"), List.of("publish"), List.of("publish", "brec"),
+        List.of("publish", "synthetic"), List.of("results"), List.of("up"), List.of("demo"), List.of("bench"))) {
+      String[] args = java.util.stream.Stream.concat(cmd.stream(), java.util.stream.Stream.of("--help")).toArray(String[]::new);
+      assertThat(Main.execute(args)).as(String.join(" ", cmd)).isZero();
+    }
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("expresso-workers").contains("--wait");
+  }
+
+  @Test
+  void badDevicesIsBadUsageNamingThePart() {
+    assertThat(Main.execute("worker", "--bootstrap", "127.0.0.1:1", "--devices", "tpu:0")).isEqualTo(2);
+    assertThat(err()).startsWith("expresso: ").contains("'tpu:0' is not a device").doesNotContain("\n");
+  }
+
+  @Test
+  void badCountsAndRangesAreBadUsage() {
+    assertThat(Main.execute("publish", "synthetic", "--bootstrap", "127.0.0.1:1", "--experiment", "e", "--count", "0"))
+        .isEqualTo(2);
+    assertThat(err()).contains("--count 0");
+    err.reset();
+    assertThat(Main.execute("publish", "brec", "--bootstrap", "127.0.0.1:1", "--experiment", "e", "--suite", "builtin",
+        "--model", "1-wl", "--seeds", "5-2")).isEqualTo(2);
+    assertThat(err()).contains("--seeds '5-2' runs backwards");
+    err.reset();
+    assertThat(Main.execute("publish")).isEqualTo(2);
+    assertThat(err()).contains("missing subcommand");
+  }
+
+  @Test
+  void demoRunsTheBuiltinSuiteUnderOneAndThreeWlEndToEnd(@TempDir Path dir) throws Exception {
+    assertThat(Main.execute("demo", "--out", dir.toString(), "--synthetic", "20", "--work-ms", "1", "--robustness", "off")).isZero();
+    String table = out.toString(StandardCharsets.UTF_8);
+    assertThat(table).contains("method 1-wl").contains("method 3-wl").contains("synthetic tasks: 20");
+    JsonNode summary = new ObjectMapper().readTree(dir.resolve("demo.summary.json").toFile());
+    int pairs = BuiltinSuite.generate().size();
+    assertThat(summary.get("unique_results").asInt()).isEqualTo(2 * pairs + 20);
+    assertThat(summary.get("duplicates_in_report").asInt()).isZero();
+    assertThat(summary.get("errors").asInt()).isZero();
+    int threeWl = 0;
+    for (JsonNode c : summary.get("categories")) {
+      if (c.get("method").asText().equals("3-wl")) {
+        threeWl += c.get("distinguished").asInt();
+      }
+    }
+    int expected = 0;
+    for (GraphPair p : (Iterable<GraphPair>) BuiltinSuite.generate().pairs()::iterator) {
+      expected += WlMethods.byName("3-wl").distinguishes(p.first(), p.second()) ? 1 : 0;
+    }
+    assertThat(threeWl).isEqualTo(expected);
+    assertThat(Files.readAllLines(dir.resolve("demo.results.jsonl"))).hasSize(2 * pairs + 20);
+    assertThat(Files.readString(dir.resolve("demo.report.html"))).contains("<table>");
+    assertThat(Files.readString(dir.resolve("demo.report.md"))).contains("| 3-wl |");
+  }
+}

@@ -1,0 +1,238 @@
+package io.expresso.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.Result;
+import io.expresso.suite.BuiltinSuite;
+import io.expresso.suite.GraphPair;
+import io.expresso.suite.Suite;
+import io.expresso.wl.WlMethods;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The runtime against a real embedded Kafka broker: baseline pair tasks end to end, bad input to
+ * dead letters, two workers sharing a group, a worker killed with SIGKILL, a broker restart.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(150)
+class StreamingIntegrationTest {
+
+  private EmbeddedBroker broker;
+
+  @BeforeAll
+  void startBroker() {
+    broker = EmbeddedBroker.start(0, null);
+    Topics.ensure(broker.bootstrap(), 4);
+  }
+
+  @AfterAll
+  void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private static Worker worker(String bootstrap, String id, String devices) {
+    return Worker.start(Worker.Settings.of(bootstrap, Device.parse(devices)).withWorkerId(id),
+        EvaluatorRegistry.defaults(), TaskObserver.NONE);
+  }
+
+  private static void publishSynthetic(String bootstrap, String experiment, int n, int workMs) {
+    try (Publisher p = new Publisher(bootstrap)) {
+      for (int i = 0; i < n; i++) {
+        p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, workMs));
+      }
+      p.flush();
+    }
+  }
+
+  @Test
+  void baselinePairTasksGoThroughAndAgreeWithTheDirectComputation() throws Exception {
+    Suite suite = BuiltinSuite.generate();
+    List<PairTask> tasks = new ArrayList<>(Publisher.pairTasks("pairs", suite, "1-wl", new long[] {0}, null, null));
+    tasks.addAll(Publisher.pairTasks("pairs", suite.restrict(0, 60), "3-wl", new long[] {0}, null, null));
+    Map<String, Boolean> expected = new HashMap<>();
+    for (GraphPair p : (Iterable<GraphPair>) suite.pairs()::iterator) {
+      expected.put("1-wl/" + p.index(), WlMethods.byName("1-wl").distinguishes(p.first(), p.second()));
+      if (p.index() <= 60) {
+        expected.put("3-wl/" + p.index(), WlMethods.byName("3-wl").distinguishes(p.first(), p.second()));
+      }
+    }
+    try (Worker w = worker(broker.bootstrap(), "pairs-worker", "cpu:2");
+         Aggregator a = new Aggregator(broker.bootstrap(), "pairs").start();
+         Publisher p = new Publisher(broker.bootstrap())) {
+      for (PairTask t : tasks) {
+        p.send(TaskKind.PAIR, t.getTaskId(), t);
+      }
+      p.flush();
+      assertThat(a.awaitUnique(tasks.size(), Duration.ofSeconds(90))).as("all pair results arrive").isTrue();
+      List<Result> results = a.results();
+      assertThat(results).hasSize(tasks.size()).allMatch(r -> !r.hasError());
+      for (Result r : results) {
+        String key = r.getPair().getMethod() + "/" + r.getPair().getPairIndex();
+        assertThat(r.getPair().getDistinguished()).as(key).isEqualTo(expected.get(key));
+      }
+      ResultSummary s = new ResultSummary("pairs", results);
+      assertThat(s.duplicatesInReport()).isZero();
+      assertThat(s.rows().stream().filter(row -> row.method().equals("1-wl")).mapToInt(ResultSummary.Row::distinguished).sum())
+          .as("1-WL separates none of the built-in pairs (all are 1-WL-equivalent)").isZero();
+      assertThat(results).extracting(r -> r.getProvenance().getWorkerId()).containsOnly("pairs-worker");
+    }
+  }
+
+  @Test
+  void badTasksEndInDeadLettersWithAReasonWhileValidTasksComplete() throws Exception {
+    GraphPair pair = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
+    PairTask good = Publisher.pairTasks("faults", new Suite("builtin", List.of(new io.expresso.suite.Category("c", List.of(pair)))),
+        "3-wl", new long[] {0}, null, null).get(0);
+    PairTask badGraph = good.toBuilder().setTaskId("faults/bad-graph6").setGraphSecond("}}}}not-graph6").build();
+    PairTask badModel = good.toBuilder().setTaskId("faults/unknown-model").setMethod("no-such-gnn").build();
+    try (Worker w = worker(broker.bootstrap(), "faults-worker", "cpu:1");
+         Aggregator a = new Aggregator(broker.bootstrap(), "faults").start();
+         Publisher p = new Publisher(broker.bootstrap())) {
+      p.sendRaw(Topics.TASKS_PAIR, "faults/garbage", new byte[] {(byte) 0xff, 0x00, (byte) 0x81, 0x7f, 0x13});
+      p.send(TaskKind.PAIR, badGraph.getTaskId(), badGraph);
+      p.send(TaskKind.PAIR, badModel.getTaskId(), badModel);
+      p.send(TaskKind.PAIR, good.getTaskId(), good);
+      for (int i = 0; i < 20; i++) {
+        p.send(TaskKind.SYNTHETIC, "faults/synthetic/" + i, Publisher.syntheticTask("faults", i, 1));
+      }
+      p.flush();
+      // the garbage record has no experiment, so its error result is not in "faults": 23 = 20 + 3
+      assertThat(a.awaitUnique(23, Duration.ofSeconds(60))).isTrue();
+      Map<String, Result> byId = a.results().stream().collect(Collectors.toMap(Result::getTaskId, r -> r));
+      assertThat(byId.get(good.getTaskId()).hasError()).isFalse();
+      assertThat(byId.get(good.getTaskId()).getPair().getDistinguished())
+          .isEqualTo(WlMethods.byName("3-wl").distinguishes(pair.first(), pair.second()));
+      assertThat(byId.get("faults/bad-graph6").getError().getReason()).isEqualTo("invalid-graph6");
+      assertThat(byId.get("faults/unknown-model").getError().getReason()).isEqualTo("unknown-model");
+      Map<String, String> dead = deadLetters(broker.bootstrap(), 3, Duration.ofSeconds(30));
+      assertThat(dead).containsEntry("faults/garbage", "undecodable")
+          .containsEntry("faults/bad-graph6", "invalid-graph6")
+          .containsEntry("faults/unknown-model", "unknown-model");
+    }
+  }
+
+  /** Reads the dead-letter topic (committed only) until at least {@code n} records: key -> reason header. */
+  static Map<String, String> deadLetters(String bootstrap, int n, Duration timeout) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    Map<String, String> out = new HashMap<>();
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> tps = c.partitionsFor(Topics.DEAD_LETTERS).stream()
+          .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+      c.assign(tps);
+      c.seekToBeginning(tps);
+      long end = System.nanoTime() + timeout.toNanos();
+      while (out.size() < n && System.nanoTime() < end) {
+        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+          out.put(r.key(), new String(r.headers().lastHeader(Topics.HEADER_REASON).value(), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void twoWorkersInOneGroupShareTheWork() throws Exception {
+    try (Worker w1 = worker(broker.bootstrap(), "share-a", "cpu:1");
+         Worker w2 = worker(broker.bootstrap(), "share-b", "cpu:1");
+         Aggregator a = new Aggregator(broker.bootstrap(), "share").start()) {
+      Thread.sleep(3000); // let both join the group before the work arrives
+      publishSynthetic(broker.bootstrap(), "share", 200, 10);
+      assertThat(a.awaitUnique(200, Duration.ofSeconds(60))).isTrue();
+      Map<String, Long> byWorker = a.results().stream()
+          .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
+      assertThat(byWorker.keySet()).containsExactlyInAnyOrder("share-a", "share-b");
+      assertThat(a.duplicatesSeen()).isZero();
+    }
+  }
+
+  @Test
+  void aWorkerKilledWithSigkillLosesNothingAndDuplicatesNothing(@TempDir Path tmp) throws Exception {
+    Path log = tmp.resolve("killed-worker.log");
+    ProcessBuilder pb = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
+        "io.expresso.cli.Main", "worker", "--bootstrap", broker.bootstrap(), "--devices", "cpu:1", "--id", "doomed",
+        "--partitions", "4")
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    Process child = pb.start();
+    try (Worker survivor = worker(broker.bootstrap(), "survivor", "cpu:1");
+         Aggregator a = new Aggregator(broker.bootstrap(), "kill").start()) {
+      Thread.sleep(6000); // the child JVM starts and joins the group
+      publishSynthetic(broker.bootstrap(), "kill", 300, 20);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (countBy(a, "doomed") < 20 && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(countBy(a, "doomed")).as("the child worker got work before being killed; its log:%n%s",
+          Files.exists(log) ? Files.readString(log) : "").isGreaterThanOrEqualTo(20);
+      child.destroyForcibly(); // SIGKILL: no shutdown hook, an open transaction left behind
+      child.waitFor();
+      assertThat(countBy(a, "doomed")).isLessThan(300);
+      assertThat(a.awaitUnique(300, Duration.ofSeconds(90))).as("every task completes after the kill").isTrue();
+      Thread.sleep(1000); // any late duplicate would be visible by now
+      assertThat(a.uniqueCount()).isEqualTo(300);
+      assertThat(a.duplicatesSeen()).as("exactly once: no committed result twice").isZero();
+      assertThat(new ResultSummary("kill", a.results()).duplicatesInReport()).isZero();
+      assertThat(countBy(a, "survivor")).isPositive();
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  private static long countBy(Aggregator a, String worker) {
+    return a.results().stream().filter(r -> r.getProvenance().getWorkerId().equals(worker)).count();
+  }
+
+  private static String javaBin() {
+    return System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+  }
+
+  @Test
+  void aBrokerRestartMidRunIsSurvived(@TempDir Path dir) throws Exception {
+    try (EmbeddedBroker own = EmbeddedBroker.start(0, dir.resolve("kafka"))) {
+      Topics.ensure(own.bootstrap(), 4);
+      try (Worker w = worker(own.bootstrap(), "restart-worker", "cpu:1");
+           Aggregator a = new Aggregator(own.bootstrap(), "restart").start()) {
+        publishSynthetic(own.bootstrap(), "restart", 300, 10);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (a.uniqueCount() < 50 && System.nanoTime() < deadline) {
+          Thread.sleep(20);
+        }
+        int before = a.uniqueCount();
+        assertThat(before).isBetween(50, 299);
+        own.restart();
+        assertThat(a.awaitUnique(300, Duration.ofSeconds(100))).as("all tasks complete after the restart").isTrue();
+        assertThat(a.uniqueCount()).isEqualTo(300);
+        Set<String> ids = a.results().stream().map(Result::getTaskId).collect(Collectors.toSet());
+        assertThat(ids).hasSize(300);
+        assertThat(new ResultSummary("restart", a.results()).duplicatesInReport()).isZero();
+      }
+    }
+  }
+}
