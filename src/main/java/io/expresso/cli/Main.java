@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       AttackCommand.class,
       AuditCommand.class,
       EvalCommand.class,
+      ExperimentCommand.class,
       BrokerCommand.class,
       WorkerCommand.class,
       PublishCommand.class,
