@@ -64,6 +64,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--gnn-pairs", paramLabel = "K", description = "pairs per category for the GNN (training is costly; default: ${DEFAULT-VALUE})")
   int gnnPairs = 1;
 
+  @Option(names = "--robustness", paramLabel = "SCALE", defaultValue = "tiny",
+      description = "adversarial-robustness stage through the same broker and worker: tiny, small or off (default: ${DEFAULT-VALUE})")
+  String robustness;
+
   @Option(names = "--timeout", paramLabel = "S", description = "give up after S seconds (default: ${DEFAULT-VALUE})")
   int timeoutSeconds = 900;
 
@@ -74,6 +78,9 @@ final class DemoCommand implements Callable<Integer> {
       ds = Device.parse(devices);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (!List.of("tiny", "small", "off").contains(robustness)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--robustness must be tiny, small or off, got '" + robustness + "'");
     }
     if (synthetic < 0 || workMs < 0 || workMs > 60_000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--synthetic must be >= 0 and --work-ms in 0..60000");
@@ -109,6 +116,7 @@ final class DemoCommand implements Callable<Integer> {
       Topics.ensure(broker.bootstrap(), 8);
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
+      io.expresso.robust.RobustnessReport robustnessReport = null;
       int redelivered;
       boolean complete;
       try (Worker worker = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
@@ -130,9 +138,27 @@ final class DemoCommand implements Callable<Integer> {
         progress.done();
         results = aggregator.results();
         redelivered = aggregator.duplicatesSeen();
+        if (!robustness.equals("off")) {
+          io.expresso.robust.RobustnessExperiment exp = new io.expresso.robust.RobustnessExperiment(
+              EXPERIMENT + "-robustness-" + System.currentTimeMillis(), io.expresso.robust.Scale.fromName(robustness),
+              List.of("i2gnn"), List.of(io.expresso.count.Pattern.TRIANGLE), true);
+          System.err.printf(Locale.ROOT, "demo: robustness stage (scale %s): %d train, %d head-retrain, %d attack tasks%n",
+              robustness, exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
+          try (io.expresso.robust.KafkaExecutor ex = new io.expresso.robust.KafkaExecutor(broker.bootstrap(),
+              exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
+            robustnessReport = exp.run(ex, line -> System.err.println("demo: robustness: " + line));
+          }
+        }
       }
       ResultSummary summary = new ResultSummary(EXPERIMENT, results);
       o.print(ResultTables.render(summary));
+      if (robustnessReport != null) {
+        o.println();
+        ExperimentCommand.print(robustnessReport, o);
+        for (Path p : robustnessReport.writeTo(out.resolve("robustness"))) {
+          System.err.println("demo: wrote " + p);
+        }
+      }
       o.printf(Locale.ROOT, "%nexactly once: %d tasks published, %d unique results, %d redelivered results ignored,"
           + " %d duplicates in report%n", total, summary.uniqueResults(), redelivered, summary.duplicatesInReport());
       o.flush();

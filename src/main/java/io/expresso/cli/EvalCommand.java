@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.graph.GraphFormatException;
 import io.expresso.model.Devices;
 import io.expresso.model.ModelSpec;
-import io.expresso.model.Offline;
+import io.expresso.model.EngineDefaults;
 import io.expresso.stats.ConfigurationResult;
 import io.expresso.stats.Convention;
 import io.expresso.stats.PairJudgement;
@@ -98,7 +98,7 @@ final class EvalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Offline.ensure();
+    EngineDefaults.apply();
     ModelSpec modelSpec;
     Device dev;
     EvaluationSettings settings;

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       AttackCommand.class,
       AuditCommand.class,
       EvalCommand.class,
+      ExperimentCommand.class,
       BrokerCommand.class,
       WorkerCommand.class,
       PublishCommand.class,
@@ -34,7 +35,7 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    io.expresso.model.Offline.ensure(); // before DJL loads: nothing is downloaded at run time
+    io.expresso.model.EngineDefaults.apply(); // before DJL loads: nothing is downloaded at run time
     System.exit(execute(args));
   }
 

@@ -40,7 +40,7 @@ public final class GraphModel implements AutoCloseable {
   private static final int CHECKPOINT_VERSION = 1;
 
   static {
-    Offline.ensure();
+    EngineDefaults.apply();
   }
 
   private final ModelSpec spec;

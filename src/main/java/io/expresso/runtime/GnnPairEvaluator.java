@@ -5,7 +5,7 @@ import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
 import io.expresso.model.Architecture;
 import io.expresso.model.ModelSpec;
-import io.expresso.model.Offline;
+import io.expresso.model.EngineDefaults;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
@@ -39,7 +39,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   @Override
   public Result.Builder evaluate(PairTask task, Device device) {
-    Offline.ensure();
+    EngineDefaults.apply();
     ModelSpec spec;
     EvaluationSettings settings;
     try {

@@ -138,6 +138,8 @@ public final class Worker implements AutoCloseable {
 
   /** Starts a worker; it serves until {@link #close} or SIGTERM. */
   public static Worker start(Settings settings, EvaluatorRegistry registry, TaskObserver observer) {
+    // Evaluators that read or write expresso.models (train/attack) find the cluster here.
+    System.setProperty("expresso.bootstrap", settings.bootstrap());
     Worker w = new Worker(settings, registry, observer);
     w.run();
     return w;

@@ -1,0 +1,73 @@
+package io.expresso.model;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A count-regression architecture and its sizes, parsed from text (CLI options, task fields,
+ * checkpoint headers) — never a class name: {@code i2gnn[:hidden=32,layers=3,hops=2]}, or any
+ * {@link ModelSpec} text ({@code ppgn:layers=3,hidden=32}, {@code gin}, {@code ngnn-de}) whose
+ * embedding network gets a final MLP.
+ *
+ * @param architecture {@code i2gnn} or a {@link ModelSpec} architecture name
+ * @param text the canonical text, which {@link #parse} maps back to this spec
+ */
+public record RegressorSpec(String architecture, String text) {
+
+  /** Parses a spec, naming the bad part on error. */
+  public static RegressorSpec parse(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    int colon = t.indexOf(':');
+    String arch = colon < 0 ? t : t.substring(0, colon);
+    if (!arch.equals("i2gnn")) {
+      ModelSpec spec;
+      try {
+        spec = ModelSpec.parse(t);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unknown count-regression model '" + text
+            + "' (known: i2gnn, gin, ppgn, ngnn-de): " + e.getMessage(), e);
+      }
+      return new RegressorSpec(spec.architecture().cliName(), spec.toText());
+    }
+    Map<String, Integer> v = new LinkedHashMap<>(Map.of("hidden", 32, "layers", 3, "hops", 2));
+    if (colon >= 0 && colon < t.length() - 1) {
+      for (String kv : t.substring(colon + 1).split(",")) {
+        String[] p = kv.split("=", 2);
+        if (p.length != 2 || !v.containsKey(p[0].trim())) {
+          throw new IllegalArgumentException("model spec '" + text + "': expected key=value with key in "
+              + v.keySet() + ", got '" + kv + "'");
+        }
+        try {
+          v.put(p[0].trim(), Integer.parseInt(p[1].trim()));
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("model spec '" + text + "': " + p[0] + " is not an integer: '" + p[1] + "'");
+        }
+      }
+    }
+    if (v.get("hidden") < 1 || v.get("layers") < 1 || v.get("hops") < 1) {
+      throw new IllegalArgumentException("model spec '" + text + "': hidden, layers and hops must be >= 1");
+    }
+    return new RegressorSpec("i2gnn", "i2gnn:hidden=" + v.get("hidden") + ",layers=" + v.get("layers")
+        + ",hops=" + v.get("hops"));
+  }
+
+  /** A fresh, uninitialised network of this spec. */
+  public GraphRegressor create() {
+    if (architecture.equals("i2gnn")) {
+      RegressorSpec s = this;
+      Map<String, Integer> v = new LinkedHashMap<>();
+      for (String kv : s.text.substring(s.text.indexOf(':') + 1).split(",")) {
+        String[] p = kv.split("=", 2);
+        v.put(p[0], Integer.parseInt(p[1]));
+      }
+      return new I2Gnn(v.get("hidden"), v.get("layers"), v.get("hops"));
+    }
+    return new BodyRegressor(ModelSpec.parse(text));
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+}

@@ -1,0 +1,131 @@
+package io.expresso.robust;
+
+import io.expresso.attack.AdversarialRule;
+import io.expresso.attack.AttackCampaign;
+import io.expresso.attack.AttackCurves;
+import io.expresso.attack.AttackResult;
+import io.expresso.attack.Budgets;
+import io.expresso.attack.CountModel;
+import io.expresso.count.CountingSplit;
+import io.expresso.graph.Graph;
+import io.expresso.model.RegressorSpec;
+import io.expresso.train.CountErrors;
+import io.expresso.train.CountRegressionTrainer;
+import io.expresso.train.TrainedCountModel;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one train or attack job on this process's device: the unit of work behind both the
+ * in-process executor and the Kafka evaluators. Loaded models are kept for the next job (a worker
+ * attacks the same models many times); not thread-safe, one runner per device.
+ */
+public final class JobRunner implements AutoCloseable {
+
+  private final ModelStore store;
+  private final String device;
+  private final Map<String, TrainedCountModel> loaded = new LinkedHashMap<>();
+  private final CountRegressionTrainer trainer = new CountRegressionTrainer();
+
+  public JobRunner(ModelStore store, String device) {
+    this.store = store;
+    this.device = device;
+  }
+
+  /** Trains (or retrains the head of) a model, stores its checkpoint and tests it. */
+  public TrainOutcome train(TrainJob job) {
+    CountingSplit data = StudyData.get(job.dataset(), job.scale());
+    Scale s = job.scale();
+    CountRegressionTrainer.Settings settings = new CountRegressionTrainer.Settings(
+        s.epochs(), s.batchSize(), s.learningRate(), job.seed(), device);
+    CountRegressionTrainer.Run run;
+    if (job.headOf() == null) {
+      RegressorSpec spec = RegressorSpec.parse(job.spec());
+      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, null);
+    } else {
+      // A private copy: the stored base model stays as it was trained.
+      TrainedCountModel base = TrainedCountModel.fromBytes(checkpoint(job.headOf()), device);
+      run = trainer.retrainHead(base, data.train(), data.validation(), settings, null);
+    }
+    TrainedCountModel model = run.model();
+    store.put(job.modelId(), model.toBytes());
+    Map<String, CountErrors> errors = new LinkedHashMap<>();
+    for (String d : job.testOn()) {
+      errors.put(d, model.evaluate(StudyData.get(d, s).test()));
+    }
+    int correct = model.correctlyPredicted(data.test()).size();
+    remember(job.modelId(), model);
+    return new TrainOutcome(job, errors, run.epochs(), run.finalLoss(), run.bestEpoch(),
+        run.bestValidationL1(), correct, run.seconds());
+  }
+
+  /** Attacks a stored model on its correctly predicted test graphs and scores transfer. */
+  public AttackOutcome attack(AttackJob job) {
+    long start = System.nanoTime();
+    CountingSplit data = StudyData.get(job.dataset(), job.scale());
+    TrainedCountModel model = load(job.modelId());
+    List<Graph> targets = new ArrayList<>();
+    for (int g : model.correctlyPredicted(data.test())) {
+      if (targets.size() == job.scale().attacked()) {
+        break;
+      }
+      targets.add(data.test().graphs().get(g));
+    }
+    AdversarialRule rule = AdversarialRule.paper();
+    AttackCampaign campaign = new AttackCampaign(model.pattern(), job.space(), Budgets.PAPER_FRACTIONS,
+        job.beamWidth(), job.scale().candidatesPerMember(), rule, job.seed());
+    AttackCampaign.Summary summary = campaign.run(targets, model, StudyData.meanEdges(data), List.of());
+    List<CountModel> others = new ArrayList<>();
+    for (String id : job.transferTo()) {
+      others.add(load(id));
+    }
+    List<AttackResult> results = summary.results();
+    boolean[] transfers = others.isEmpty() ? new boolean[results.size()]
+        : AttackCurves.transfers(results, others, rule);
+    double[] rate = new double[summary.budgets().length];
+    for (int b = 0; b < rate.length; b++) {
+      int hits = 0;
+      for (int r = 0; r < results.size(); r++) {
+        if (transfers[r] && results.get(r).succeededWithin(summary.budgets()[b])) {
+          hits++;
+        }
+      }
+      rate[b] = summary.attacked() == 0 ? Double.NaN : (double) hits / summary.attacked();
+    }
+    double nrTransfer = others.isEmpty() ? Double.NaN : AttackCurves.normalisedAuc(summary.fractions(), rate);
+    return new AttackOutcome(job, summary, transfers, rate, nrTransfer, (System.nanoTime() - start) / 1e9);
+  }
+
+  private byte[] checkpoint(String modelId) {
+    return store.get(modelId).orElseThrow(() -> new IllegalArgumentException(
+        "model '" + modelId + "' is not in the model store"));
+  }
+
+  private TrainedCountModel load(String modelId) {
+    TrainedCountModel m = loaded.get(modelId);
+    if (m == null) {
+      m = TrainedCountModel.fromBytes(checkpoint(modelId), device);
+      remember(modelId, m);
+    }
+    return m;
+  }
+
+  private void remember(String modelId, TrainedCountModel m) {
+    TrainedCountModel old = loaded.put(modelId, m);
+    if (old != null && old != m) {
+      old.close();
+    }
+    if (loaded.size() > 32) {
+      String eldest = loaded.keySet().iterator().next();
+      loaded.remove(eldest).close();
+    }
+  }
+
+  @Override
+  public void close() {
+    loaded.values().forEach(TrainedCountModel::close);
+    loaded.clear();
+  }
+}

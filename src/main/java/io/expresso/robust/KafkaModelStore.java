@@ -1,0 +1,109 @@
+package io.expresso.robust;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.expresso.proto.v1.Checkpoint;
+import io.expresso.runtime.Topics;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Checkpoints on the compacted {@code expresso.models} topic, key = model id, value a
+ * {@link Checkpoint} message. {@link #put} waits for the broker's acknowledgement, so a train
+ * result is only produced once its checkpoint is durable; {@link #get} reads the topic to its end
+ * (compaction keeps the latest checkpoint per id) and caches what it saw.
+ */
+public final class KafkaModelStore implements ModelStore, AutoCloseable {
+
+  private final String bootstrap;
+  private final String workerId;
+  private final KafkaProducer<String, byte[]> producer;
+  private final Map<String, byte[]> seen = new ConcurrentHashMap<>();
+
+  public KafkaModelStore(String bootstrap, String workerId) {
+    this.bootstrap = bootstrap;
+    this.workerId = workerId;
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(32 << 20));
+    producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  @Override
+  public void put(String modelId, byte[] checkpoint) {
+    Checkpoint c = Checkpoint.newBuilder().setKey(modelId).setParameters(ByteString.copyFrom(checkpoint))
+        .setFormat("expresso-count-model-1/djl-pytorch").setCreatedBy(workerId)
+        .setCreatedAtMs(System.currentTimeMillis()).build();
+    try {
+      producer.send(new ProducerRecord<>(Topics.MODELS, modelId, c.toByteArray())).get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot store checkpoint '" + modelId + "' in " + Topics.MODELS
+          + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while storing checkpoint '" + modelId + "'", e);
+    }
+    seen.put(modelId, checkpoint.clone());
+  }
+
+  @Override
+  public Optional<byte[]> get(String modelId) {
+    byte[] cached = seen.get(modelId);
+    if (cached == null) {
+      readToEnd();
+      cached = seen.get(modelId);
+    }
+    return Optional.ofNullable(cached).map(byte[]::clone);
+  }
+
+  private void readToEnd() {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(32 << 20));
+    p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 << 20));
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts = c.partitionsFor(Topics.MODELS).stream()
+          .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      Map<TopicPartition, Long> end = c.endOffsets(parts);
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("timed out reading " + Topics.MODELS);
+        }
+        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+          try {
+            Checkpoint cp = Checkpoint.parseFrom(r.value());
+            seen.put(r.key(), cp.getParameters().toByteArray());
+          } catch (InvalidProtocolBufferException e) {
+            // Not a checkpoint: skip it (another producer's garbage must not stop model loading).
+          }
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    producer.close(Duration.ofSeconds(5));
+  }
+}

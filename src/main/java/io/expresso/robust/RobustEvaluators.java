@@ -1,0 +1,169 @@
+package io.expresso.robust;
+
+import io.expresso.proto.v1.AttackTask;
+import io.expresso.proto.v1.GraphOutcome;
+import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TrainResult;
+import io.expresso.proto.v1.TrainTask;
+import io.expresso.attack.AttackResult;
+import io.expresso.attack.Budgets;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.Evaluator;
+import io.expresso.runtime.EvaluatorProvider;
+import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.TaskFailure;
+import io.expresso.runtime.TaskKind;
+import io.expresso.train.CountErrors;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The robustness study's evaluators for the runtime: train tasks and attack tasks whose field
+ * {@code robust_job} carries a {@link TrainJob} / {@link AttackJob}. One {@link JobRunner} per
+ * device (the runtime calls each device from one thread); checkpoints go to and come from
+ * {@code expresso.models} through a {@link KafkaModelStore} on the worker's bootstrap servers
+ * (system property {@value #BOOTSTRAP_PROPERTY}, set by the worker).
+ */
+public final class RobustEvaluators implements EvaluatorProvider {
+
+  public static final String BOOTSTRAP_PROPERTY = "expresso.bootstrap";
+
+  private final Supplier<ModelStore> storeFactory;
+  private volatile ModelStore store;
+  private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
+
+  /** For ServiceLoader: the store is the worker's {@code expresso.models} topic. */
+  public RobustEvaluators() {
+    this(() -> {
+      String b = System.getProperty(BOOTSTRAP_PROPERTY);
+      if (b == null) {
+        throw new TaskFailure("invalid-task", "robust evaluators need the worker's bootstrap servers ("
+            + BOOTSTRAP_PROPERTY + " is not set)");
+      }
+      return new KafkaModelStore(b, "worker@" + b);
+    });
+  }
+
+  public RobustEvaluators(Supplier<ModelStore> storeFactory) {
+    this.storeFactory = storeFactory;
+  }
+
+  @Override
+  public void register(EvaluatorRegistry registry) {
+    registry.register(TaskKind.TRAIN, new Evaluator<TrainTask>() {
+      @Override
+      public boolean accepts(TrainTask task) {
+        return !task.getRobustJob().isEmpty();
+      }
+
+      @Override
+      public Result.Builder evaluate(TrainTask task, Device device) {
+        return train(task, device);
+      }
+
+      @Override
+      public String toString() {
+        return "robust-train";
+      }
+    });
+    registry.register(TaskKind.ATTACK, new Evaluator<AttackTask>() {
+      @Override
+      public boolean accepts(AttackTask task) {
+        return !task.getRobustJob().isEmpty();
+      }
+
+      @Override
+      public Result.Builder evaluate(AttackTask task, Device device) {
+        return attack(task, device);
+      }
+
+      @Override
+      public String toString() {
+        return "robust-attack";
+      }
+    });
+  }
+
+  private JobRunner runner(Device device) {
+    ModelStore s = store;
+    if (s == null) {
+      synchronized (this) {
+        if (store == null) {
+          store = storeFactory.get();
+        }
+        s = store;
+      }
+    }
+    ModelStore finalStore = s;
+    return runners.computeIfAbsent(device.id(), id -> new JobRunner(finalStore,
+        device.isGpu() ? "gpu:" + device.index() : "cpu"));
+  }
+
+  Result.Builder train(TrainTask task, Device device) {
+    TrainJob job;
+    try {
+      job = RobustJson.read(task.getRobustJob(), TrainJob.class);
+    } catch (IllegalArgumentException e) {
+      throw new TaskFailure("invalid-task", "train task " + task.getTaskId() + ": " + e.getMessage());
+    }
+    TrainOutcome o;
+    try {
+      o = runner(device).train(job);
+    } catch (IllegalArgumentException e) {
+      throw new TaskFailure("invalid-task", "train task " + task.getTaskId() + ": " + e.getMessage());
+    }
+    CountErrors main = o.errors().get(job.dataset());
+    TrainResult.Builder r = TrainResult.newBuilder().setModel(job.spec()).setPattern(job.pattern().cliName())
+        .setDataset(job.dataset()).setSeed(job.seed()).setCheckpointKey(job.modelId())
+        .setEpochs(o.epochs()).setFinalLoss(o.finalLoss()).setValidationMae(o.bestValidationL1())
+        .setBestEpoch(o.bestEpoch()).setCorrectTest(o.correctTest())
+        .setRobustOutcome(RobustJson.write(o));
+    if (main != null) {
+      r.setTestMae(main.l1()).setTestLc(main.lc());
+    }
+    return Result.newBuilder().setTrain(r);
+  }
+
+  Result.Builder attack(AttackTask task, Device device) {
+    AttackJob job;
+    try {
+      job = RobustJson.read(task.getRobustJob(), AttackJob.class);
+    } catch (IllegalArgumentException e) {
+      throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
+    }
+    AttackOutcome o;
+    try {
+      o = runner(device).attack(job);
+    } catch (IllegalArgumentException e) {
+      throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
+    }
+    io.expresso.proto.v1.AttackResult.Builder r = io.expresso.proto.v1.AttackResult.newBuilder()
+        .setModel(job.modelId()).setCheckpointKey(job.modelId()).setPattern(o.summary().pattern().cliName())
+        .setSpace(job.space().cliName()).setBeamWidth(job.beamWidth()).setDelta(1.0)
+        .setNr(o.summary().nr()).setNrTransfer(o.nrTransfer()).setAttacked(o.summary().attacked())
+        .setRobustOutcome(RobustJson.write(o));
+    for (int b : o.summary().budgets()) {
+      r.addBudgets(b);
+    }
+    for (double f : Budgets.PAPER_FRACTIONS) {
+      r.addBudgetFractions(f);
+    }
+    for (double v : o.summary().successRate()) {
+      r.addSuccessRate(v);
+    }
+    for (double v : o.transferRate()) {
+      r.addTransferRate(v);
+    }
+    int i = 0;
+    for (AttackResult a : o.summary().results()) {
+      GraphOutcome.Builder g = GraphOutcome.newBuilder().setIndex(i++).setGraph(a.cleanGraph6())
+          .setTrueCount(a.cleanCount()).setPrediction(a.cleanPrediction());
+      for (int b : o.summary().budgets()) {
+        g.addBudgets(b).addAdversarial(a.succeededWithin(b));
+      }
+      r.addOutcomes(g);
+    }
+    return Result.newBuilder().setAttack(r);
+  }
+}

@@ -1,0 +1,142 @@
+package io.expresso.robust;
+
+import io.expresso.attack.PerturbationSpace;
+import io.expresso.count.Pattern;
+import io.expresso.model.RegressorSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * The study as phases of jobs (Campi et al. §6): (1) train every model × pattern × seed on the
+ * attack dataset, and for the out-of-distribution rows on ER(0.3) (d1) and ER(0.8) (d2);
+ * (2) retrain only the final MLP of the d1 models on d2, and attack every attack-dataset model in
+ * P, P^c and P^s with transfer to the same model × pattern's other seeds; (3) the report.
+ *
+ * @param models model specs; a bare architecture gets the scale's width and depth
+ */
+public record RobustnessExperiment(String experimentId, Scale scale, List<String> models,
+    List<Pattern> patterns, boolean ood) {
+
+  public static final List<PerturbationSpace> SPACES = List.of(PerturbationSpace.ANY,
+      PerturbationSpace.COUNT_PRESERVING, PerturbationSpace.SUBGRAPH_PRESERVING);
+  public static final String D1 = "er-0.3";
+  public static final String D2 = "er-0.8";
+
+  public RobustnessExperiment {
+    models = models.stream().map(m -> resolve(m, scale)).toList();
+    patterns = List.copyOf(patterns);
+    if (models.isEmpty() || patterns.isEmpty()) {
+      throw new IllegalArgumentException("at least one model and one pattern are needed");
+    }
+    if (scale.seeds() < 1) {
+      throw new IllegalArgumentException("scale " + scale.cliName() + " has no seeds");
+    }
+  }
+
+  private static String resolve(String model, Scale scale) {
+    String m = model.trim();
+    RegressorSpec.parse(m); // names a bad architecture as the user wrote it
+    String spec = m.contains(":") ? m
+        : m.equalsIgnoreCase("i2gnn") ? m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2"
+        : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers();
+    return RegressorSpec.parse(spec).toString(); // validates early, with a clear message
+  }
+
+  static String architecture(String spec) {
+    return RegressorSpec.parse(spec).architecture();
+  }
+
+  String modelId(String spec, Pattern p, String dataset, int seed) {
+    return experimentId + "/" + architecture(spec) + "/" + p.cliName() + "/" + dataset + "/s" + seed;
+  }
+
+  String headId(String spec, Pattern p, int seed) {
+    return modelId(spec, p, D1, seed) + "/head-" + D2;
+  }
+
+  private boolean attackOnD1() {
+    return scale.attackDataset().equals(D1);
+  }
+
+  /** Phase 1: every model trained from scratch. */
+  public List<TrainJob> trainJobs() {
+    List<TrainJob> jobs = new ArrayList<>();
+    for (String spec : models) {
+      for (Pattern p : patterns) {
+        for (int s = 0; s < scale.seeds(); s++) {
+          List<String> testOn = new ArrayList<>(List.of(scale.attackDataset()));
+          if (ood && attackOnD1()) {
+            testOn.add(D2);
+          }
+          jobs.add(new TrainJob(modelId(spec, p, scale.attackDataset(), s), spec, p, scale.attackDataset(),
+              scale, s, null, testOn));
+          if (ood) {
+            if (!attackOnD1()) {
+              jobs.add(new TrainJob(modelId(spec, p, D1, s), spec, p, D1, scale, s, null, List.of(D1, D2)));
+            }
+            jobs.add(new TrainJob(modelId(spec, p, D2, s), spec, p, D2, scale, s, null, List.of(D2)));
+          }
+        }
+      }
+    }
+    return jobs;
+  }
+
+  /** Phase 2a: the final MLP of every d1 model retrained on d2. */
+  public List<TrainJob> headJobs() {
+    List<TrainJob> jobs = new ArrayList<>();
+    if (!ood) {
+      return jobs;
+    }
+    for (String spec : models) {
+      for (Pattern p : patterns) {
+        for (int s = 0; s < scale.seeds(); s++) {
+          jobs.add(new TrainJob(headId(spec, p, s), spec, p, D2, scale, s, modelId(spec, p, D1, s), List.of(D2)));
+        }
+      }
+    }
+    return jobs;
+  }
+
+  /** Phase 2b: every attack-dataset model attacked in the three spaces. */
+  public List<AttackJob> attackJobs() {
+    List<AttackJob> jobs = new ArrayList<>();
+    for (String spec : models) {
+      for (Pattern p : patterns) {
+        for (int s = 0; s < scale.seeds(); s++) {
+          List<String> others = new ArrayList<>();
+          for (int o = 0; o < scale.seeds(); o++) {
+            if (o != s) {
+              others.add(modelId(spec, p, scale.attackDataset(), o));
+            }
+          }
+          for (PerturbationSpace space : SPACES) {
+            String id = modelId(spec, p, scale.attackDataset(), s) + "/attack-" + space.cliName();
+            jobs.add(new AttackJob(id, modelId(spec, p, scale.attackDataset(), s), space, scale,
+                scale.attackDataset(), others, 1000L * s + space.ordinal()));
+          }
+        }
+      }
+    }
+    return jobs;
+  }
+
+  /** Runs all phases on {@code executor}; {@code progress} gets one line per finished job. */
+  public RobustnessReport run(StudyExecutor executor, Consumer<String> progress) {
+    long start = System.nanoTime();
+    List<TrainOutcome> trained = new ArrayList<>(executor.train(trainJobs(), o -> progress.accept(describe(o))));
+    trained.addAll(executor.train(headJobs(), o -> progress.accept(describe(o))));
+    List<AttackOutcome> attacks = executor.attack(attackJobs(), o -> progress.accept(String.format(Locale.ROOT,
+        "attacked %s: %d graphs, NR %.3f, NR(tr.) %.3f, %.1fs", o.job().attackId(), o.summary().attacked(),
+        o.summary().nr(), o.nrTransfer(), o.seconds())));
+    return new RobustnessReport(this, trained, attacks, (System.nanoTime() - start) / 1e9);
+  }
+
+  private static String describe(TrainOutcome o) {
+    StringBuilder sb = new StringBuilder("trained " + o.job().modelId() + ":");
+    o.errors().forEach((d, e) -> sb.append(String.format(Locale.ROOT, " %s l1 %.3f", d, e.l1())));
+    return sb.append(String.format(Locale.ROOT, ", %d correct, %.1fs", o.correctTest(), o.seconds())).toString();
+  }
+}

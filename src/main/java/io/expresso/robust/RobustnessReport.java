@@ -1,0 +1,332 @@
+package io.expresso.robust;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.expresso.attack.AttackResult;
+import io.expresso.attack.Budgets;
+import io.expresso.attack.PerturbationSpace;
+import io.expresso.count.Pattern;
+import io.expresso.graph.Graph;
+import io.expresso.train.CountErrors;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.commons.math3.stat.inference.TTest;
+
+/**
+ * The study's report, computed from the job outcomes: test errors beside the paper's (Table 3),
+ * the AUC table (Table 1: NR and NR (tr.), mean ± standard error over seeds), success-versus-budget
+ * curves (Fig. 5), the OOD table (Table 2) and Welch t-tests (Tables 5 and 6) for shifts of the
+ * pattern count (space P) and the edge count (space P^c) between transferring adversarial
+ * examples and their clean graphs, pooled over seeds. Written as Markdown, JSON and PNG.
+ */
+public final class RobustnessReport {
+
+  /** The paper omits p-values from fewer samples; we print them but flag them. */
+  public static final int MIN_SHIFT_SAMPLES = 25;
+
+  public record ErrorRow(String model, String pattern, String dataset, SeedStats l1, SeedStats lc,
+      double paperL1, int meanCorrectTest, double meanTrainSeconds, int meanBestEpoch) {}
+
+  public record AucRow(String model, String pattern, String space, SeedStats nr, SeedStats nrTransfer,
+      int attacked, double meanAttackSeconds) {}
+
+  public record Curve(String model, String pattern, String space, double[] fractions, int[] budgets,
+      SeedStats[] success, SeedStats[] transfer) {}
+
+  public record OodRow(String model, String pattern, String setting, SeedStats l1, SeedStats lc) {}
+
+  public record ShiftRow(String model, String pattern, String quantity, String space, double fraction,
+      int budget, int n, double meanClean, double meanAdversarial, double pValue) {}
+
+  private final RobustnessExperiment experiment;
+  private final List<TrainOutcome> trained;
+  private final List<AttackOutcome> attacks;
+  private final double seconds;
+
+  public RobustnessReport(RobustnessExperiment experiment, List<TrainOutcome> trained,
+      List<AttackOutcome> attacks, double seconds) {
+    this.experiment = experiment;
+    this.trained = List.copyOf(trained);
+    this.attacks = List.copyOf(attacks);
+    this.seconds = seconds;
+  }
+
+  public List<TrainOutcome> trained() {
+    return trained;
+  }
+
+  public List<AttackOutcome> attacks() {
+    return attacks;
+  }
+
+  public double seconds() {
+    return seconds;
+  }
+
+  /** Test errors of the attack-dataset models. */
+  public List<ErrorRow> errors() {
+    List<ErrorRow> rows = new ArrayList<>();
+    String ds = experiment.scale().attackDataset();
+    for (String spec : experiment.models()) {
+      String arch = RobustnessExperiment.architecture(spec);
+      for (Pattern p : experiment.patterns()) {
+        List<TrainOutcome> os = select(o -> o.job().headOf() == null && o.job().dataset().equals(ds)
+            && o.job().spec().equals(spec) && o.job().pattern() == p);
+        rows.add(new ErrorRow(arch, p.cliName(), ds,
+            SeedStats.of(os.stream().mapToDouble(o -> o.errors().get(ds).l1()).toArray()),
+            SeedStats.of(os.stream().mapToDouble(o -> o.errors().get(ds).lc()).toArray()),
+            ds.equals("sbm") ? PaperValues.l1(arch, p) : Double.NaN,
+            (int) Math.round(os.stream().mapToInt(TrainOutcome::correctTest).average().orElse(0)),
+            os.stream().mapToDouble(TrainOutcome::seconds).average().orElse(Double.NaN),
+            (int) Math.round(os.stream().mapToInt(TrainOutcome::bestEpoch).average().orElse(0))));
+      }
+    }
+    return rows;
+  }
+
+  public List<AucRow> auc() {
+    List<AucRow> rows = new ArrayList<>();
+    forEachGroup((spec, p, space, os) -> rows.add(new AucRow(RobustnessExperiment.architecture(spec),
+        p.cliName(), space.cliName(),
+        SeedStats.of(os.stream().mapToDouble(o -> o.summary().nr()).toArray()),
+        SeedStats.of(os.stream().mapToDouble(AttackOutcome::nrTransfer).toArray()),
+        os.stream().mapToInt(o -> o.summary().attacked()).sum(),
+        os.stream().mapToDouble(AttackOutcome::seconds).average().orElse(Double.NaN))));
+    return rows;
+  }
+
+  public List<Curve> curves() {
+    List<Curve> rows = new ArrayList<>();
+    forEachGroup((spec, p, space, os) -> {
+      double[] fractions = Budgets.PAPER_FRACTIONS.clone();
+      SeedStats[] success = new SeedStats[fractions.length];
+      SeedStats[] transfer = new SeedStats[fractions.length];
+      for (int b = 0; b < fractions.length; b++) {
+        int bb = b;
+        success[b] = SeedStats.of(os.stream().mapToDouble(o -> o.summary().successRate()[bb]).toArray());
+        transfer[b] = SeedStats.of(os.stream().mapToDouble(o -> o.transferRate()[bb]).toArray());
+      }
+      int[] budgets = os.isEmpty() ? new int[0] : os.get(0).summary().budgets();
+      rows.add(new Curve(RobustnessExperiment.architecture(spec), p.cliName(), space.cliName(),
+          fractions, budgets, success, transfer));
+    });
+    return rows;
+  }
+
+  /** Rows d1, OOD, d2 and MLP of Table 2 per model × pattern; empty without the OOD study. */
+  public List<OodRow> ood() {
+    List<OodRow> rows = new ArrayList<>();
+    if (!experiment.ood()) {
+      return rows;
+    }
+    String d1 = RobustnessExperiment.D1;
+    String d2 = RobustnessExperiment.D2;
+    for (String spec : experiment.models()) {
+      String arch = RobustnessExperiment.architecture(spec);
+      for (Pattern p : experiment.patterns()) {
+        Predicate<TrainOutcome> mp = o -> o.job().spec().equals(spec) && o.job().pattern() == p;
+        List<TrainOutcome> onD1 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d1)));
+        List<TrainOutcome> onD2 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d2)));
+        List<TrainOutcome> head = select(mp.and(o -> o.job().headOf() != null));
+        rows.add(row(arch, p, "d1", onD1, d1));
+        rows.add(row(arch, p, "OOD", onD1, d2));
+        rows.add(row(arch, p, "d2", onD2, d2));
+        rows.add(row(arch, p, "MLP", head, d2));
+      }
+    }
+    return rows;
+  }
+
+  private static OodRow row(String arch, Pattern p, String setting, List<TrainOutcome> os, String dataset) {
+    List<CountErrors> es = os.stream().map(o -> o.errors().get(dataset)).filter(e -> e != null).toList();
+    return new OodRow(arch, p.cliName(), setting,
+        SeedStats.of(es.stream().mapToDouble(CountErrors::l1).toArray()),
+        SeedStats.of(es.stream().mapToDouble(CountErrors::lc).toArray()));
+  }
+
+  /**
+   * Welch t-tests (two-sided, unequal variances) of transferring adversarial examples against their
+   * clean graphs: the pattern count for space P, the edge count for space P^c, per budget, pooled
+   * over seeds (the paper's Tables 5 and 6).
+   */
+  public List<ShiftRow> shifts() {
+    List<ShiftRow> rows = new ArrayList<>();
+    forEachGroup((spec, p, space, os) -> {
+      String quantity = space == PerturbationSpace.ANY ? "count"
+          : space == PerturbationSpace.COUNT_PRESERVING ? "edges" : null;
+      if (quantity == null || os.isEmpty()) {
+        return;
+      }
+      int[] budgets = os.get(0).summary().budgets();
+      for (int b = 0; b < budgets.length; b++) {
+        List<Double> clean = new ArrayList<>();
+        List<Double> adv = new ArrayList<>();
+        for (AttackOutcome o : os) {
+          List<AttackResult> rs = o.summary().results();
+          for (int r = 0; r < rs.size(); r++) {
+            AttackResult res = rs.get(r);
+            if (o.transfers()[r] && res.succeededWithin(budgets[b])) {
+              Graph c = res.cleanGraph();
+              Graph a = res.adversarialGraph();
+              clean.add((double) (quantity.equals("count") ? res.cleanCount() : c.m()));
+              adv.add((double) (quantity.equals("count") ? res.adversarialCount() : a.m()));
+            }
+          }
+        }
+        rows.add(new ShiftRow(RobustnessExperiment.architecture(spec), p.cliName(), quantity, space.cliName(),
+            Budgets.PAPER_FRACTIONS[b], budgets[b], clean.size(), mean(clean), mean(adv), welch(clean, adv)));
+      }
+    });
+    return rows;
+  }
+
+  private interface Group {
+    void accept(String spec, Pattern p, PerturbationSpace space, List<AttackOutcome> outcomes);
+  }
+
+  private void forEachGroup(Group g) {
+    for (String spec : experiment.models()) {
+      for (Pattern p : experiment.patterns()) {
+        for (PerturbationSpace space : RobustnessExperiment.SPACES) {
+          List<AttackOutcome> os = attacks.stream().filter(o -> o.job().space() == space
+              && o.summary().pattern() == p && o.job().modelId().startsWith(
+                  experiment.experimentId() + "/" + RobustnessExperiment.architecture(spec) + "/" + p.cliName() + "/"))
+              .toList();
+          g.accept(spec, p, space, os);
+        }
+      }
+    }
+  }
+
+  private List<TrainOutcome> select(Predicate<TrainOutcome> p) {
+    return trained.stream().filter(p).toList();
+  }
+
+  private static double mean(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+  }
+
+  /** Welch's two-sided p-value; NaN with fewer than 2 samples or no variance at all. */
+  static double welch(List<Double> a, List<Double> b) {
+    if (a.size() < 2 || b.size() < 2) {
+      return Double.NaN;
+    }
+    double[] x = a.stream().mapToDouble(Double::doubleValue).toArray();
+    double[] y = b.stream().mapToDouble(Double::doubleValue).toArray();
+    try {
+      return new TTest().tTest(x, y);
+    } catch (RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** Writes robustness.md, robustness.json and one success-versus-budget PNG per model × pattern. */
+  public List<Path> writeTo(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    List<Path> files = new ArrayList<>();
+    Path md = dir.resolve("robustness.md");
+    Files.writeString(md, markdown(), StandardCharsets.UTF_8);
+    files.add(md);
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("experiment", experiment.experimentId());
+    json.put("scale", experiment.scale().cliName());
+    json.put("models", experiment.models());
+    json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
+    json.put("seconds", seconds);
+    json.put("errors", errors());
+    json.put("auc", auc());
+    json.put("curves", curves());
+    json.put("ood", ood());
+    json.put("shifts", shifts());
+    Path js = dir.resolve("robustness.json");
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(js.toFile(), json);
+    files.add(js);
+    List<Curve> curves = curves();
+    for (String spec : experiment.models()) {
+      String arch = RobustnessExperiment.architecture(spec);
+      for (Pattern p : experiment.patterns()) {
+        List<SuccessPlot.Panel> panels = new ArrayList<>();
+        for (Curve c : curves) {
+          if (c.model().equals(arch) && c.pattern().equals(p.cliName())) {
+            panels.add(new SuccessPlot.Panel("space " + c.space(), c.fractions(), c.success(), c.transfer()));
+          }
+        }
+        Path png = dir.resolve("success-" + arch + "-" + p.cliName() + ".png");
+        SuccessPlot.write(png, arch + " " + p.cliName() + " (" + experiment.scale().cliName()
+            + ", mean ± s.e. over " + experiment.scale().seeds() + " seeds)", panels);
+        files.add(png);
+      }
+    }
+    return files;
+  }
+
+  public String markdown() {
+    StringBuilder sb = new StringBuilder();
+    Scale s = experiment.scale();
+    sb.append("# Adversarial robustness of subgraph counting — ").append(experiment.experimentId()).append("\n\n");
+    sb.append(String.format(Locale.ROOT, "Scale `%s`: %d graphs per dataset (split 30/20/50), %d seeds, "
+        + "%d epochs, attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
+        + "(greedy for P), %s candidate flips per beam member, δ = 1, budgets 1/5/10/25%% of the mean "
+        + "edge count. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
+        s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
+        seconds));
+    sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (ErrorRow r : errors()) {
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |%n", r.model(), r.pattern(),
+          r.dataset(), pm(r.l1()), pm(r.lc()), num(r.paperL1()), r.meanCorrectTest(), r.meanBestEpoch(), r.meanTrainSeconds()));
+    }
+    sb.append("\n## AUC of success rate over budget (Table 1)\n\n| model | pattern | space | NR | NR (tr.) | attacked graphs | attack s |\n|---|---|---|---|---|---|---|\n");
+    for (AucRow r : auc()) {
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %.1f |%n", r.model(), r.pattern(), r.space(),
+          pm(r.nr()), pm(r.nrTransfer()), r.attacked(), r.meanAttackSeconds()));
+    }
+    sb.append("\n## Success rate by budget (Fig. 5; `success-*.png`)\n\n| model | pattern | space | budget | flips | success | transfer |\n|---|---|---|---|---|---|---|\n");
+    for (Curve c : curves()) {
+      for (int b = 0; b < c.fractions().length; b++) {
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f%% | %s | %s | %s |%n", c.model(), c.pattern(), c.space(),
+            c.fractions()[b] * 100, b < c.budgets().length ? String.valueOf(c.budgets()[b]) : "-",
+            pm(c.success()[b]), pm(c.transfer()[b])));
+      }
+    }
+    if (experiment.ood()) {
+      sb.append("\n## Out of distribution (Table 2): d1 = ER(10, 0.3), d2 = ER(10, 0.8)\n\n| model | pattern | setting | ℓ1 | ℓc |\n|---|---|---|---|---|\n");
+      for (OodRow r : ood()) {
+        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", r.model(), r.pattern(), r.setting(), pm(r.l1()), pm(r.lc())));
+      }
+    }
+    sb.append("\n## Shift of transferring adversarial examples (Tables 5, 6; Welch t-test)\n\n"
+        + "p-values from fewer than " + MIN_SHIFT_SAMPLES + " samples are marked with *.\n\n"
+        + "| model | pattern | quantity | space | budget | n | clean mean | adversarial mean | p |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (ShiftRow r : shifts()) {
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.0f%% | %d | %s | %s | %s%s |%n", r.model(), r.pattern(),
+          r.quantity(), r.space(), r.fraction() * 100, r.n(), num(r.meanClean()), num(r.meanAdversarial()),
+          num(r.pValue()), r.n() < MIN_SHIFT_SAMPLES && !Double.isNaN(r.pValue()) ? "*" : ""));
+    }
+    return sb.toString();
+  }
+
+  static String pm(SeedStats s) {
+    if (s == null || Double.isNaN(s.mean())) {
+      return "-";
+    }
+    return num(s.mean()) + " ± " + num(s.se());
+  }
+
+  static String num(double v) {
+    if (Double.isNaN(v)) {
+      return "-";
+    }
+    if (v != 0 && (Math.abs(v) < 0.01 || Math.abs(v) >= 1e4)) {
+      return String.format(Locale.ROOT, "%.2e", v);
+    }
+    return String.format(Locale.ROOT, "%.3f", v);
+  }
+}

@@ -1,0 +1,24 @@
+package io.expresso.train;
+
+/**
+ * Test errors of a count regressor as in Campi et al., Table 3: ℓ1 is the mean absolute error,
+ * ℓc the mean of |prediction − count| / count. Graphs with count 0 divide by 1 instead (the paper
+ * does not say; this keeps ℓc finite and equals ℓ1 on them).
+ */
+public record CountErrors(double l1, double lc, int graphs) {
+
+  public static CountErrors of(double[] predictions, long[] counts) {
+    if (predictions.length != counts.length) {
+      throw new IllegalArgumentException(predictions.length + " predictions for " + counts.length + " counts");
+    }
+    double l1 = 0;
+    double lc = 0;
+    for (int i = 0; i < counts.length; i++) {
+      double e = Math.abs(predictions[i] - counts[i]);
+      l1 += e;
+      lc += e / Math.max(1, counts[i]);
+    }
+    int n = Math.max(1, counts.length);
+    return new CountErrors(l1 / n, lc / n, counts.length);
+  }
+}

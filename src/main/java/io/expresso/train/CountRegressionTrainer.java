@@ -1,0 +1,239 @@
+package io.expresso.train;
+
+import ai.djl.Model;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.nn.Block;
+import ai.djl.pytorch.jni.JniUtils;
+import ai.djl.training.DefaultTrainingConfig;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.Trainer;
+import ai.djl.training.loss.Loss;
+import ai.djl.training.optimizer.Optimizer;
+import ai.djl.training.tracker.Tracker;
+import io.expresso.count.CountingDataset;
+import io.expresso.count.Pattern;
+import io.expresso.count.SplitMix64;
+import io.expresso.graph.Graph;
+import io.expresso.model.GraphRegressor;
+import io.expresso.model.RegressorSpec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Trains a network to regress one pattern's count (Campi et al. §6): L1 loss on standardised
+ * counts, Adam with a cosine learning-rate decay, seeded initialisation and batch order, and the
+ * parameters of the epoch with the lowest validation ℓ1 kept at the end (model selection on the
+ * validation split, as the 30/20/50 split intends).
+ *
+ * <p>Safe on any thread: PyTorch's grad mode is thread-local, so each step enables it on the
+ * calling thread (a Pekko dispatcher thread otherwise silently trains nothing).
+ */
+public final class CountRegressionTrainer {
+
+  private static final Object SEED_LOCK = new Object();
+
+  /**
+   * @param epochs passes over the training set
+   * @param batchSize graphs per step
+   * @param learningRate initial Adam learning rate, decayed by a cosine to 1% of it
+   * @param seed fixes initialisation and batch order
+   * @param device {@code cpu} or {@code gpu:N}
+   */
+  public record Settings(int epochs, int batchSize, float learningRate, long seed, String device) {
+    public Settings {
+      if (epochs < 1 || batchSize < 1 || !(learningRate > 0)) {
+        throw new IllegalArgumentException("epochs, batch size and learning rate must be positive, got "
+            + epochs + ", " + batchSize + ", " + learningRate);
+      }
+    }
+
+    public Settings withSeed(long s) {
+      return new Settings(epochs, batchSize, learningRate, s, device);
+    }
+
+    public Settings withEpochs(int e) {
+      return new Settings(e, batchSize, learningRate, seed, device);
+    }
+  }
+
+  /** One finished epoch, for progress reporting and metrics. */
+  public record Epoch(int epoch, double trainLoss, double validationL1) {}
+
+  /**
+   * A training run's result.
+   *
+   * @param finalLoss mean training L1 (in counts) of the last epoch
+   * @param bestEpoch the epoch whose parameters were kept
+   */
+  public record Run(TrainedCountModel model, int epochs, double finalLoss, double bestValidationL1,
+      int bestEpoch, double seconds) {}
+
+  /** Trains a fresh network of {@code spec} on {@code train}, selecting on {@code validation}. */
+  public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
+      Settings settings, Consumer<Epoch> progress) {
+    GraphRegressor net = spec.create();
+    Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(settings.device()), "PyTorch");
+    model.setBlock(net.block());
+    double[] map = targetMap(train, pattern);
+    TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);
+    try {
+      return fit(m, net.block(), train, validation, settings, progress, true);
+    } catch (RuntimeException e) {
+      m.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Retrains only the final MLP ({@link GraphRegressor#head()}) of {@code trained} on new data, the
+   * other parameters frozen (Campi et al. §6.2, row "MLP"); the count map is refitted to the new
+   * data as part of the head. Changes {@code trained} in place.
+   */
+  public Run retrainHead(TrainedCountModel trained, CountingDataset train, CountingDataset validation,
+      Settings settings, Consumer<Epoch> progress) {
+    double[] map = targetMap(train, trained.pattern());
+    trained.setTargetMap(map[0], map[1]);
+    Block whole = trained.net().block();
+    whole.freezeParameters(true);
+    trained.net().head().freezeParameters(false);
+    try {
+      return fit(trained, whole, train, validation, settings, progress, false);
+    } finally {
+      whole.freezeParameters(false);
+    }
+  }
+
+  private Run fit(TrainedCountModel m, Block block, CountingDataset train, CountingDataset validation,
+      Settings s, Consumer<Epoch> progress, boolean initialise) {
+    long start = System.nanoTime();
+    Pattern pattern = m.pattern();
+    int n = train.graphs().size();
+    int stepsPerEpoch = (n + s.batchSize() - 1) / s.batchSize();
+    Tracker lr = Tracker.cosine().setBaseValue(s.learningRate()).optFinalValue(s.learningRate() / 100)
+        .setMaxUpdates(Math.max(1, s.epochs() * stepsPerEpoch)).build();
+    DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.l1Loss())
+        .optOptimizer(Optimizer.adam().optLearningRateTracker(lr).build());
+    SplitMix64 rnd = new SplitMix64(s.seed() * 0x9E3779B97F4A7C15L + 1);
+    double bestVal = Double.POSITIVE_INFINITY;
+    int bestEpoch = 0;
+    byte[] best = null;
+    double lastLoss = Double.NaN;
+    try (Trainer trainer = m.model().newTrainer(config)) {
+      if (initialise) {
+        // The engine's generator is global: seeding and drawing must not interleave between threads.
+        synchronized (SEED_LOCK) {
+          Engine.getInstance().setRandomSeed((int) (s.seed() ^ (s.seed() >>> 32)));
+          trainer.initialize(m.net().inputShapes(m.model().getNDManager()));
+        }
+      }
+      for (int epoch = 1; epoch <= s.epochs(); epoch++) {
+        int[] order = shuffled(n, rnd);
+        double lossSum = 0;
+        for (int from = 0; from < n; from += s.batchSize()) {
+          List<Graph> batch = new ArrayList<>();
+          float[] y = new float[Math.min(s.batchSize(), n - from)];
+          for (int k = 0; k < y.length; k++) {
+            int g = order[from + k];
+            batch.add(train.graphs().get(g));
+            y[k] = (float) ((train.count(g, pattern) - m.mean()) / m.scale());
+          }
+          JniUtils.setGradMode(true); // thread-local in PyTorch: enable on this thread
+          try (NDManager sub = trainer.getManager().newSubManager()) {
+            NDList in = m.net().inputs(sub, batch);
+            NDArray label = sub.create(y);
+            try (GradientCollector gc = trainer.newGradientCollector()) {
+              NDList pred = trainer.forward(in);
+              NDArray loss = trainer.getLoss().evaluate(new NDList(label), pred);
+              float l = loss.getFloat();
+              if (!Float.isFinite(l)) {
+                throw new IllegalStateException("training diverged: non-finite loss in epoch " + epoch);
+              }
+              lossSum += l * y.length;
+              gc.backward(loss);
+            }
+            trainer.step();
+          }
+        }
+        lastLoss = lossSum / n * m.scale();
+        double val = validation.graphs().isEmpty() ? lastLoss : m.evaluate(validation).l1();
+        if (val < bestVal) {
+          bestVal = val;
+          bestEpoch = epoch;
+          best = parameters(block);
+        }
+        if (progress != null) {
+          progress.accept(new Epoch(epoch, lastLoss, val));
+        }
+      }
+    }
+    if (best != null) {
+      restore(block, best, m.model().getNDManager());
+    }
+    return new Run(m, s.epochs(), lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** Mean and standard deviation (at least 1) of the training counts. */
+  private static double[] targetMap(CountingDataset train, Pattern pattern) {
+    int n = train.graphs().size();
+    double mean = 0;
+    for (int g = 0; g < n; g++) {
+      mean += train.count(g, pattern);
+    }
+    mean /= Math.max(1, n);
+    double var = 0;
+    for (int g = 0; g < n; g++) {
+      double d = train.count(g, pattern) - mean;
+      var += d * d;
+    }
+    double sd = Math.sqrt(var / Math.max(1, n - 1));
+    return new double[] {mean, Math.max(1.0, sd)};
+  }
+
+  private static int[] shuffled(int n, SplitMix64 rnd) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rnd.nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    return p;
+  }
+
+  private static byte[] parameters(Block block) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      block.saveParameters(out);
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot snapshot parameters", e);
+    }
+  }
+
+  private static void restore(Block block, byte[] params, NDManager manager) {
+    try {
+      block.loadParameters(manager, new DataInputStream(new ByteArrayInputStream(params)));
+    } catch (IOException | ai.djl.MalformedModelException e) {
+      throw new IllegalStateException("cannot restore the best parameters", e);
+    }
+  }
+
+  static DataType dtype() {
+    return DataType.FLOAT32;
+  }
+}

@@ -1,0 +1,47 @@
+package io.expresso.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class ExperimentCommandTest {
+
+  private static String[] run(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+    try {
+      int code = Main.execute(args);
+      return new String[] {String.valueOf(code), o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  @Test
+  void helpAndUsageErrors() {
+    String[] help = run("experiment", "robustness", "--help");
+    assertThat(help[0]).isEqualTo("0");
+    assertThat(help[1]).contains("--scale", "--models", "--patterns", "--bootstrap");
+    String[] scale = run("experiment", "robustness", "--embedded", "--scale", "huge");
+    assertThat(scale[0]).isEqualTo("2");
+    assertThat(scale[2]).contains("unknown scale 'huge'");
+    String[] model = run("experiment", "robustness", "--embedded", "--models", "gcn");
+    assertThat(model[0]).isEqualTo("2");
+    assertThat(model[2]).contains("unknown count-regression model 'gcn'");
+    String[] pattern = run("experiment", "robustness", "--embedded", "--patterns", "pentagon");
+    assertThat(pattern[0]).isEqualTo("2");
+    String[] where = run("experiment", "robustness", "--scale", "tiny");
+    assertThat(where[0]).isEqualTo("2");
+    assertThat(where[2]).contains("either --bootstrap B or --embedded");
+    assertThat(run("experiment")[0]).isEqualTo("2");
+    assertThat(run("demo", "--robustness", "big")[0]).isEqualTo("2");
+  }
+}

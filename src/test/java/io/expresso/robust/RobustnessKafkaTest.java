@@ -1,0 +1,65 @@
+package io.expresso.robust;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.expresso.cli.Main;
+import io.expresso.runtime.EmbeddedBroker;
+import io.expresso.runtime.Topics;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The study at scale tiny end to end through a real embedded Kafka broker and worker. */
+class RobustnessKafkaTest {
+
+  @Test
+  void tinyExperimentThroughKafkaWritesTheReport(@TempDir Path out) throws Exception {
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    int code;
+    System.setOut(new PrintStream(captured, true, "UTF-8"));
+    try {
+      code = Main.execute("experiment", "robustness", "--embedded", "--scale", "tiny", "--models", "i2gnn",
+          "--patterns", "triangle", "--experiment", "it-tiny", "--out", out.toString(), "--timeout", "300");
+    } finally {
+      System.setOut(stdout);
+    }
+    String text = captured.toString("UTF-8");
+    System.out.println(text);
+    assertThat(code).isZero();
+    assertThat(text).contains("AUC of attack success", "Out of distribution");
+    JsonNode json = new ObjectMapper().readTree(out.resolve("robustness.json").toFile());
+    assertThat(json.get("auc")).hasSize(3);
+    int attacked = 0;
+    for (JsonNode row : json.get("auc")) {
+      attacked += row.get("attacked").asInt();
+      double nr = row.get("nr").get("mean").asDouble();
+      assertThat(nr).isBetween(0.0, 1.0);
+    }
+    assertThat(attacked).isPositive();
+    assertThat(json.get("ood")).hasSize(4);
+    assertThat(Files.size(out.resolve("success-i2gnn-triangle.png"))).isPositive();
+  }
+
+  @Test
+  void checkpointsRoundTripThroughTheCompactedModelsTopic() throws Exception {
+    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      Topics.ensure(broker.bootstrap(), 2);
+      try (KafkaModelStore a = new KafkaModelStore(broker.bootstrap(), "a")) {
+        a.put("m/1", new byte[] {1, 2, 3});
+        a.put("m/2", new byte[] {4});
+        a.put("m/1", new byte[] {5, 6}); // the latest checkpoint per id wins
+      }
+      try (KafkaModelStore b = new KafkaModelStore(broker.bootstrap(), "b")) {
+        assertThat(b.get("m/1")).hasValueSatisfying(v -> assertThat(v).containsExactly(5, 6));
+        assertThat(b.get("m/2")).hasValueSatisfying(v -> assertThat(v).containsExactly(4));
+        assertThat(b.get("m/3")).isEmpty();
+      }
+    }
+  }
+}

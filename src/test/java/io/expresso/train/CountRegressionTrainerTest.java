@@ -1,0 +1,111 @@
+package io.expresso.train;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ai.djl.nn.Parameter;
+import ai.djl.util.Pair;
+import io.expresso.count.CountingSplit;
+import io.expresso.count.Pattern;
+import io.expresso.count.RobustnessData;
+import io.expresso.model.RegressorSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class CountRegressionTrainerTest {
+
+  private static final RegressorSpec SPEC = RegressorSpec.parse("i2gnn:hidden=16,layers=2,hops=2");
+
+  /** ℓ1 of the best constant predictor on the training set (the median), on the test set. */
+  private static double constantL1(CountingSplit s, Pattern p) {
+    List<Long> train = new ArrayList<>();
+    for (int g = 0; g < s.train().graphs().size(); g++) {
+      train.add(s.train().count(g, p));
+    }
+    train.sort(null);
+    long median = train.get(train.size() / 2);
+    double sum = 0;
+    for (int g = 0; g < s.test().graphs().size(); g++) {
+      sum += Math.abs(s.test().count(g, p) - median);
+    }
+    return sum / s.test().graphs().size();
+  }
+
+  @Test
+  void trainsOnAFreshThreadCheckpointsAndRetrainsOnlyTheHead() throws Exception {
+    CountingSplit d1 = RobustnessData.erdosRenyi(200, RobustnessData.ER_IN, 11);
+    CountingSplit d2 = RobustnessData.erdosRenyi(200, RobustnessData.ER_OOD, 11);
+    CountRegressionTrainer.Settings settings = new CountRegressionTrainer.Settings(20, 8, 0.01f, 1, "cpu");
+    List<CountRegressionTrainer.Epoch> epochs = new ArrayList<>();
+    AtomicReference<Object> result = new AtomicReference<>();
+    // PyTorch grad mode is thread-local: training must work on a thread that never saw the engine.
+    Thread t = new Thread(() -> {
+      try {
+        result.set(new CountRegressionTrainer().train(SPEC, Pattern.TRIANGLE, d1.train(), d1.validation(),
+            settings, epochs::add));
+      } catch (Throwable e) {
+        result.set(e);
+      }
+    }, "fresh-training-thread");
+    t.start();
+    t.join();
+    if (result.get() instanceof Throwable e) {
+      throw new AssertionError("training failed", e);
+    }
+    CountRegressionTrainer.Run run = (CountRegressionTrainer.Run) result.get();
+    try (TrainedCountModel model = run.model()) {
+      assertThat(epochs).hasSize(20);
+      assertThat(epochs.get(19).trainLoss()).isLessThan(epochs.get(0).trainLoss());
+      CountErrors test = model.evaluate(d1.test());
+      double baseline = constantL1(d1, Pattern.TRIANGLE);
+      assertThat(test.l1()).as("learned ℓ1 vs constant predictor %s", baseline).isLessThan(0.5 * baseline);
+      assertThat(model.correctlyPredicted(d1.test())).isNotEmpty();
+
+      // The checkpoint reproduces the predictions exactly.
+      byte[] bytes = model.toBytes();
+      try (TrainedCountModel copy = TrainedCountModel.fromBytes(bytes, "cpu")) {
+        assertThat(copy.predict(d1.test().graphs())).containsExactly(model.predict(d1.test().graphs()));
+        assertThat(copy.pattern()).isEqualTo(Pattern.TRIANGLE);
+        Map<String, float[]> before = snapshot(copy);
+        double oodBefore = copy.evaluate(d2.test()).l1();
+        new CountRegressionTrainer().retrainHead(copy, d2.train(), d2.validation(), settings.withEpochs(20), null);
+        Map<String, float[]> after = snapshot(copy);
+        int changed = 0;
+        for (String name : before.keySet()) {
+          boolean same = java.util.Arrays.equals(before.get(name), after.get(name));
+          if (name.contains("head")) {
+            changed += same ? 0 : 1;
+          } else {
+            assertThat(same).as("frozen parameter %s unchanged", name).isTrue();
+          }
+        }
+        assertThat(changed).as("head parameters updated").isPositive();
+        assertThat(copy.evaluate(d2.test()).l1()).isLessThan(oodBefore);
+      }
+      // The original model is untouched by retraining its copy.
+      assertThat(TrainedCountModel.fromBytes(bytes, "cpu").predict(d1.test().graphs()))
+          .containsExactly(model.predict(d1.test().graphs()));
+    }
+  }
+
+  @Test
+  void corruptCheckpointsAndBadSettingsAreClearErrors() {
+    assertThatThrownBy(() -> TrainedCountModel.fromBytes(new byte[] {0, 3, 'a', 'b', 'c'}, "cpu"))
+        .hasMessageContaining("not a count-model checkpoint");
+    assertThatThrownBy(() -> new CountRegressionTrainer.Settings(0, 16, 0.01f, 1, "cpu"))
+        .hasMessageContaining("must be positive");
+    assertThatThrownBy(() -> io.expresso.model.Devices.parse("tpu")).hasMessageContaining("unknown device 'tpu'");
+  }
+
+  private static Map<String, float[]> snapshot(TrainedCountModel m) {
+    Map<String, float[]> out = new HashMap<>();
+    for (Pair<String, Parameter> p : m.net().block().getParameters()) {
+      out.put(p.getKey(), p.getValue().getArray().toFloatArray());
+    }
+    return out;
+  }
+}
