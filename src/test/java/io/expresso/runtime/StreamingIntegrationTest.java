@@ -56,6 +56,18 @@ class StreamingIntegrationTest {
     }
   }
 
+  /** Waits until a child worker JVM says it is serving, then lets the group rebalance onto it. */
+  private static void awaitServing(Process child, Path log) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (!(Files.exists(log) && Files.readString(log).contains(": serving "))) {
+      assertThat(child.isAlive()).as("the child worker exited early; its log:%n%s",
+          Files.exists(log) ? Files.readString(log) : "").isTrue();
+      assertThat(System.nanoTime()).as("the child worker never said it was serving").isLessThan(deadline);
+      Thread.sleep(100);
+    }
+    Thread.sleep(3000); // the group rebalances to give the new member its partitions
+  }
+
   private static Worker worker(String bootstrap, String id, String devices) {
     return Worker.start(Worker.Settings.of(bootstrap, Device.parse(devices)).withWorkerId(id),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
@@ -183,7 +195,7 @@ class StreamingIntegrationTest {
     Process child = pb.start();
     try (Worker survivor = worker(broker.bootstrap(), "survivor", "cpu:1");
          Aggregator a = new Aggregator(broker.bootstrap(), "kill").start()) {
-      Thread.sleep(6000); // the child JVM starts and joins the group
+      awaitServing(child, log); // a loaded machine can take well over 6 s to start a JVM
       publishSynthetic(broker.bootstrap(), "kill", 300, 20);
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (countBy(a, "doomed") < 20 && System.nanoTime() < deadline) {
@@ -214,13 +226,14 @@ class StreamingIntegrationTest {
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try (Worker stayer = worker(broker.bootstrap(), "stayer", "cpu:1");
          Aggregator a = new Aggregator(broker.bootstrap(), "term").start()) {
-      Thread.sleep(6000);
+      awaitServing(child, log);
       publishSynthetic(broker.bootstrap(), "term", 200, 20);
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (countBy(a, "leaver") < 10 && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
-      assertThat(countBy(a, "leaver")).isGreaterThanOrEqualTo(10);
+      assertThat(countBy(a, "leaver")).as("the child worker got work before SIGTERM; its log:%n%s", Files.readString(log))
+          .isGreaterThanOrEqualTo(10);
       child.destroy(); // SIGTERM: stop pulling, finish in-flight tasks, commit, leave the group
       assertThat(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("the worker stops").isTrue();
       assertThat(Files.readString(log)).contains("worker leaver: stopped");
