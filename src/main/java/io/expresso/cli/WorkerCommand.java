@@ -12,6 +12,7 @@ import io.expresso.web.HttpEndpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -71,8 +72,24 @@ final class WorkerCommand implements Callable<Integer> {
       Worker w = Worker.start(s, EvaluatorRegistry.defaults(), new TaskMetricsObserver(metrics.tasks()));
       System.err.println("worker " + w.id() + ": serving " + bootstrap + " on " + ds + " (group " + Worker.GROUP + ")"
           + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics");
+      // On SIGTERM the JVM exits as soon as its shutdown hooks finish, maybe before this thread
+      // runs again: a hook of ours waits for the drained worker and says so.
+      AtomicBoolean said = new AtomicBoolean();
+      Runnable sayStopped = () -> {
+        if (said.compareAndSet(false, true)) {
+          System.err.println("worker " + w.id() + ": stopped");
+        }
+      };
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          w.awaitTermination();
+        } catch (Exception e) {
+          return;
+        }
+        sayStopped.run();
+      }, "expresso-worker-stopped"));
       w.awaitTermination();
-      System.err.println("worker " + w.id() + ": stopped");
+      sayStopped.run();
     }
     return 0;
   }

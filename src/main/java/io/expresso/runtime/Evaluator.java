@@ -22,4 +22,13 @@ public interface Evaluator<T extends Message> {
 
   /** Evaluates one task on {@code device}. */
   Result.Builder evaluate(T task, Device device) throws Exception;
+
+  /**
+   * True if the task trains with DJL: DJL's PyTorch engine allows one gradient collector per
+   * process, so such tasks run one at a time per worker, whatever the device count. Train tasks
+   * are always treated so.
+   */
+  default boolean trainsWithDjl(T task) {
+    return false;
+  }
 }

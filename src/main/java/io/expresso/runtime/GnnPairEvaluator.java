@@ -107,6 +107,11 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   }
 
   @Override
+  public boolean trainsWithDjl(PairTask task) {
+    return true;
+  }
+
+  @Override
   public String toString() {
     return "GNN models gin/ppgn/ngnn-de";
   }

@@ -26,6 +26,9 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  */
 public final class TaskProcessor {
 
+  /** One DJL training at a time in this process (PyTorch engine: one gradient collector per process). */
+  private static final java.util.concurrent.locks.ReentrantLock TRAINING = new java.util.concurrent.locks.ReentrantLock();
+
   private final EvaluatorRegistry registry;
   private final String workerId;
   private final TaskObserver observer;
@@ -107,7 +110,17 @@ public final class TaskProcessor {
       throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no task_id");
     }
     Evaluator<Message> e = registry.find(kind, task);
-    Result.Builder b = e.evaluate(task, device);
+    Result.Builder b;
+    if (kind == TaskKind.TRAIN || e.trainsWithDjl(task)) {
+      TRAINING.lock();
+      try {
+        b = e.evaluate(task, device);
+      } finally {
+        TRAINING.unlock();
+      }
+    } else {
+      b = e.evaluate(task, device);
+    }
     if (b == null || b.getPayloadCase() == Result.PayloadCase.PAYLOAD_NOT_SET) {
       throw new TaskFailure(TaskFailure.EXCEPTION, "evaluator " + e + " returned no result payload");
     }
