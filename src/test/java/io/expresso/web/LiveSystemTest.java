@@ -255,6 +255,12 @@ class LiveSystemTest {
       Files.createDirectories(Path.of("target"));
       Files.writeString(Path.of("target/dashboard-queries.txt"), report);
       assertThat(empty).as("dashboard queries with no data").isEmpty();
+      // not just present: the load fed during the scrapes shows as throughput and latency
+      assertThat(query(api, "sum(rate(expresso_tasks_completed_total{kind=\"synthetic\"}[1m]))")
+          .path("data").path("result").get(0).path("value").get(1).asDouble()).isPositive();
+      double p99 = query(api, "histogram_quantile(0.99, sum by (le) (rate(expresso_task_duration_seconds_bucket{kind=\"synthetic\"}[1m])))")
+          .path("data").path("result").get(0).path("value").get(1).asDouble();
+      assertThat(p99).as("p99 of a 3 ms synthetic task").isBetween(0.003, 10.0);
     } finally {
       feeder.shutdownNow();
       server.destroy();
