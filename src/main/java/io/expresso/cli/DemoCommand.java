@@ -78,12 +78,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Device> ds;
-    try {
-      ds = Device.parse(devices);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    List<Device> ds = UsageChecks.devices(spec, devices);
     if (!List.of("tiny", "small", "off").contains(robustness)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--robustness must be tiny, small or off, got '" + robustness + "'");
     }
