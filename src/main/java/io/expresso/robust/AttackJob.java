@@ -8,10 +8,11 @@ import java.util.List;
  * predicted test graphs, at budgets 1, 5, 10, 25% of the mean edge count, and score transfer to
  * the other seeds' models.
  *
- * @param modelId the attacked model
+ * @param modelId the attacked model (its checkpoint key)
+ * @param spec the attacked model's spec, the low-cardinality {@code model} label of metrics
  * @param transferTo ids of the models the adversarial examples are transferred to
  */
-public record AttackJob(String attackId, String modelId, PerturbationSpace space, Scale scale,
+public record AttackJob(String attackId, String modelId, String spec, PerturbationSpace space, Scale scale,
     String dataset, List<String> transferTo, long seed) {
 
   public AttackJob {

@@ -139,7 +139,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
       throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
     }
     io.expresso.proto.v1.AttackResult.Builder r = io.expresso.proto.v1.AttackResult.newBuilder()
-        .setModel(job.modelId()).setCheckpointKey(job.modelId()).setPattern(o.summary().pattern().cliName())
+        .setModel(job.spec()).setCheckpointKey(job.modelId()).setPattern(o.summary().pattern().cliName())
         .setSpace(job.space().cliName()).setBeamWidth(job.beamWidth()).setDelta(1.0)
         .setNr(o.summary().nr()).setNrTransfer(o.nrTransfer()).setAttacked(o.summary().attacked())
         .setRobustOutcome(RobustJson.write(o));

@@ -114,7 +114,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
           }
           for (PerturbationSpace space : SPACES) {
             String id = modelId(spec, p, scale.attackDataset(), s) + "/attack-" + space.cliName();
-            jobs.add(new AttackJob(id, modelId(spec, p, scale.attackDataset(), s), space, scale,
+            jobs.add(new AttackJob(id, modelId(spec, p, scale.attackDataset(), s), spec, space, scale,
                 scale.attackDataset(), others, 1000L * s + space.ordinal()));
           }
         }
