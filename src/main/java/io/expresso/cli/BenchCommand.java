@@ -166,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
     double[] latency = new double[n];
     int[] k = {0};
     long[] lastNs = {0};
-    try (Aggregator a = new Aggregator(bootstrap, experiment);
+    try (Aggregator a = new Aggregator(bootstrap, experiment).fromNow();
          Publisher p = new Publisher(bootstrap)) {
       a.addListener(r -> {
         long now = nowNs();
