@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -104,8 +105,16 @@ public final class Aggregator implements AutoCloseable {
           Thread.sleep(100);
           continue;
         }
-        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+        ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(100));
+        for (ConsumerRecord<String, byte[]> r : polled) {
           accept(r);
+        }
+        if (!polled.isEmpty()) {
+          // wake waiters once per poll, not per record: a wake-up per record cost the waiting
+          // thread and this one a context switch each at tens of thousands of results a second
+          synchronized (this) {
+            notifyAll();
+          }
         }
         if (!caughtUp) {
           checkCaughtUp();
@@ -205,7 +214,6 @@ public final class Aggregator implements AutoCloseable {
       if (!fresh) {
         duplicates++;
       }
-      notifyAll();
     }
     for (ResultListener l : listeners) {
       try {
