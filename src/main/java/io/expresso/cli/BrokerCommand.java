@@ -28,9 +28,7 @@ final class BrokerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (port < 0 || port > 65535) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--port " + port + " is not a TCP port (0..65535)");
-    }
+    UsageChecks.port(spec, "--port", port);
     if (partitions < 1 || partitions > 1000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--partitions " + partitions + " outside 1..1000");
     }

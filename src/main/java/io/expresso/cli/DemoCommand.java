@@ -1,9 +1,14 @@
 package io.expresso.cli;
 
+import io.expresso.count.Pattern;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.robust.KafkaExecutor;
+import io.expresso.robust.RobustnessExperiment;
+import io.expresso.robust.RobustnessReport;
+import io.expresso.robust.Scale;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
@@ -73,12 +78,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Device> ds;
-    try {
-      ds = Device.parse(devices);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    List<Device> ds = UsageChecks.devices(spec, devices);
     if (!List.of("tiny", "small", "off").contains(robustness)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--robustness must be tiny, small or off, got '" + robustness + "'");
     }
@@ -116,7 +116,7 @@ final class DemoCommand implements Callable<Integer> {
       Topics.ensure(broker.bootstrap(), 8);
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
-      io.expresso.robust.RobustnessReport robustnessReport = null;
+      RobustnessReport robustnessReport = null;
       int redelivered;
       boolean complete;
       try (Worker worker = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
@@ -139,12 +139,12 @@ final class DemoCommand implements Callable<Integer> {
         results = aggregator.results();
         redelivered = aggregator.duplicatesSeen();
         if (!robustness.equals("off")) {
-          io.expresso.robust.RobustnessExperiment exp = new io.expresso.robust.RobustnessExperiment(
-              EXPERIMENT + "-robustness-" + System.currentTimeMillis(), io.expresso.robust.Scale.fromName(robustness),
-              List.of("i2gnn"), List.of(io.expresso.count.Pattern.TRIANGLE), true);
+          RobustnessExperiment exp = new RobustnessExperiment(
+              EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
+              List.of("i2gnn"), List.of(Pattern.TRIANGLE), true);
           System.err.printf(Locale.ROOT, "demo: robustness stage (scale %s): %d train, %d head-retrain, %d attack tasks%n",
               robustness, exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
-          try (io.expresso.robust.KafkaExecutor ex = new io.expresso.robust.KafkaExecutor(broker.bootstrap(),
+          try (KafkaExecutor ex = new KafkaExecutor(broker.bootstrap(),
               exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
             robustnessReport = exp.run(ex, line -> System.err.println("demo: robustness: " + line));
           }

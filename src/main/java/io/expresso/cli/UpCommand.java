@@ -46,18 +46,9 @@ final class UpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Device> ds;
-    try {
-      ds = Device.parse(devices);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (kafkaPort < 0 || kafkaPort > 65535) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-port " + kafkaPort + " is not a TCP port");
-    }
-    if (metricsPort < 0 || metricsPort > 65535) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + " is not a TCP port");
-    }
+    List<Device> ds = UsageChecks.devices(spec, devices);
+    UsageChecks.port(spec, "--kafka-port", kafkaPort);
+    UsageChecks.port(spec, "--metrics-port", metricsPort);
     EmbeddedBroker broker = EmbeddedBroker.start(kafkaPort, dir);
     Topics.ensure(broker.bootstrap(), partitions);
     Metrics metrics = new Metrics();

@@ -31,9 +31,7 @@ final class WatchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (metricsPort < 0 || metricsPort > 65535) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + " is not a TCP port");
-    }
+    UsageChecks.port(spec, "--metrics-port", metricsPort);
     Metrics metrics = new Metrics();
     LiveService live = LiveService.start(bootstrap, host, metricsPort, metrics);
     Aggregator aggregator = live.attach(new Aggregator(bootstrap, null)).start();

@@ -48,18 +48,11 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    List<Device> ds;
-    try {
-      ds = Device.parse(devices);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    List<Device> ds = UsageChecks.devices(spec, devices);
     if (commitIntervalMs < 1 || commitIntervalMs > 60_000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--commit-interval-ms " + commitIntervalMs + " outside 1..60000");
     }
-    if (metricsPort < 0 || metricsPort > 65535) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + " is not a TCP port");
-    }
+    UsageChecks.port(spec, "--metrics-port", metricsPort);
     Topics.ensure(bootstrap, partitions);
     Worker.Settings s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
     if (id != null) {

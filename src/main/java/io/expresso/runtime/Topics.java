@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -34,7 +35,28 @@ public final class Topics {
 
   private Topics() {}
 
-  /** Creates every topic that is missing (idempotent). */
+  /**
+   * Waits until every partition of the new topics has a leader: producers that write the moment a
+   * topic exists otherwise start on leader-not-available retries, and on a loaded machine an
+   * idempotent producer was seen to stall in out-of-order-sequence errors after them.
+   */
+  private static void awaitLeaders(Admin admin, List<String> topics) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      Map<String, TopicDescription> d = admin.describeTopics(topics).allTopicNames().get(60, TimeUnit.SECONDS);
+      boolean ready = d.values().stream()
+          .allMatch(t -> t.partitions().stream().allMatch(part -> part.leader() != null && !part.leader().isEmpty()));
+      if (ready) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("partitions of " + topics + " still have no leader after 60 s");
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** Creates every topic that is missing (idempotent) and waits until their partitions have leaders. */
   public static void ensure(String bootstrap, int partitions) {
     if (partitions < 1) {
       throw new IllegalArgumentException("partition count must be at least 1, got " + partitions);
@@ -61,6 +83,7 @@ public final class Topics {
           throw e;
         }
       }
+      awaitLeaders(admin, wanted.stream().map(NewTopic::name).toList());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics on " + bootstrap, e);

@@ -7,42 +7,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
 import io.expresso.wl.WlMethods;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The streaming commands: usage errors, help, and the demo end to end (embedded broker). */
 class RuntimeCommandsTest {
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-  private PrintStream savedOut;
-  private PrintStream savedErr;
+  @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
 
-  @BeforeEach
-  void capture() {
-    savedOut = System.out;
-    savedErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-  }
-
-  @AfterEach
-  void restore() {
-    System.setOut(savedOut);
-    System.setErr(savedErr);
-  }
-
-  private String err() {
-    return err.toString(StandardCharsets.UTF_8).strip();
-  }
 
   @Test
   void everyStreamingCommandHasHelp() {
@@ -51,33 +27,33 @@ class RuntimeCommandsTest {
       String[] args = java.util.stream.Stream.concat(cmd.stream(), java.util.stream.Stream.of("--help")).toArray(String[]::new);
       assertThat(Main.execute(args)).as(String.join(" ", cmd)).isZero();
     }
-    assertThat(out.toString(StandardCharsets.UTF_8)).contains("expresso-workers").contains("--wait");
+    assertThat(console.out()).contains("expresso-workers").contains("--wait");
   }
 
   @Test
   void badDevicesIsBadUsageNamingThePart() {
     assertThat(Main.execute("worker", "--bootstrap", "127.0.0.1:1", "--devices", "tpu:0")).isEqualTo(2);
-    assertThat(err()).startsWith("expresso: ").contains("'tpu:0' is not a device").doesNotContain("\n");
+    assertThat(console.err()).startsWith("expresso: ").contains("'tpu:0' is not a device").doesNotContain("\n");
   }
 
   @Test
   void badCountsAndRangesAreBadUsage() {
     assertThat(Main.execute("publish", "synthetic", "--bootstrap", "127.0.0.1:1", "--experiment", "e", "--count", "0"))
         .isEqualTo(2);
-    assertThat(err()).contains("--count 0");
-    err.reset();
+    assertThat(console.err()).contains("--count 0");
+    console.resetErr();
     assertThat(Main.execute("publish", "brec", "--bootstrap", "127.0.0.1:1", "--experiment", "e", "--suite", "builtin",
         "--model", "1-wl", "--seeds", "5-2")).isEqualTo(2);
-    assertThat(err()).contains("--seeds '5-2' runs backwards");
-    err.reset();
+    assertThat(console.err()).contains("--seeds '5-2' runs backwards");
+    console.resetErr();
     assertThat(Main.execute("publish")).isEqualTo(2);
-    assertThat(err()).contains("missing subcommand");
+    assertThat(console.err()).contains("missing subcommand");
   }
 
   @Test
   void demoRunsTheBuiltinSuiteUnderOneAndThreeWlEndToEnd(@TempDir Path dir) throws Exception {
-    assertThat(Main.execute("demo", "--out", dir.toString(), "--synthetic", "20", "--work-ms", "1", "--robustness", "off")).isZero();
-    String table = out.toString(StandardCharsets.UTF_8);
+    assertThat(Main.execute("demo", "--out", dir.toString(), "--synthetic", "20", "--work-ms", "1", "--robustness", "off")).as("demo failed; stderr:%n%s", console.err()).isZero();
+    String table = console.out();
     assertThat(table).contains("method 1-wl").contains("method 3-wl").contains("synthetic tasks: 20");
     JsonNode summary = new ObjectMapper().readTree(dir.resolve("demo.summary.json").toFile());
     int pairs = BuiltinSuite.generate().size();

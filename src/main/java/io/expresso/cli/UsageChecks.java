@@ -1,0 +1,28 @@
+package io.expresso.cli;
+
+import io.expresso.runtime.Device;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Option checks the streaming commands share; a failed check is bad usage (exit code 2). */
+final class UsageChecks {
+
+  private UsageChecks() {}
+
+  /** The devices of a {@code --devices} value ({@code auto}, {@code cpu:N}, {@code gpu:0,gpu:1}). */
+  static List<Device> devices(CommandSpec spec, String text) {
+    try {
+      return Device.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /** Rejects a port option outside 0..65535 (0 meaning any free port). */
+  static void port(CommandSpec spec, String option, int port) {
+    if (port < 0 || port > 65535) {
+      throw new CommandLine.ParameterException(spec.commandLine(), option + " " + port + " is not a TCP port (0..65535)");
+    }
+  }
+}
