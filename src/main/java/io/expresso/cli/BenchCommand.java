@@ -65,6 +65,10 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--rounds", paramLabel = "R", description = "alternating raw/runtime rounds; the median ratio is reported (default: ${DEFAULT-VALUE})")
   int rounds = 3;
 
+  @Option(names = "--warmup", paramLabel = "N", description = "unmeasured tasks through each path first, so JIT"
+      + " compilation and connection set-up stay out of the measured rounds (default: ${DEFAULT-VALUE})")
+  int warmup = 20_000;
+
   @Option(names = "--json", description = "print one JSON object instead of a table")
   boolean json;
 
@@ -89,6 +93,9 @@ final class BenchCommand implements Callable<Integer> {
     if (count < 100 || count > 10_000_000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--count " + count + " outside 100..10000000");
     }
+    if (warmup < 100 || warmup > 10_000_000) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--warmup " + warmup + " outside 100..10000000");
+    }
     List<Device> ds;
     try {
       ds = Device.parse(devices);
@@ -102,9 +109,9 @@ final class BenchCommand implements Callable<Integer> {
       List<Run[]> results = new ArrayList<>();
       Worker.Settings settings = Worker.Settings.of(broker.bootstrap(), ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
       try (Worker w = Worker.start(settings, EvaluatorRegistry.defaults(), TaskObserver.NONE)) {
-        System.err.println("bench: warm-up (raw and runtime, " + Math.min(count, 5000) + " each)...");
-        raw(broker.bootstrap(), rawTopic, "warmup", Math.min(count, 5000));
-        runtime(broker.bootstrap(), "warmup", Math.min(count, 5000));
+        System.err.println("bench: warm-up (raw and runtime, " + warmup + " each)...");
+        raw(broker.bootstrap(), rawTopic, "warmup", warmup);
+        runtime(broker.bootstrap(), "warmup", warmup);
         for (int round = 1; round <= rounds; round++) {
           // raw and runtime alternate on the same broker, so machine load hits both alike
           System.err.println("bench: round " + round + "/" + rounds + ": raw producer -> consumer, then runtime, "
@@ -139,6 +146,7 @@ final class BenchCommand implements Callable<Integer> {
       root.put("devices", ds.toString());
       root.put("partitions", partitions);
       root.put("commit_interval_ms", commitIntervalMs);
+      root.put("warmup", warmup);
       o.println(m.writeValueAsString(root));
     } else {
       Table t = new Table("round", "path", "tasks", "seconds", "per second", "p50 ms", "p99 ms", "runtime/raw");
@@ -166,7 +174,7 @@ final class BenchCommand implements Callable<Integer> {
     double[] latency = new double[n];
     int[] k = {0};
     long[] lastNs = {0};
-    try (Aggregator a = new Aggregator(bootstrap, experiment);
+    try (Aggregator a = new Aggregator(bootstrap, experiment).fromNow();
          Publisher p = new Publisher(bootstrap)) {
       a.addListener(r -> {
         long now = nowNs();

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -42,6 +43,7 @@ public final class Aggregator implements AutoCloseable {
   private int duplicates;
   private int undecodable;
   private volatile boolean running = true;
+  private boolean fromNow;
   private volatile Thread thread;
   private KafkaConsumer<String, byte[]> consumer;
 
@@ -59,6 +61,16 @@ public final class Aggregator implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Skips what the results topic already holds when reading begins: only results committed from
+   * {@link #start} on are read (if the topic does not exist yet, everything is read). For
+   * measurements that must not pay for earlier runs' results; call before {@link #start}.
+   */
+  public Aggregator fromNow() {
+    this.fromNow = true;
+    return this;
+  }
+
   /** Starts reading on a daemon thread. */
   public Aggregator start() {
     Properties p = new Properties();
@@ -68,6 +80,11 @@ public final class Aggregator implements AutoCloseable {
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
     p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
     consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    if (fromNow) {
+      // position at the end before start returns, so nothing committed after it is missed
+      refreshAssignment();
+      fromNow = false;
+    }
     Thread t = new Thread(this::loop, "expresso-aggregator");
     t.setDaemon(true);
     thread = t;
@@ -88,8 +105,16 @@ public final class Aggregator implements AutoCloseable {
           Thread.sleep(100);
           continue;
         }
-        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+        ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(100));
+        for (ConsumerRecord<String, byte[]> r : polled) {
           accept(r);
+        }
+        if (!polled.isEmpty()) {
+          // wake waiters once per poll, not per record: a wake-up per record cost the waiting
+          // thread and this one a context switch each at tens of thousands of results a second
+          synchronized (this) {
+            notifyAll();
+          }
         }
         if (!caughtUp) {
           checkCaughtUp();
@@ -122,8 +147,18 @@ public final class Aggregator implements AutoCloseable {
         fresh.add(tp);
       }
     }
+    boolean first = assigned.isEmpty();
     assigned.addAll(fresh);
     consumer.assign(new ArrayList<>(assigned));
+    if (fromNow && first) {
+      consumer.seekToEnd(fresh);
+      fresh.forEach(tp -> consumer.position(tp, Duration.ofSeconds(10))); // fix the end now, not at the first poll
+      synchronized (this) {
+        caughtUp = true;
+        notifyAll();
+      }
+      return;
+    }
     consumer.seekToBeginning(fresh);
     if (!caughtUp) {
       // read_committed: the end offsets are the last stable offsets, what is readable now
@@ -179,7 +214,6 @@ public final class Aggregator implements AutoCloseable {
       if (!fresh) {
         duplicates++;
       }
-      notifyAll();
     }
     for (ResultListener l : listeners) {
       try {

@@ -59,6 +59,15 @@ public final class Worker implements AutoCloseable {
   /** Target device time per batch per device, in microseconds. */
   static final long BATCH_MICROS = 20_000;
 
+  /** Records one poll of the task topics returns at most. */
+  static final int MAX_POLL_RECORDS = 2000;
+
+  /** Result envelopes the transactional sink keeps in flight (see {@link #run}). */
+  static final int PRODUCER_PARALLELISM = 10_000;
+
+  /** Producer batch size per partition, in bytes. */
+  static final int PRODUCER_BATCH_BYTES = 256 * 1024;
+
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
   private final Settings settings;
@@ -166,12 +175,18 @@ public final class Worker implements AutoCloseable {
         .withProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")
         .withProperty(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000")
         .withProperty(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000")
-        .withProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "500");
+        .withProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(MAX_POLL_RECORDS));
     ProducerSettings<String, byte[]> ps = ProducerSettings.create(system, new StringSerializer(), new ByteArraySerializer())
         .withBootstrapServers(settings.bootstrap())
         .withEosCommitInterval(settings.commitInterval())
+        // envelopes awaiting their ack; the default (100) throttled the sink to a trickle between
+        // commits. The stream in front (mapAsync, the source's buffer) still bounds what is held,
+        // and a commit still waits for every in-flight record, so exactly-once is unaffected.
+        .withParallelism(PRODUCER_PARALLELISM)
         .withProperty(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "10000")
         .withProperty(ProducerConfig.LINGER_MS_CONFIG, "2")
+        // a transactional producer has one request in flight per connection: make each one count
+        .withProperty(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(PRODUCER_BATCH_BYTES))
         .withProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
     // a batch of what is already polled, worth about BATCH_MICROS of device time per device by the
     // running cost estimate (so cheap tasks travel hundreds to a message, costly ones alone)

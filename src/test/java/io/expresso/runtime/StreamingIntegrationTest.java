@@ -171,6 +171,28 @@ class StreamingIntegrationTest {
   }
 
   @Test
+  void anAggregatorFromNowSkipsEarlierResultsAndReadsEveryLaterOne() throws Exception {
+    try (Worker w = worker(broker.bootstrap(), "fromnow-worker", "cpu:1");
+         Aggregator all = new Aggregator(broker.bootstrap(), "fromnow").start()) {
+      publishSynthetic(broker.bootstrap(), "fromnow", 30, 0);
+      assertThat(all.awaitUnique(30, Duration.ofSeconds(60))).isTrue();
+      try (Aggregator later = new Aggregator(broker.bootstrap(), "fromnow").fromNow().start();
+           Publisher p = new Publisher(broker.bootstrap())) {
+        for (int i = 30; i < 50; i++) {
+          p.send(TaskKind.SYNTHETIC, "fromnow/synthetic/" + i, Publisher.syntheticTask("fromnow", i, 0));
+        }
+        p.flush();
+        assertThat(later.awaitUnique(20, Duration.ofSeconds(60))).as("every result after start arrives").isTrue();
+        assertThat(all.awaitUnique(50, Duration.ofSeconds(60))).isTrue();
+        Thread.sleep(500); // a result before start, if wrongly read, would show up by now
+        assertThat(later.results()).extracting(Result::getTaskId)
+            .allMatch(id -> Integer.parseInt(id.substring(id.lastIndexOf('/') + 1)) >= 30, "published after start")
+            .hasSize(20);
+      }
+    }
+  }
+
+  @Test
   void twoWorkersInOneGroupShareTheWork() throws Exception {
     try (Worker w1 = worker(broker.bootstrap(), "share-a", "cpu:1");
          Worker w2 = worker(broker.bootstrap(), "share-b", "cpu:1");
