@@ -15,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -29,8 +27,6 @@ import picocli.CommandLine.Option;
     description = "Run an exact non-GNN baseline (WL family) on an expressiveness suite and count"
         + " the distinguished pairs per category.")
 final class BaselineCommand implements Callable<Integer> {
-
-  private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -58,7 +54,7 @@ final class BaselineCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    int[] range = pairs == null ? null : parseRange(pairs);
+    int[] range = pairs == null ? null : Ranges.option(spec, "--pairs", pairs);
     Suite suite;
     try {
       suite = SuiteSpecs.load(suiteSpec);
@@ -100,24 +96,6 @@ final class BaselineCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** "A-B" or "A" as an inclusive index range. */
-  private int[] parseRange(String text) {
-    Matcher m = RANGE.matcher(text.strip());
-    if (!m.matches()) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--pairs '" + text + "' is not a range A-B or an index A (non-negative integers)");
-    }
-    try {
-      int from = Integer.parseInt(m.group(1));
-      int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
-      if (from > to) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--pairs '" + text + "' runs backwards");
-      }
-      return new int[] {from, to};
-    } catch (NumberFormatException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--pairs '" + text + "': index too large");
-    }
-  }
 
   static String table(String method, List<Row> rows, double seconds) {
     Table t = new Table("category", "pairs", "distinguished", "%");

@@ -28,8 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,8 +40,6 @@ import picocli.CommandLine.Option;
     description = "Evaluate a GNN on an expressiveness suite: train a fresh siamese model per pair and"
         + " count the pairs it reliably distinguishes (BREC's RPC/RAPC).")
 final class EvalCommand implements Callable<Integer> {
-
-  private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -173,7 +169,7 @@ final class EvalCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     if (pairs != null) {
-      int[] range = range("--pairs", pairs);
+      int[] range = Ranges.option(spec, "--pairs", pairs);
       Suite restricted = suite.restrict(range[0], range[1]);
       if (restricted.size() == 0) {
         throw new CommandLine.ParameterException(spec.commandLine(),
@@ -188,7 +184,7 @@ final class EvalCommand implements Callable<Integer> {
     if (seeds == null) {
       return new long[] {seed == null ? 0L : seed};
     }
-    int[] r = range("--seeds", seeds);
+    int[] r = Ranges.option(spec, "--seeds", seeds);
     long[] out = new long[r[1] - r[0] + 1];
     for (int i = 0; i < out.length; i++) {
       out[i] = r[0] + i;
@@ -196,23 +192,6 @@ final class EvalCommand implements Callable<Integer> {
     return out;
   }
 
-  private int[] range(String option, String text) {
-    Matcher m = RANGE.matcher(text.strip());
-    if (!m.matches()) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          option + " '" + text + "' is not a range A-B or a single A (non-negative integers)");
-    }
-    try {
-      int from = Integer.parseInt(m.group(1));
-      int to = m.group(2) == null ? from : Integer.parseInt(m.group(2));
-      if (from > to) {
-        throw new CommandLine.ParameterException(spec.commandLine(), option + " '" + text + "' runs backwards");
-      }
-      return new int[] {from, to};
-    } catch (NumberFormatException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), option + " '" + text + "': number too large");
-    }
-  }
 
   /** Index of the best seed by BREC's rule (stats.SeedSearch); errors count as undecided pairs. */
   private static int bestSeed(List<List<PairEvaluation>> runs, long[] seedList) {

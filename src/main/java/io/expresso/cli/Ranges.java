@@ -1,6 +1,8 @@
 package io.expresso.cli;
 
 import java.util.regex.Matcher;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import java.util.regex.Pattern;
 
 /** Parses inclusive ranges "A-B" or a single "A" of non-negative integers from options. */
@@ -28,6 +30,19 @@ final class Ranges {
       return new long[] {from, to};
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(option + " '" + text + "': number too large");
+    }
+  }
+
+  /** {from, to} as ints for an option of a command; a malformed value is bad usage (exit code 2). */
+  static int[] option(CommandSpec spec, String option, String text) {
+    try {
+      long[] r = parse(option, text);
+      if (r[1] > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(option + " '" + text + "': number too large");
+      }
+      return new int[] {(int) r[0], (int) r[1]};
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
   }
 }
