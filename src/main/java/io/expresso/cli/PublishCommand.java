@@ -18,14 +18,15 @@ import picocli.CommandLine.Option;
 /** {@code expresso publish}: put tasks on Kafka. */
 @Command(name = "publish", mixinStandardHelpOptions = true,
     description = "Publish tasks to Kafka for the workers.",
-    subcommands = {PublishCommand.Brec.class, PublishCommand.Synthetic.class})
+    subcommands = {PublishCommand.Brec.class, PublishCommand.Synthetic.class, PublishTrainCommand.class,
+        PublishAttackCommand.class})
 final class PublishCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (brec or synthetic)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (brec, synthetic, train or attack)");
   }
 
   /** Options every publish subcommand takes. */

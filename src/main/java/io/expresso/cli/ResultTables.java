@@ -40,8 +40,15 @@ final class ResultTables {
       if (r.method().equals("synthetic")) {
         sb.append(String.format(Locale.ROOT, "%nsynthetic tasks: %d (%d errors); publish to finish p50 %s, p99 %s%n",
             r.tasks(), r.errors(), seconds(s.syntheticLatency(0.5)), seconds(s.syntheticLatency(0.99))));
-      } else if (r.method().equals("?") || r.method().equals("train") || r.method().equals("attack")) {
+      } else if (r.method().equals("?")) {
         sb.append(String.format(Locale.ROOT, "%s tasks: %d (%d errors)%n", r.category(), r.tasks(), r.errors()));
+      } else if (r.method().equals("train")) {
+        sb.append(String.format(Locale.ROOT, "%ntrain tasks: %d (%d errors)%n", r.tasks(), r.errors()));
+        sb.append(train(s.trainRows()));
+      } else if (r.method().equals("attack")) {
+        sb.append(String.format(Locale.ROOT, "%nattack tasks: %d (%d errors); fooled = attacked graphs with an "
+            + "adversarial example within each budget%n", r.tasks(), r.errors()));
+        sb.append(attack(s.attackRows()));
       }
     }
     if (s.byWorker().size() > 1) {
@@ -55,6 +62,51 @@ final class ResultTables {
       sb.append('\n').append(t.render());
     }
     return sb.toString();
+  }
+
+  /** One row per trained model: what to attack (checkpoint) and how well it counts. */
+  static String train(List<ResultSummary.TrainRow> rows) {
+    if (rows.isEmpty()) {
+      return "";
+    }
+    Table t = new Table("checkpoint", "model", "pattern", "dataset", "seed", "test l1", "test lc", "correct",
+        "epochs", "task s");
+    for (ResultSummary.TrainRow r : rows) {
+      t.row(r.checkpoint(), r.model(), r.pattern(), r.dataset(), String.valueOf(r.seed()), number(r.testL1()),
+          number(r.testLc()), String.valueOf(r.correctTest()), String.valueOf(r.epochs()),
+          String.format(Locale.ROOT, "%.1f", r.seconds()));
+    }
+    return t.render();
+  }
+
+  /** One row per attacked model and space: budgets in flips, how many graphs each fooled, NR. */
+  static String attack(List<ResultSummary.AttackRow> rows) {
+    if (rows.isEmpty()) {
+      return "";
+    }
+    Table t = new Table("checkpoint", "model", "space", "beam", "budgets (flips)", "fooled", "attacked", "NR",
+        "NR (tr.)", "task s");
+    for (ResultSummary.AttackRow r : rows) {
+      t.row(r.checkpoint(), r.model(), r.space(), String.valueOf(r.beamWidth()), join(r.budgets()),
+          join(r.fooled()), String.valueOf(r.attacked()), number(r.nr()), number(r.nrTransfer()),
+          String.format(Locale.ROOT, "%.1f", r.seconds()));
+    }
+    return t.render();
+  }
+
+  private static String join(int[] v) {
+    StringBuilder sb = new StringBuilder();
+    for (int x : v) {
+      sb.append(sb.length() == 0 ? "" : ",").append(x);
+    }
+    return sb.toString();
+  }
+
+  private static String number(double v) {
+    if (!Double.isFinite(v)) {
+      return "-";
+    }
+    return Math.abs(v) < 0.01 && v != 0 ? String.format(Locale.ROOT, "%.2e", v) : String.format(Locale.ROOT, "%.3f", v);
   }
 
   private static String percent(int part, int whole) {

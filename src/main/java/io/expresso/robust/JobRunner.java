@@ -4,7 +4,6 @@ import io.expresso.attack.AdversarialRule;
 import io.expresso.attack.AttackCampaign;
 import io.expresso.attack.AttackCurves;
 import io.expresso.attack.AttackResult;
-import io.expresso.attack.Budgets;
 import io.expresso.attack.CountModel;
 import io.expresso.count.CountingSplit;
 import io.expresso.graph.Graph;
@@ -50,7 +49,7 @@ public final class JobRunner implements AutoCloseable {
       run = trainer.retrainHead(base, data.train(), data.validation(), settings, null);
     }
     TrainedCountModel model = run.model();
-    store.put(job.modelId(), model.toBytes());
+    store.put(job, model.toBytes());
     Map<String, CountErrors> errors = new LinkedHashMap<>();
     for (String d : job.testOn()) {
       errors.put(d, model.evaluate(StudyData.get(d, s).test()));
@@ -74,7 +73,7 @@ public final class JobRunner implements AutoCloseable {
       targets.add(data.test().graphs().get(g));
     }
     AdversarialRule rule = AdversarialRule.paper();
-    AttackCampaign campaign = new AttackCampaign(model.pattern(), job.space(), Budgets.PAPER_FRACTIONS,
+    AttackCampaign campaign = new AttackCampaign(model.pattern(), job.space(), job.budgetFractions(),
         job.beamWidth(), job.scale().candidatesPerMember(), rule, job.seed());
     AttackCampaign.Summary summary = campaign.run(targets, model, StudyData.meanEdges(data), List.of());
     List<CountModel> others = new ArrayList<>();

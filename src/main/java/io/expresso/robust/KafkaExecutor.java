@@ -1,8 +1,6 @@
 package io.expresso.robust;
 
-import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.Result;
-import io.expresso.proto.v1.TrainTask;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
@@ -36,24 +34,13 @@ public final class KafkaExecutor implements StudyExecutor {
     this.phaseTimeout = phaseTimeout;
   }
 
-  static String taskId(TrainJob j) {
-    return "train:" + j.modelId();
-  }
-
-  static String taskId(AttackJob j) {
-    return "attack:" + j.attackId();
-  }
-
   @Override
   public List<TrainOutcome> train(List<TrainJob> jobs, Consumer<TrainOutcome> done) {
     List<String> ids = new ArrayList<>();
     for (TrainJob j : jobs) {
-      String id = taskId(j);
+      String id = StudyJobs.taskId(j);
       ids.add(id);
-      publisher.send(TaskKind.TRAIN, id, TrainTask.newBuilder().setExperimentId(experimentId).setTaskId(id)
-          .setModel(j.spec()).setPattern(j.pattern().cliName()).setDataset(j.dataset()).setSeed(j.seed())
-          .setCheckpointKey(j.modelId()).setPublishedAtMs(System.currentTimeMillis())
-          .setRobustJob(RobustJson.write(j)).build());
+      publisher.send(TaskKind.TRAIN, id, StudyJobs.trainTask(experimentId, j));
     }
     publisher.flush();
     return collect(ids, r -> RobustJson.read(r.getTrain().getRobustOutcome(), TrainOutcome.class), done);
@@ -63,12 +50,9 @@ public final class KafkaExecutor implements StudyExecutor {
   public List<AttackOutcome> attack(List<AttackJob> jobs, Consumer<AttackOutcome> done) {
     List<String> ids = new ArrayList<>();
     for (AttackJob j : jobs) {
-      String id = taskId(j);
+      String id = StudyJobs.taskId(j);
       ids.add(id);
-      publisher.send(TaskKind.ATTACK, id, AttackTask.newBuilder().setExperimentId(experimentId).setTaskId(id)
-          .setModel(j.modelId()).setCheckpointKey(j.modelId()).setSpace(j.space().cliName())
-          .setBeamWidth(j.beamWidth()).setDelta(1.0).setSeed(j.seed())
-          .setPublishedAtMs(System.currentTimeMillis()).setRobustJob(RobustJson.write(j)).build());
+      publisher.send(TaskKind.ATTACK, id, StudyJobs.attackTask(experimentId, j));
     }
     publisher.flush();
     return collect(ids, r -> RobustJson.read(r.getAttack().getRobustOutcome(), AttackOutcome.class), done);

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.expresso.proto.v1.Checkpoint;
 import io.expresso.runtime.Topics;
+import io.expresso.train.TrainedCountModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,8 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
   private final String workerId;
   private final KafkaProducer<String, byte[]> producer;
   private final Map<String, byte[]> seen = new ConcurrentHashMap<>();
+  /** The train job JSON of each checkpoint seen ("" when it was stored without one). */
+  private final Map<String, String> jobs = new ConcurrentHashMap<>();
 
   public KafkaModelStore(String bootstrap, String workerId) {
     this.bootstrap = bootstrap;
@@ -48,7 +51,18 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
 
   @Override
   public void put(String modelId, byte[] checkpoint) {
-    Checkpoint c = Checkpoint.newBuilder().setKey(modelId).setParameters(ByteString.copyFrom(checkpoint))
+    send(modelId, checkpoint, Checkpoint.newBuilder());
+  }
+
+  /** Also records the job's spec, pattern, seed and the whole job, for {@link #describe}. */
+  @Override
+  public void put(TrainJob trainedBy, byte[] checkpoint) {
+    send(trainedBy.modelId(), checkpoint, Checkpoint.newBuilder().setModel(trainedBy.spec())
+        .setPattern(trainedBy.pattern().cliName()).setSeed(trainedBy.seed()).setTrainJob(RobustJson.write(trainedBy)));
+  }
+
+  private void send(String modelId, byte[] checkpoint, Checkpoint.Builder b) {
+    Checkpoint c = b.setKey(modelId).setParameters(ByteString.copyFrom(checkpoint))
         .setFormat("expresso-count-model-1/djl-pytorch").setCreatedBy(workerId)
         .setCreatedAtMs(System.currentTimeMillis()).build();
     try {
@@ -61,6 +75,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
       throw new IllegalStateException("interrupted while storing checkpoint '" + modelId + "'", e);
     }
     seen.put(modelId, checkpoint.clone());
+    jobs.put(modelId, c.getTrainJob());
   }
 
   @Override
@@ -71,6 +86,29 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
       cached = seen.get(modelId);
     }
     return Optional.ofNullable(cached).map(byte[]::clone);
+  }
+
+  /**
+   * The stored model under {@code modelId}, read from the checkpoint's header (no engine is
+   * loaded); empty when {@code expresso.models} has no such key.
+   *
+   * @throws IllegalArgumentException when the record under the key is not a count-model checkpoint
+   */
+  public Optional<StoredModel> describe(String modelId) {
+    Optional<byte[]> bytes = get(modelId);
+    if (bytes.isEmpty()) {
+      return Optional.empty();
+    }
+    TrainedCountModel.Header h;
+    try {
+      h = TrainedCountModel.header(bytes.get());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("checkpoint '" + modelId + "' in " + Topics.MODELS + ": " + e.getMessage(), e);
+    }
+    String job = jobs.get(modelId);
+    Optional<TrainJob> trainedBy = job == null || job.isEmpty() ? Optional.empty()
+        : Optional.of(RobustJson.read(job, TrainJob.class));
+    return Optional.of(new StoredModel(modelId, h.spec(), h.pattern(), trainedBy));
   }
 
   private void readToEnd() {
@@ -94,6 +132,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
           try {
             Checkpoint cp = Checkpoint.parseFrom(r.value());
             seen.put(r.key(), cp.getParameters().toByteArray());
+            jobs.put(r.key(), cp.getTrainJob());
           } catch (InvalidProtocolBufferException e) {
             // Not a checkpoint: skip it (another producer's garbage must not stop model loading).
           }

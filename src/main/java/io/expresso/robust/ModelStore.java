@@ -12,6 +12,11 @@ public interface ModelStore {
 
   void put(String modelId, byte[] checkpoint);
 
+  /** Stores the checkpoint a train job produced; a store that keeps metadata keeps the job too. */
+  default void put(TrainJob trainedBy, byte[] checkpoint) {
+    put(trainedBy.modelId(), checkpoint);
+  }
+
   Optional<byte[]> get(String modelId);
 
   /** A store in this process's memory (single-process runs and tests). */

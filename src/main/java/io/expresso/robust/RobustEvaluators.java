@@ -6,7 +6,6 @@ import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainResult;
 import io.expresso.proto.v1.TrainTask;
 import io.expresso.attack.AttackResult;
-import io.expresso.attack.Budgets;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.Evaluator;
 import io.expresso.runtime.EvaluatorProvider;
@@ -146,7 +145,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     for (int b : o.summary().budgets()) {
       r.addBudgets(b);
     }
-    for (double f : Budgets.PAPER_FRACTIONS) {
+    for (double f : o.summary().fractions()) {
       r.addBudgetFractions(f);
     }
     for (double v : o.summary().successRate()) {

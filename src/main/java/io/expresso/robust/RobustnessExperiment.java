@@ -25,7 +25,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   public static final String D2 = "er-0.8";
 
   public RobustnessExperiment {
-    models = models.stream().map(m -> resolve(m, scale)).toList();
+    models = models.stream().map(m -> StudyJobs.resolveSpec(m, scale)).toList();
     patterns = List.copyOf(patterns);
     if (models.isEmpty() || patterns.isEmpty()) {
       throw new IllegalArgumentException("at least one model and one pattern are needed");
@@ -35,21 +35,12 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     }
   }
 
-  private static String resolve(String model, Scale scale) {
-    String m = model.trim();
-    RegressorSpec.parse(m); // names a bad architecture as the user wrote it
-    String spec = m.contains(":") ? m
-        : m.equalsIgnoreCase("i2gnn") ? m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2"
-        : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers();
-    return RegressorSpec.parse(spec).toString(); // validates early, with a clear message
-  }
-
   static String architecture(String spec) {
     return RegressorSpec.parse(spec).architecture();
   }
 
   String modelId(String spec, Pattern p, String dataset, int seed) {
-    return experimentId + "/" + architecture(spec) + "/" + p.cliName() + "/" + dataset + "/s" + seed;
+    return StudyJobs.modelId(experimentId, spec, p, dataset, seed);
   }
 
   String headId(String spec, Pattern p, int seed) {

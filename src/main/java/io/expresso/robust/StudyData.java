@@ -2,6 +2,7 @@ package io.expresso.robust;
 
 import io.expresso.count.CountingSplit;
 import io.expresso.count.RobustnessData;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,6 +19,16 @@ public final class StudyData {
   private static final Map<String, CountingSplit> CACHE = new ConcurrentHashMap<>();
 
   private StudyData() {}
+
+  /** The dataset names a job may give. */
+  public static final List<String> NAMES = List.of("sbm", "er-0.3", "er-0.8");
+
+  /** Rejects an unknown dataset name without generating anything. */
+  public static void check(String name) {
+    if (!NAMES.contains(name)) {
+      throw new IllegalArgumentException("unknown dataset '" + name + "' (expected sbm, er-0.3 or er-0.8)");
+    }
+  }
 
   public static CountingSplit get(String name, Scale scale) {
     return CACHE.computeIfAbsent(name + "@" + scale.cliName(), k -> switch (name) {

@@ -3,8 +3,11 @@ package io.expresso.runtime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.expresso.proto.v1.AttackResult;
+import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TrainResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -24,12 +27,37 @@ public final class ResultSummary {
   /** One (method, category) row; synthetic tasks form the row (synthetic, synthetic). */
   public record Row(String method, String category, int tasks, int distinguished, int reliable, int errors) {}
 
+  /**
+   * One trained model (a successful train result).
+   *
+   * @param testL1 mean absolute count error on the test split of {@code dataset}
+   * @param testLc the same, normalised by the true count
+   * @param correctTest test graphs whose rounded prediction is the true count
+   * @param seconds the worker's compute time for the task (data, training, testing)
+   */
+  public record TrainRow(String taskId, String checkpoint, String model, String pattern, String dataset, long seed,
+      double testL1, double testLc, int epochs, int correctTest, double seconds) {}
+
+  /**
+   * One attacked model in one space (a successful attack result).
+   *
+   * @param budgets flip budgets, increasing
+   * @param fooled per budget: attacked graphs with an adversarial example within it
+   * @param nr normalised AUC of the success rate over the budget fractions
+   * @param nrTransfer the same for examples that transfer to every other model; NaN without any
+   */
+  public record AttackRow(String taskId, String checkpoint, String model, String pattern, String space, int beamWidth,
+      double[] budgetFractions, int[] budgets, int[] fooled, int attacked, double nr, double nrTransfer,
+      double seconds) {}
+
   private final String experiment;
   private final List<Result> results;
   private final List<Row> rows;
   private final Map<String, Integer> errorsByReason;
   private final int duplicatesInReport;
   private final double[] latencySeconds;
+  private final List<TrainRow> trainRows = new ArrayList<>();
+  private final List<AttackRow> attackRows = new ArrayList<>();
 
   public ResultSummary(String experiment, List<Result> results) {
     this.experiment = experiment;
@@ -72,6 +100,11 @@ public final class ResultSummary {
         c[1] += p.getDistinguished() ? 1 : 0;
         c[2] += p.getReliable() ? 1 : 0;
       }
+      if (!r.hasError() && r.hasTrain()) {
+        trainRows.add(trainRow(r));
+      } else if (!r.hasError() && r.hasAttack()) {
+        attackRows.add(attackRow(r));
+      }
       if (r.hasSynthetic() && r.getProvenance().getFinishedAtMs() > 0) {
         lat.add((r.getProvenance().getFinishedAtMs() - r.getSynthetic().getPublishedAtMs()) / 1e3);
       }
@@ -103,6 +136,36 @@ public final class ResultSummary {
     this.rows = List.copyOf(sorted);
     this.errorsByReason = Map.copyOf(reasons);
     this.latencySeconds = lat.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+  }
+
+  private static TrainRow trainRow(Result r) {
+    TrainResult t = r.getTrain();
+    return new TrainRow(r.getTaskId(), t.getCheckpointKey(), t.getModel(), t.getPattern(), t.getDataset(), t.getSeed(),
+        t.getTestMae(), t.getTestLc(), t.getEpochs(), t.getCorrectTest(), r.getProvenance().getComputeSeconds());
+  }
+
+  private static AttackRow attackRow(Result r) {
+    AttackResult a = r.getAttack();
+    int[] budgets = a.getBudgetsList().stream().mapToInt(Integer::intValue).toArray();
+    int[] fooled = new int[budgets.length];
+    for (GraphOutcome g : a.getOutcomesList()) {
+      for (int b = 0; b < budgets.length && b < g.getAdversarialCount(); b++) {
+        fooled[b] += g.getAdversarial(b) ? 1 : 0;
+      }
+    }
+    return new AttackRow(r.getTaskId(), a.getCheckpointKey(), a.getModel(), a.getPattern(), a.getSpace(),
+        a.getBeamWidth(), a.getBudgetFractionsList().stream().mapToDouble(Double::doubleValue).toArray(), budgets,
+        fooled, a.getAttacked(), a.getNr(), a.getNrTransfer(), r.getProvenance().getComputeSeconds());
+  }
+
+  /** Successful train results, in arrival order. */
+  public List<TrainRow> trainRows() {
+    return List.copyOf(trainRows);
+  }
+
+  /** Successful attack results, in arrival order. */
+  public List<AttackRow> attackRows() {
+    return List.copyOf(attackRows);
   }
 
   public String experiment() {
@@ -152,7 +215,11 @@ public final class ResultSummary {
     return m;
   }
 
-  /** The JSON summary: exactly experiment, unique_results, duplicates_in_report, errors, categories. */
+  /**
+   * The JSON summary: experiment, unique_results, duplicates_in_report, errors, categories (the
+   * issue's keys, exactly, for pair and synthetic experiments), then {@code train} and
+   * {@code attack} arrays when the experiment has such results. Non-finite numbers are null.
+   */
   public String json() {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
@@ -170,10 +237,58 @@ public final class ResultSummary {
       c.put("reliable", r.reliable());
       c.put("errors", r.errors());
     }
+    if (!trainRows.isEmpty()) {
+      ArrayNode train = root.putArray("train");
+      for (TrainRow t : trainRows) {
+        ObjectNode n = train.addObject();
+        n.put("task_id", t.taskId());
+        n.put("checkpoint", t.checkpoint());
+        n.put("model", t.model());
+        n.put("pattern", t.pattern());
+        n.put("dataset", t.dataset());
+        n.put("seed", t.seed());
+        number(n, "test_l1", t.testL1());
+        number(n, "test_lc", t.testLc());
+        n.put("epochs", t.epochs());
+        n.put("correct_test", t.correctTest());
+        number(n, "seconds", t.seconds());
+      }
+    }
+    if (!attackRows.isEmpty()) {
+      ArrayNode attack = root.putArray("attack");
+      for (AttackRow a : attackRows) {
+        ObjectNode n = attack.addObject();
+        n.put("task_id", a.taskId());
+        n.put("checkpoint", a.checkpoint());
+        n.put("model", a.model());
+        n.put("pattern", a.pattern());
+        n.put("space", a.space());
+        n.put("beam_width", a.beamWidth());
+        ArrayNode f = n.putArray("budget_fractions");
+        Arrays.stream(a.budgetFractions()).forEach(f::add);
+        ArrayNode b = n.putArray("budgets");
+        Arrays.stream(a.budgets()).forEach(b::add);
+        ArrayNode fooled = n.putArray("fooled");
+        Arrays.stream(a.fooled()).forEach(fooled::add);
+        n.put("attacked", a.attacked());
+        number(n, "nr", a.nr());
+        number(n, "nr_transfer", a.nrTransfer());
+        number(n, "seconds", a.seconds());
+      }
+    }
     try {
       return mapper.writeValueAsString(root);
     } catch (Exception e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** JSON has no NaN or infinity: such a value is written as null. */
+  private static void number(ObjectNode n, String key, double v) {
+    if (Double.isFinite(v)) {
+      n.put(key, v);
+    } else {
+      n.putNull(key);
     }
   }
 

@@ -139,6 +139,27 @@ public final class TrainedCountModel implements CountModel, AutoCloseable {
     }
   }
 
+  /** What a checkpoint holds, read without loading the network (no engine needed). */
+  public record Header(String spec, Pattern pattern) {}
+
+  /**
+   * The spec and pattern of a checkpoint written by {@link #toBytes()}, without the engine: a
+   * publisher checks what it is about to attack before any worker loads it.
+   *
+   * @throws IllegalArgumentException when the bytes are not such a checkpoint, saying what is wrong
+   */
+  public static Header header(byte[] checkpoint) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(checkpoint))) {
+      String magic = in.readUTF();
+      if (!magic.equals(MAGIC)) {
+        throw new IllegalArgumentException("not a count-model checkpoint (header '" + magic + "')");
+      }
+      return new Header(RegressorSpec.parse(in.readUTF()).toString(), Pattern.fromName(in.readUTF()));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("corrupt count-model checkpoint: " + e.getMessage(), e);
+    }
+  }
+
   /**
    * Loads a checkpoint written by {@link #toBytes()}.
    *

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.expresso.proto.v1.AttackResult;
+import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskError;
+import io.expresso.proto.v1.TrainResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,6 +45,34 @@ class ResultSummaryTest {
     assertThat(s.rows().get(0).tasks()).isEqualTo(2);
     assertThat(s.rows().get(0).distinguished()).isEqualTo(1);
     assertThat(s.rows().get(1).category()).isEqualTo("CFI");
+  }
+
+  @Test
+  void trainAndAttackResultsGetRowsAndValidJsonWithNullForNaN() throws Exception {
+    Result train = Result.newBuilder().setExperimentId("e").setTaskId("train:k")
+        .setProvenance(Provenance.newBuilder().setTaskKind("train").setComputeSeconds(2.5))
+        .setTrain(TrainResult.newBuilder().setModel("ppgn:hidden=16").setPattern("triangle").setDataset("er-0.3")
+            .setSeed(1).setCheckpointKey("k").setEpochs(20).setTestMae(0.25).setTestLc(0.1).setCorrectTest(30)).build();
+    AttackResult.Builder a = AttackResult.newBuilder().setModel("ppgn:hidden=16").setCheckpointKey("k")
+        .setPattern("triangle").setSpace("count").setBeamWidth(2).setNr(0.5).setNrTransfer(Double.NaN).setAttacked(3)
+        .addBudgets(1).addBudgets(4).addBudgetFractions(0.01).addBudgetFractions(0.25);
+    boolean[][] adversarial = {{false, true}, {true, true}, {false, false}};
+    for (boolean[] g : adversarial) {
+      a.addOutcomes(GraphOutcome.newBuilder().addBudgets(1).addBudgets(4).addAdversarial(g[0]).addAdversarial(g[1]));
+    }
+    Result attack = Result.newBuilder().setExperimentId("e").setTaskId("attack:k/attack-count")
+        .setProvenance(Provenance.newBuilder().setTaskKind("attack")).setAttack(a).build();
+    ResultSummary s = new ResultSummary("e", List.of(train, attack));
+    assertThat(s.trainRows()).singleElement().satisfies(t -> {
+      assertThat(t.checkpoint()).isEqualTo("k");
+      assertThat(t.testL1()).isEqualTo(0.25);
+      assertThat(t.seconds()).isEqualTo(2.5);
+    });
+    assertThat(s.attackRows()).singleElement().satisfies(r -> assertThat(r.fooled()).containsExactly(1, 2));
+    JsonNode j = new ObjectMapper().readTree(s.json()); // NaN would make this invalid JSON
+    assertThat(j.get("train").get(0).get("test_l1").asDouble()).isEqualTo(0.25);
+    assertThat(j.get("attack").get(0).get("nr_transfer").isNull()).isTrue();
+    assertThat(j.get("attack").get(0).get("fooled")).hasSize(2);
   }
 
   @Test

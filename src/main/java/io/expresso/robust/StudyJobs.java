@@ -1,0 +1,100 @@
+package io.expresso.robust;
+
+import io.expresso.attack.Budgets;
+import io.expresso.attack.PerturbationSpace;
+import io.expresso.count.Pattern;
+import io.expresso.model.RegressorSpec;
+import io.expresso.proto.v1.AttackTask;
+import io.expresso.proto.v1.TrainTask;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How train and attack jobs are named, sized and put into task messages: shared by the
+ * robustness experiment (its {@link KafkaExecutor}) and {@code expresso publish train|attack},
+ * so a task published by hand is exactly the task the experiment would have published.
+ */
+public final class StudyJobs {
+
+  private StudyJobs() {}
+
+  /**
+   * The full spec of a model option: a bare architecture ({@code ppgn}) gets the scale's width and
+   * depth (and two hops for I²-GNN); a spec with {@code :key=value} is kept as written. A bad
+   * architecture or key fails with {@link IllegalArgumentException} naming it.
+   */
+  public static String resolveSpec(String model, Scale scale) {
+    String m = model.trim();
+    RegressorSpec.parse(m); // names a bad architecture as the user wrote it
+    String spec = m.contains(":") ? m
+        : m.equalsIgnoreCase("i2gnn") ? m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2"
+        : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers();
+    return RegressorSpec.parse(spec).toString();
+  }
+
+  /** The checkpoint key of a model trained from scratch: {@code <experiment>/<arch>/<pattern>/<dataset>/s<seed>}. */
+  public static String modelId(String experimentId, String spec, Pattern pattern, String dataset, long seed) {
+    return experimentId + "/" + RegressorSpec.parse(spec).architecture() + "/" + pattern.cliName() + "/" + dataset
+        + "/s" + seed;
+  }
+
+  /** A model trained from scratch on {@code dataset}, tested on {@code dataset} alone. */
+  public static TrainJob train(String experimentId, String spec, Pattern pattern, String dataset, Scale scale,
+      long seed) {
+    StudyData.check(dataset);
+    return new TrainJob(modelId(experimentId, spec, pattern, dataset, seed), spec, pattern, dataset, scale, seed,
+        null, List.of(dataset));
+  }
+
+  /**
+   * An attack on a stored model. Its id is {@code <key>/attack-<space>}, as in the study, with
+   * {@code /beam-W}, {@code /budgets-…} and {@code /seed-S} appended when they differ from the
+   * defaults, so differently configured attacks on one model are different tasks.
+   *
+   * @param beam 0 for the default beam width
+   * @param budgetFractions null for the paper's 1, 5, 10, 25%
+   */
+  public static AttackJob attack(StoredModel model, PerturbationSpace space, Scale scale, String dataset,
+      List<String> transferTo, long seed, int beam, double[] budgetFractions) {
+    StudyData.check(dataset);
+    StringBuilder id = new StringBuilder(model.key()).append("/attack-").append(space.cliName());
+    if (beam > 0) {
+      id.append("/beam-").append(beam);
+    }
+    if (budgetFractions != null && !Arrays.equals(budgetFractions, Budgets.PAPER_FRACTIONS)) {
+      id.append("/budgets");
+      for (double f : budgetFractions) {
+        id.append('-').append(f);
+      }
+    }
+    if (seed != 0) {
+      id.append("/seed-").append(seed);
+    }
+    return new AttackJob(id.toString(), model.key(), model.spec(), space, scale, dataset, transferTo, seed, beam,
+        budgetFractions);
+  }
+
+  public static String taskId(TrainJob j) {
+    return "train:" + j.modelId();
+  }
+
+  public static String taskId(AttackJob j) {
+    return "attack:" + j.attackId();
+  }
+
+  /** The train task of a job, its {@code robust_job} carrying the whole job for the worker. */
+  public static TrainTask trainTask(String experimentId, TrainJob j) {
+    return TrainTask.newBuilder().setExperimentId(experimentId).setTaskId(taskId(j))
+        .setModel(j.spec()).setPattern(j.pattern().cliName()).setDataset(j.dataset()).setSeed(j.seed())
+        .setCheckpointKey(j.modelId()).setPublishedAtMs(System.currentTimeMillis())
+        .setRobustJob(RobustJson.write(j)).build();
+  }
+
+  /** The attack task of a job, its {@code robust_job} carrying the whole job for the worker. */
+  public static AttackTask attackTask(String experimentId, AttackJob j) {
+    return AttackTask.newBuilder().setExperimentId(experimentId).setTaskId(taskId(j))
+        .setModel(j.spec()).setCheckpointKey(j.modelId()).setSpace(j.space().cliName())
+        .setBeamWidth(j.beamWidth()).setDelta(1.0).setSeed(j.seed())
+        .setPublishedAtMs(System.currentTimeMillis()).setRobustJob(RobustJson.write(j)).build();
+  }
+}

@@ -1,0 +1,195 @@
+package io.expresso.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.expresso.count.InducedCounts;
+import io.expresso.count.Pattern;
+import io.expresso.graph.Graph6;
+import io.expresso.proto.v1.GraphOutcome;
+import io.expresso.proto.v1.Result;
+import io.expresso.robust.KafkaModelStore;
+import io.expresso.robust.RobustEvaluators;
+import io.expresso.robust.Scale;
+import io.expresso.robust.StoredModel;
+import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.EmbeddedBroker;
+import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.Topics;
+import io.expresso.runtime.Worker;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code publish train}, {@code publish attack} and {@code results} run in-process against a real
+ * embedded broker and worker: a tiny model trained, its checkpoint found in expresso.models and
+ * attacked, the attack checked against brute-force counts; bad usage and unknown checkpoints.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PublishTrainAttackTest {
+
+  @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
+
+  private EmbeddedBroker broker;
+  private Worker worker;
+  private KafkaModelStore workerStore;
+  private String bootstrap;
+
+  @BeforeAll
+  void startBrokerAndWorker() throws Exception {
+    broker = EmbeddedBroker.start(0, null);
+    bootstrap = broker.bootstrap();
+    Topics.ensure(bootstrap, 2);
+    // The worker's own checkpoint store, closed before the broker: a producer left behind would keep
+    // retrying against this broker's port after the test.
+    workerStore = new KafkaModelStore(bootstrap, "test-worker");
+    EvaluatorRegistry registry = new EvaluatorRegistry();
+    new RobustEvaluators(() -> workerStore).register(registry);
+    worker = Worker.start(Worker.Settings.of(bootstrap, Device.parse("cpu:1")), registry, TaskObserver.NONE);
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (worker != null) {
+      worker.close();
+    }
+    if (workerStore != null) {
+      workerStore.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  @Timeout(240)
+  void trainThenAttackTheCheckpointAndReadBothBack() throws Exception {
+    String key = "pub/ppgn/triangle/er-0.3/s0";
+    assertThat(Main.execute("publish", "train", "--bootstrap", bootstrap, "--experiment", "pub", "--model", "ppgn",
+        "--pattern", "triangle", "--scale", "tiny", "--seeds", "0")).as(console.err()).isZero();
+    assertThat(console.out()).contains("published 1 train task").contains("\n  " + key + "\n");
+
+    assertThat(Main.execute("results", "--bootstrap", bootstrap, "--experiment", "pub", "--wait", "1",
+        "--timeout", "180")).as(console.err()).isZero();
+    assertThat(console.out()).contains("train tasks: 1 (0 errors)").contains("test l1").contains(key);
+
+    JsonNode trained = json("pub").get("train");
+    assertThat(trained).hasSize(1);
+    JsonNode t = trained.get(0);
+    assertThat(t.get("checkpoint").asText()).isEqualTo(key);
+    String spec = t.get("model").asText();
+    assertThat(spec).startsWith("ppgn:").contains("hidden=16", "layers=2"); // the tiny scale's width and depth
+    assertThat(t.get("epochs").asInt()).isPositive();
+    assertThat(t.get("test_l1").asDouble()).isGreaterThanOrEqualTo(0);
+    int correct = t.get("correct_test").asInt();
+    // 20 epochs of PPGN count triangles on 10-vertex ER graphs well; without correct graphs nothing is attacked
+    assertThat(correct).as("test graphs counted right").isPositive();
+
+    try (KafkaModelStore store = new KafkaModelStore(bootstrap, "test")) {
+      StoredModel m = store.describe(key).orElseThrow();
+      assertThat(m.spec()).isEqualTo(spec);
+      assertThat(m.pattern()).isEqualTo(Pattern.TRIANGLE);
+      assertThat(m.trainedBy()).hasValueSatisfying(j -> {
+        assertThat(j.scale()).isEqualTo(Scale.TINY);
+        assertThat(j.dataset()).isEqualTo("er-0.3");
+      });
+    }
+
+    assertThat(Main.execute("publish", "attack", "--bootstrap", bootstrap, "--experiment", "pub", "--checkpoint", key,
+        "--space", "p,pc", "--beam-width", "2")).as(console.err()).isZero();
+    assertThat(console.out()).contains("published 2 attack tasks on " + key)
+        .contains("attack:" + key + "/attack-any/beam-2").contains("attack:" + key + "/attack-count/beam-2");
+
+    assertThat(Main.execute("results", "--bootstrap", bootstrap, "--experiment", "pub", "--wait", "3",
+        "--timeout", "180")).as(console.err()).isZero();
+    assertThat(console.out()).contains("attack tasks: 2 (0 errors)").contains("budgets (flips)");
+
+    JsonNode attacks = json("pub").get("attack");
+    assertThat(attacks).hasSize(2);
+    int expectedAttacked = Math.min(correct, Scale.TINY.attacked());
+    for (JsonNode a : attacks) {
+      assertThat(a.get("checkpoint").asText()).isEqualTo(key);
+      assertThat(a.get("model").asText()).isEqualTo(spec);
+      assertThat(a.get("beam_width").asInt()).isEqualTo(2);
+      assertThat(a.get("attacked").asInt()).isEqualTo(expectedAttacked);
+      assertThat(a.get("budgets")).hasSize(4);
+      assertThat(a.get("nr").asDouble()).isBetween(0.0, 1.0);
+      int previous = 0;
+      for (JsonNode f : a.get("fooled")) {
+        assertThat(f.asInt()).isBetween(previous, expectedAttacked); // a larger budget fools at least as many
+        previous = f.asInt();
+      }
+      assertThat(a.get("nr_transfer").isNull()).as("no transfer models, so no transfer AUC").isTrue();
+    }
+    // The attacked graphs are real test graphs the model counts right: check against brute force.
+    try (Aggregator agg = new Aggregator(bootstrap, "pub").start()) {
+      assertThat(agg.awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
+      List<Result> rs = agg.results().stream().filter(Result::hasAttack).toList();
+      assertThat(rs).hasSize(2);
+      for (Result r : rs) {
+        assertThat(r.getAttack().getOutcomesList()).hasSize(expectedAttacked);
+        for (GraphOutcome g : r.getAttack().getOutcomesList()) {
+          long truth = InducedCounts.count(Graph6.decode(g.getGraph()), Pattern.TRIANGLE);
+          assertThat(g.getTrueCount()).isEqualTo((double) truth);
+          assertThat(Math.round(g.getPrediction())).isEqualTo(truth);
+        }
+      }
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void anUnknownCheckpointFailsNamingTheKeyAndPublishesNothing() throws Exception {
+    assertThat(Main.execute("publish", "attack", "--bootstrap", bootstrap, "--experiment", "nokey",
+        "--checkpoint", "nokey/ppgn/triangle/er-0.3/s9")).isEqualTo(1);
+    assertThat(console.err()).startsWith("expresso: error: checkpoint 'nokey/ppgn/triangle/er-0.3/s9' is not in "
+        + Topics.MODELS).doesNotContain("\n");
+    assertThat(Main.execute("results", "--bootstrap", bootstrap, "--experiment", "nokey", "--json")).isZero();
+    assertThat(new ObjectMapper().readTree(console.out().strip()).get("unique_results").asInt()).isZero();
+  }
+
+  @Test
+  void badUsageIsExitTwoWithOneLineNamingTheOption() {
+    String b = "127.0.0.1:1"; // never contacted: usage is checked first
+    assertUsage("unknown scale 'huge'", "publish", "train", "--bootstrap", b, "--experiment", "e", "--model", "ppgn",
+        "--pattern", "triangle", "--scale", "huge");
+    assertUsage("--seeds '3-1' runs backwards", "publish", "train", "--bootstrap", b, "--experiment", "e",
+        "--model", "ppgn", "--pattern", "triangle", "--seeds", "3-1");
+    assertUsage("unknown dataset 'cora'", "publish", "train", "--bootstrap", b, "--experiment", "e",
+        "--model", "ppgn", "--pattern", "triangle", "--dataset", "cora");
+    assertUsage("unknown pattern", "publish", "train", "--bootstrap", b, "--experiment", "e", "--model", "ppgn",
+        "--pattern", "pentagon");
+    assertUsage("--space: unknown perturbation space 'diagonal'", "publish", "attack", "--bootstrap", b,
+        "--experiment", "e", "--checkpoint", "k", "--space", "diagonal");
+    assertUsage("--budgets must increase", "publish", "attack", "--bootstrap", b, "--experiment", "e",
+        "--checkpoint", "k", "--budgets", "10%,5%");
+    assertUsage("--budgets: '150%' is not in (0, 1]", "publish", "attack", "--bootstrap", b, "--experiment", "e",
+        "--checkpoint", "k", "--budgets", "150%");
+    assertUsage("--beam-width 0 outside 1..1000", "publish", "attack", "--bootstrap", b, "--experiment", "e",
+        "--checkpoint", "k", "--beam-width", "0");
+    assertUsage("Missing required option: '--checkpoint=KEY'", "publish", "attack", "--bootstrap", b,
+        "--experiment", "e");
+  }
+
+  private void assertUsage(String expected, String... args) {
+    console.resetErr();
+    assertThat(Main.execute(args)).as(String.join(" ", args)).isEqualTo(2);
+    assertThat(console.err()).startsWith("expresso: ").contains(expected).doesNotContain("\n");
+  }
+
+  /** {@code results --json} of an experiment, parsed (the last line printed). */
+  private JsonNode json(String experiment) throws Exception {
+    String before = console.out();
+    assertThat(Main.execute("results", "--bootstrap", bootstrap, "--experiment", experiment, "--json")).isZero();
+    return new ObjectMapper().readTree(console.out().substring(before.length()).strip());
+  }
+}

@@ -1,0 +1,72 @@
+package io.expresso.robust;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.expresso.attack.Budgets;
+import io.expresso.attack.PerturbationSpace;
+import io.expresso.count.Pattern;
+import io.expresso.proto.v1.AttackTask;
+import io.expresso.proto.v1.TrainTask;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The shared job factory: ids, task messages and the JSON the worker reads back. */
+class StudyJobsTest {
+
+  private static final StoredModel MODEL = new StoredModel("e/ppgn/triangle/er-0.3/s0", "ppgn:hidden=16,layers=2",
+      Pattern.TRIANGLE, Optional.empty());
+
+  @Test
+  void publishedTrainJobsAreTheExperimentsOwn() {
+    RobustnessExperiment exp = new RobustnessExperiment("e", Scale.TINY, List.of("ppgn"), List.of(Pattern.TRIANGLE),
+        false);
+    TrainJob fromExperiment = exp.trainJobs().get(1);
+    String spec = StudyJobs.resolveSpec("ppgn", Scale.TINY);
+    TrainJob byHand = StudyJobs.train("e", spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
+    assertThat(byHand).isEqualTo(fromExperiment);
+    assertThat(byHand.modelId()).isEqualTo("e/ppgn/triangle/er-0.3/s1");
+    TrainTask task = StudyJobs.trainTask("e", byHand);
+    assertThat(task.getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
+    assertThat(task.getCheckpointKey()).isEqualTo(byHand.modelId());
+    assertThat(RobustJson.read(task.getRobustJob(), TrainJob.class)).isEqualTo(byHand);
+  }
+
+  @Test
+  void attackJobsRoundTripWithTheirBeamAndBudgets() {
+    AttackJob j = StudyJobs.attack(MODEL, PerturbationSpace.COUNT_PRESERVING, Scale.TINY, "er-0.3", List.of(), 7, 4,
+        new double[] {0.02, 0.5});
+    assertThat(j.attackId()).isEqualTo("e/ppgn/triangle/er-0.3/s0/attack-count/beam-4/budgets-0.02-0.5/seed-7");
+    assertThat(j.beamWidth()).isEqualTo(4);
+    AttackTask task = StudyJobs.attackTask("x", j);
+    assertThat(task.getModel()).isEqualTo(MODEL.spec());
+    assertThat(task.getBeamWidth()).isEqualTo(4);
+    AttackJob back = RobustJson.read(task.getRobustJob(), AttackJob.class);
+    assertThat(back).isEqualTo(j);
+    assertThat(back.budgetFractions()).containsExactly(0.02, 0.5);
+  }
+
+  @Test
+  void defaultsAreThePapersAndOldJobsReadAsThePapers() {
+    AttackJob d = StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.SMALL, "sbm", List.of(), 0, 0, null);
+    assertThat(d.attackId()).isEqualTo(MODEL.key() + "/attack-any"); // the experiment's id for the same attack
+    assertThat(d.beamWidth()).isEqualTo(1);
+    assertThat(d.budgetFractions()).containsExactly(Budgets.PAPER_FRACTIONS);
+    String before = "{\"attackId\":\"a\",\"modelId\":\"m\",\"spec\":\"ppgn:hidden=16,layers=2\",\"space\":\"SUBGRAPH_PRESERVING\","
+        + "\"scale\":\"SMALL\",\"dataset\":\"sbm\",\"transferTo\":[\"m2\"],\"seed\":3}";
+    AttackJob old = RobustJson.read(before, AttackJob.class);
+    assertThat(old.beamWidth()).isEqualTo(Scale.SMALL.beamWidth());
+    assertThat(old.budgetFractions()).containsExactly(Budgets.PAPER_FRACTIONS);
+    assertThat(old.transferTo()).containsExactly("m2");
+  }
+
+  @Test
+  void badJobsAreRefusedNamingTheValue() {
+    assertThatThrownBy(() -> StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of(), 0, 0,
+        new double[] {0.1, 0.05})).hasMessageContaining("budgets must increase: 0.1 then 0.05");
+    assertThatThrownBy(() -> StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "cora", List.of(), 0, 0,
+        null)).hasMessageContaining("unknown dataset 'cora'");
+    assertThatThrownBy(() -> StudyJobs.resolveSpec("transformer", Scale.TINY)).hasMessageContaining("transformer");
+  }
+}
