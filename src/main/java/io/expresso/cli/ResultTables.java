@@ -42,13 +42,17 @@ final class ResultTables {
             r.tasks(), r.errors(), seconds(s.syntheticLatency(0.5)), seconds(s.syntheticLatency(0.99))));
       } else if (r.method().equals("?")) {
         sb.append(String.format(Locale.ROOT, "%s tasks: %d (%d errors)%n", r.category(), r.tasks(), r.errors()));
-      } else if (r.method().equals("train")) {
-        sb.append(String.format(Locale.ROOT, "%ntrain tasks: %d (%d errors)%n", r.tasks(), r.errors()));
-        sb.append(train(s.trainRows()));
-      } else if (r.method().equals("attack")) {
-        sb.append(String.format(Locale.ROOT, "%nattack tasks: %d (%d errors); fooled = attacked graphs with an "
-            + "adversarial example within each budget%n", r.tasks(), r.errors()));
-        sb.append(attack(s.attackRows()));
+      }
+    }
+    // train before attack whatever order the results came in: the attacks are on those models
+    for (String kind : List.of("train", "attack")) {
+      for (ResultSummary.Row r : s.rows()) {
+        if (!r.method().equals(kind)) {
+          continue;
+        }
+        sb.append(String.format(Locale.ROOT, "%n%s tasks: %d (%d errors)%s%n", kind, r.tasks(), r.errors(),
+            kind.equals("attack") ? "; fooled = attacked graphs with an adversarial example within each budget" : ""));
+        sb.append(kind.equals("train") ? train(s.trainRows()) : attack(s.attackRows()));
       }
     }
     if (s.byWorker().size() > 1) {

@@ -10,6 +10,7 @@ import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainResult;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,14 +159,18 @@ public final class ResultSummary {
         fooled, a.getAttacked(), a.getNr(), a.getNrTransfer(), r.getProvenance().getComputeSeconds());
   }
 
-  /** Successful train results, in arrival order. */
+  /** Successful train results by checkpoint key. */
   public List<TrainRow> trainRows() {
-    return List.copyOf(trainRows);
+    return trainRows.stream().sorted(Comparator.comparing(TrainRow::checkpoint).thenComparing(TrainRow::taskId))
+        .toList();
   }
 
-  /** Successful attack results, in arrival order. */
+  /** Successful attack results by checkpoint key, then space in the paper's order (any, count, subgraph). */
   public List<AttackRow> attackRows() {
-    return List.copyOf(attackRows);
+    List<String> spaces = List.of("any", "count", "subgraph");
+    return attackRows.stream().sorted(Comparator.comparing(AttackRow::checkpoint)
+        .thenComparing(a -> spaces.contains(a.space()) ? spaces.indexOf(a.space()) : spaces.size())
+        .thenComparing(AttackRow::taskId)).toList();
   }
 
   public String experiment() {
@@ -239,7 +244,7 @@ public final class ResultSummary {
     }
     if (!trainRows.isEmpty()) {
       ArrayNode train = root.putArray("train");
-      for (TrainRow t : trainRows) {
+      for (TrainRow t : trainRows()) {
         ObjectNode n = train.addObject();
         n.put("task_id", t.taskId());
         n.put("checkpoint", t.checkpoint());
@@ -256,7 +261,7 @@ public final class ResultSummary {
     }
     if (!attackRows.isEmpty()) {
       ArrayNode attack = root.putArray("attack");
-      for (AttackRow a : attackRows) {
+      for (AttackRow a : attackRows()) {
         ObjectNode n = attack.addObject();
         n.put("task_id", a.taskId());
         n.put("checkpoint", a.checkpoint());

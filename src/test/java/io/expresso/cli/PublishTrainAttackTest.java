@@ -137,6 +137,11 @@ class PublishTrainAttackTest {
       assertThat(rs).hasSize(2);
       for (Result r : rs) {
         assertThat(r.getAttack().getOutcomesList()).hasSize(expectedAttacked);
+        for (int b = 0; b < r.getAttack().getBudgetsCount(); b++) {
+          int within = b;
+          long fooled = r.getAttack().getOutcomesList().stream().filter(g -> g.getAdversarial(within)).count();
+          assertThat(fooled).isEqualTo(Math.round(r.getAttack().getSuccessRate(b) * expectedAttacked));
+        }
         for (GraphOutcome g : r.getAttack().getOutcomesList()) {
           long truth = InducedCounts.count(Graph6.decode(g.getGraph()), Pattern.TRIANGLE);
           assertThat(g.getTrueCount()).isEqualTo((double) truth);
