@@ -14,12 +14,14 @@ import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -73,9 +75,15 @@ final class BenchCommand implements Callable<Integer> {
   boolean json;
 
   /** One measured path. */
-  record Run(String path, int tasks, double seconds, double[] latencyMs) {
+  record Run(String path, int tasks, double seconds, double[] latencyMs, double cpuSeconds,
+      Map<String, Double> cpuByStage) {
     double rate() {
       return tasks / seconds;
+    }
+
+    /** Process CPU time (all threads: broker, clients, worker, aggregator) per task, in µs. */
+    double cpuMicrosPerTask() {
+      return 1e6 * cpuSeconds / tasks;
     }
 
     double quantile(double q) {
@@ -138,7 +146,10 @@ final class BenchCommand implements Callable<Integer> {
         ObjectNode round = arr.addObject();
         for (Run r : pair) {
           round.putObject(r.path()).put("tasks", r.tasks()).put("seconds", r.seconds()).put("per_second", r.rate())
-              .put("p50_ms", r.quantile(0.5)).put("p99_ms", r.quantile(0.99));
+              .put("p50_ms", r.quantile(0.5)).put("p99_ms", r.quantile(0.99))
+              .put("cpu_us_per_task", r.cpuMicrosPerTask());
+          ObjectNode stages = round.with(r.path()).putObject("cpu_us_per_task_by_stage");
+          r.cpuByStage().forEach((stage, sec) -> stages.put(stage, 1e6 * sec / r.tasks()));
         }
         round.put("ratio", pair[1].rate() / pair[0].rate());
       }
@@ -149,20 +160,55 @@ final class BenchCommand implements Callable<Integer> {
       root.put("warmup", warmup);
       o.println(m.writeValueAsString(root));
     } else {
-      Table t = new Table("round", "path", "tasks", "seconds", "per second", "p50 ms", "p99 ms", "runtime/raw");
+      Table t = new Table("round", "path", "tasks", "seconds", "per second", "p50 ms", "p99 ms", "CPU µs/task",
+          "runtime/raw");
       int round = 1;
       for (Run[] pair : results) {
         for (Run r : pair) {
           t.row(String.valueOf(round), r.path(), String.valueOf(r.tasks()), f(r.seconds(), 2), f(r.rate(), 0),
-              f(r.quantile(0.5), 1), f(r.quantile(0.99), 1), r == pair[1] ? f(100 * pair[1].rate() / pair[0].rate(), 1) + "%" : "");
+              f(r.quantile(0.5), 1), f(r.quantile(0.99), 1), f(r.cpuMicrosPerTask(), 1),
+              r == pair[1] ? f(100 * pair[1].rate() / pair[0].rate(), 1) + "%" : "");
         }
         round++;
       }
       o.print(t.render());
+      o.println();
+      o.print(stageTable(results).render());
       o.printf(Locale.ROOT, "median runtime / raw = %.1f%% over %d rounds (%d partitions, devices %s, commit every %d ms)%n",
           100 * ratio, results.size(), partitions, ds, commitIntervalMs);
     }
     o.flush();
+  }
+
+  /** Where the CPU went: µs per task by pipeline stage, over all rounds, raw beside runtime. */
+  private static Table stageTable(List<Run[]> results) {
+    Map<String, double[]> sums = new java.util.LinkedHashMap<>();
+    long[] tasks = new long[2];
+    for (Run[] pair : results) {
+      for (int i = 0; i < 2; i++) {
+        int path = i;
+        tasks[i] += pair[i].tasks();
+        pair[i].cpuByStage().forEach((stage, sec) -> sums.computeIfAbsent(stage, k -> new double[2])[path] += sec);
+      }
+    }
+    Table t = new Table("CPU µs/task by stage", "raw", "runtime");
+    double[] total = new double[2];
+    sums.forEach((stage, sec) -> {
+      t.row(stage, f(1e6 * sec[0] / tasks[0], 1), f(1e6 * sec[1] / tasks[1], 1));
+      total[0] += sec[0];
+      total[1] += sec[1];
+    });
+    t.row("all Java threads", f(1e6 * total[0] / tasks[0], 1), f(1e6 * total[1] / tasks[1], 1));
+    // GC and JIT threads are invisible to ThreadMXBean: they are what the process used beyond them
+    double[] process = new double[2];
+    for (Run[] pair : results) {
+      process[0] += pair[0].cpuSeconds();
+      process[1] += pair[1].cpuSeconds();
+    }
+    t.row("GC, JIT, VM (process - threads)", f(1e6 * (process[0] - total[0]) / tasks[0], 1),
+        f(1e6 * (process[1] - total[1]) / tasks[1], 1));
+    t.row("process", f(1e6 * process[0] / tasks[0], 1), f(1e6 * process[1] / tasks[1], 1));
+    return t;
   }
 
   private static String f(double v, int digits) {
@@ -186,16 +232,26 @@ final class BenchCommand implements Callable<Integer> {
           lastNs[0] = System.nanoTime();
         }
       }).start();
+      Thread publisher = new Thread(() -> {
+        for (int i = 0; i < n; i++) {
+          p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, 0));
+        }
+        p.flush();
+      }, "bench-publisher");
+      ThreadCpu stages = new ThreadCpu();
+      long cpu0 = processCpuNanos();
       long start = System.nanoTime();
-      for (int i = 0; i < n; i++) {
-        p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, 0));
-      }
-      p.flush();
-      if (!a.awaitUnique(n, Duration.ofMinutes(10))) {
+      publisher.start();
+      boolean all = a.awaitUnique(n, Duration.ofMinutes(10));
+      double cpu = (processCpuNanos() - cpu0) / 1e9;
+      Map<String, Double> byStage = stages.secondsByStage();
+      publisher.join();
+      if (!all) {
         throw new IllegalStateException("only " + a.uniqueCount() + " of " + n + " results arrived");
       }
       synchronized (k) {
-        return new Run("runtime (exactly-once)", n, (lastNs[0] - start) / 1e9, Arrays.copyOf(latency, k[0]));
+        return new Run("runtime (exactly-once)", n, (lastNs[0] - start) / 1e9, Arrays.copyOf(latency, k[0]), cpu,
+            byStage);
       }
     }
   }
@@ -229,26 +285,42 @@ final class BenchCommand implements Callable<Integer> {
         }
         p.flush();
       }, "bench-raw-producer");
-      long start = System.nanoTime();
-      producer.start();
-      int got = 0;
-      long deadline = start + TimeUnit.MINUTES.toNanos(10);
-      while (got < n && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(100))) {
-          long now = nowNs();
-          SyntheticTask t = SyntheticTask.parseFrom(r.value());
-          if (got < n) {
-            latency[got++] = (now - t.getPublishedAtNanos()) / 1e6;
+      // the consumer gets its own named thread, so the stage breakdown can tell it apart
+      java.util.concurrent.FutureTask<Integer> consumer = new java.util.concurrent.FutureTask<>(() -> {
+        int got = 0;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (got < n && System.nanoTime() < deadline) {
+          for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(100))) {
+            long now = nowNs();
+            SyntheticTask t = SyntheticTask.parseFrom(r.value());
+            if (got < n) {
+              latency[got++] = (now - t.getPublishedAtNanos()) / 1e6;
+            }
           }
         }
-      }
+        return got;
+      });
+      ThreadCpu stages = new ThreadCpu();
+      long cpu0 = processCpuNanos();
+      long start = System.nanoTime();
+      Thread consuming = new Thread(consumer, "bench-raw-consumer");
+      consuming.start();
+      producer.start();
+      int got = consumer.get();
       long end = System.nanoTime();
+      double cpu = (processCpuNanos() - cpu0) / 1e9;
+      Map<String, Double> byStage = stages.secondsByStage();
       producer.join();
       if (got < n) {
         throw new IllegalStateException("raw consumer got only " + got + " of " + n + " records");
       }
-      return new Run("raw producer->consumer", n, (end - start) / 1e9, latency);
+      return new Run("raw producer->consumer", n, (end - start) / 1e9, latency, cpu, byStage);
     }
+  }
+
+  /** CPU time of this whole process so far: broker, clients and worker all run in it. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static long nowNs() {
