@@ -24,11 +24,12 @@ final class ThreadCpu {
         + "executor-.*|AddPartitionsToTxn.*|LogDirFailureHandler|transaction-log-manager-.*|group-coordinator.*|"
         + "controller-.*|kafka-scheduler-.*|raft-.*|.*-reaper.*|TxnMarkerSenderThread-.*|share-.*|"
         + "kafka-log-cleaner-thread-.*|kafka-request-handler-.*|metrics-meter-tick-thread-.*"));
-    STAGES.put("worker source + stream", Pattern.compile("expresso-worker-pekko\\.(kafka|actor)\\..*|"
+    // the relay's loop plays the worker's source + stream part, its producer the worker producer's
+    STAGES.put("worker source + stream", Pattern.compile("expresso-worker-pekko\\.(kafka|actor)\\..*|bench-relay|"
         + "kafka-coordinator-heartbeat-thread \\| expresso-workers"));
     STAGES.put("worker devices", Pattern.compile("expresso-worker-expresso\\.dispatchers\\..*"));
     STAGES.put("worker producer", Pattern.compile("kafka-producer-network-thread \\| producer-expresso-.*"));
-    STAGES.put("consumer (aggregator or raw)", Pattern.compile("expresso-aggregator|bench-raw-consumer"));
+    STAGES.put("end consumer", Pattern.compile("expresso-aggregator|bench-end-consumer"));
   }
 
   private final Map<Long, Long> startNanos = new HashMap<>();

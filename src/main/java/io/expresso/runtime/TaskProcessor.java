@@ -39,7 +39,8 @@ public final class TaskProcessor {
   private final ByteString codeVersionUtf8;
   private final ByteString javaVersionUtf8;
   private final ByteString versionsUtf8;
-  private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // devices, topics, kinds
+  private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
+  private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
 
   public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer) {
     this.registry = registry;
@@ -88,7 +89,7 @@ public final class TaskProcessor {
     }
     result.setProvenance(Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
-        .setDeviceBytes(utf8(device.id()))
+        .setDeviceBytes(deviceIds.computeIfAbsent(device, d -> ByteString.copyFromUtf8(d.id())))
         .setCodeVersionBytes(codeVersionUtf8)
         .setJavaVersionBytes(javaVersionUtf8)
         .setTaskKindBytes(utf8(kind.label()))

@@ -16,7 +16,7 @@ class ThreadCpuTest {
     assertThat(ThreadCpu.stageOf("data-plane-kafka-request-handler-5")).isEqualTo("broker");
     assertThat(ThreadCpu.stageOf("expresso-worker-expresso.dispatchers.cpu-1-7")).isEqualTo("worker devices");
     assertThat(ThreadCpu.stageOf("expresso-worker-pekko.kafka.default-dispatcher-12")).isEqualTo("worker source + stream");
-    assertThat(ThreadCpu.stageOf("expresso-aggregator")).isEqualTo("consumer (aggregator or raw)");
+    assertThat(ThreadCpu.stageOf("expresso-aggregator")).isEqualTo("end consumer");
     assertThat(ThreadCpu.stageOf("Finalizer")).isEqualTo("other");
   }
 
