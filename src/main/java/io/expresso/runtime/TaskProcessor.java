@@ -36,8 +36,6 @@ public final class TaskProcessor {
   // provenance strings that are the same for many results, UTF-8 encoded once: encoding them
   // anew for every result was a measurable share of a no-op task's cost
   private final ByteString workerIdUtf8;
-  private final ByteString codeVersionUtf8;
-  private final ByteString javaVersionUtf8;
   private final ByteString versionsUtf8;
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
   private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
@@ -48,8 +46,6 @@ public final class TaskProcessor {
     this.observer = observer;
     Map<String, String> all = Versions.all();
     this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
-    this.codeVersionUtf8 = ByteString.copyFromUtf8(all.get("expresso"));
-    this.javaVersionUtf8 = ByteString.copyFromUtf8(System.getProperty("java.version"));
     this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(all));
   }
 
@@ -90,8 +86,6 @@ public final class TaskProcessor {
     result.setProvenance(Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
         .setDeviceBytes(deviceIds.computeIfAbsent(device, d -> ByteString.copyFromUtf8(d.id())))
-        .setCodeVersionBytes(codeVersionUtf8)
-        .setJavaVersionBytes(javaVersionUtf8)
         .setTaskKindBytes(utf8(kind.label()))
         .setTopicBytes(utf8(record.topic()))
         .setPartition(record.partition())
