@@ -25,4 +25,11 @@ final class UsageChecks {
       throw new CommandLine.ParameterException(spec.commandLine(), option + " " + port + " is not a TCP port (0..65535)");
     }
   }
+
+  /** Rejects an integer option outside {@code min..max}. */
+  static void range(CommandSpec spec, String option, long value, long min, long max) {
+    if (value < min || value > max) {
+      throw new CommandLine.ParameterException(spec.commandLine(), option + " " + value + " outside " + min + ".." + max);
+    }
+  }
 }

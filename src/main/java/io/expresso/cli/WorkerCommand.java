@@ -28,7 +28,8 @@ final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers, e.g. 127.0.0.1:9092")
   String bootstrap;
 
-  @Option(names = "--devices", paramLabel = "D", description = "auto (one CPU device per core), cpu:N, or gpu:0,gpu:1 (default: ${DEFAULT-VALUE})")
+  @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, else one CPU device per core), cpu:N, or gpu:0,gpu:1"
+      + " (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
   @Option(names = "--id", paramLabel = "ID", description = "worker id (default: random); also names its Kafka transactions")

@@ -63,8 +63,9 @@ public final class KafkaExecutor implements StudyExecutor {
     Map<String, T> got = new HashMap<>();
     long deadline = System.nanoTime() + phaseTimeout.toNanos();
     while (!waiting.isEmpty()) {
-      for (Result r : aggregator.results()) {
-        if (!waiting.contains(r.getTaskId())) {
+      for (String id : List.copyOf(waiting)) {
+        Result r = aggregator.result(id).orElse(null);
+        if (r == null) {
           continue;
         }
         if (r.hasError() && !r.getError().getReason().isEmpty()) {

@@ -2,6 +2,7 @@ package io.expresso.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -37,14 +38,27 @@ public record Device(String type, int index) {
   }
 
   /**
-   * Parses {@code --devices}: {@code auto} (one CPU device per available core), {@code cpu:N}
-   * (N CPU devices), or a comma-separated list of {@code gpu:K} (and {@code cpu}).
+   * Parses {@code --devices}: {@code auto} (every GPU the CUDA driver reports, else one CPU
+   * device per available core), {@code cpu:N} (N CPU devices), or a comma-separated list of
+   * {@code gpu:K} (and {@code cpu}).
    */
   public static List<Device> parse(String spec) {
+    return parse(spec, Device::cudaGpuCount);
+  }
+
+  /** {@link #parse(String)} with the GPU count that {@code auto} uses given. */
+  static List<Device> parse(String spec, IntSupplier gpuCount) {
     String s = spec == null ? "" : spec.strip();
     if (s.equals("auto")) {
-      int n = Math.max(1, Runtime.getRuntime().availableProcessors());
-      return cpus(n);
+      int gpus = gpuCount.getAsInt();
+      if (gpus > 0) {
+        List<Device> out = new ArrayList<>(gpus);
+        for (int i = 0; i < gpus; i++) {
+          out.add(new Device("gpu", i));
+        }
+        return List.copyOf(out);
+      }
+      return cpus(Math.max(1, Runtime.getRuntime().availableProcessors()));
     }
     Matcher m = CPU_N.matcher(s);
     if (m.matches()) {
@@ -80,6 +94,15 @@ public record Device(String type, int index) {
       return Integer.parseInt(digits);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--devices " + spec + ": number too large");
+    }
+  }
+
+  /** GPUs the CUDA driver reports (DJL asks libcudart; 0 where there is none). */
+  static int cudaGpuCount() {
+    try {
+      return Math.max(0, ai.djl.util.cuda.CudaUtils.getGpuCount());
+    } catch (RuntimeException | LinkageError e) {
+      return 0; // no CUDA runtime to ask: a CPU machine
     }
   }
 

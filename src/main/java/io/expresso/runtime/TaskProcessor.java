@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.PairResult;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -30,15 +32,21 @@ public final class TaskProcessor {
   private static final java.util.concurrent.locks.ReentrantLock TRAINING = new java.util.concurrent.locks.ReentrantLock();
 
   private final EvaluatorRegistry registry;
-  private final String workerId;
   private final TaskObserver observer;
-  private final Map<String, String> versions;
+  // provenance strings that are the same for many results, UTF-8 encoded once: encoding them
+  // anew for every result was a measurable share of a no-op task's cost
+  private final ByteString workerIdUtf8;
+  private final ByteString versionsUtf8;
+  private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
+  private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
 
   public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer) {
     this.registry = registry;
-    this.workerId = workerId;
+
     this.observer = observer;
-    this.versions = Versions.all();
+    Map<String, String> all = Versions.all();
+    this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
+    this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(all));
   }
 
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device) {
@@ -76,19 +84,17 @@ public final class TaskProcessor {
           failure.getMessage() + " [" + record.topic() + "/" + record.partition() + "@" + record.offset() + "]"));
     }
     result.setProvenance(Provenance.newBuilder()
-        .setWorkerId(workerId)
-        .setDevice(device.id())
-        .setCodeVersion(versions.getOrDefault("expresso", "dev"))
-        .setJavaVersion(System.getProperty("java.version"))
-        .setTaskKind(kind.label())
-        .setTopic(record.topic())
+        .setWorkerIdBytes(workerIdUtf8)
+        .setDeviceBytes(deviceIds.computeIfAbsent(device, d -> ByteString.copyFromUtf8(d.id())))
+        .setTaskKindBytes(utf8(kind.label()))
+        .setTopicBytes(utf8(record.topic()))
         .setPartition(record.partition())
         .setOffset(record.offset())
         .setPublishedAtMs(publishedMs)
         .setStartedAtMs(startedMs)
         .setFinishedAtMs(System.currentTimeMillis())
         .setComputeSeconds(seconds)
-        .putAllVersions(versions));
+        .setVersionsBytes(versionsUtf8));
     Result built = result.build();
     observer.onFinished(device, kind, built, seconds);
     List<ProducerRecord<String, byte[]>> out = new ArrayList<>(2);
@@ -102,6 +108,10 @@ public final class TaskProcessor {
       out.add(dead);
     }
     return new Outcome(built, out);
+  }
+
+  private ByteString utf8(String s) {
+    return utf8.computeIfAbsent(s, ByteString::copyFromUtf8);
   }
 
   @SuppressWarnings("unchecked")

@@ -3,8 +3,12 @@ package io.expresso.runtime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Versions recorded in every result's provenance: our code and the libraries that shaped it. */
-final class Versions {
+/**
+ * Versions recorded in every result's provenance: our code and the libraries that shaped it, as
+ * one line of space-separated {@code name=version} pairs (one string per result is far cheaper to
+ * write and read than a map).
+ */
+public final class Versions {
 
   private Versions() {}
 
@@ -12,9 +16,29 @@ final class Versions {
     Map<String, String> v = new LinkedHashMap<>();
     v.put("expresso", orDev(Versions.class.getPackage().getImplementationVersion()));
     v.put("kafka-clients", orDev(org.apache.kafka.common.utils.AppInfoParser.getVersion()));
+    v.put("pekko", org.apache.pekko.Version.current());
     v.put("protobuf", com.google.protobuf.RuntimeVersion.MAJOR + "." + com.google.protobuf.RuntimeVersion.MINOR
         + "." + com.google.protobuf.RuntimeVersion.PATCH);
     v.put("java", System.getProperty("java.version"));
+    return v;
+  }
+
+  /** {@code versions} as the provenance line. */
+  static String line(Map<String, String> versions) {
+    StringBuilder sb = new StringBuilder();
+    versions.forEach((k, val) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(val));
+    return sb.toString();
+  }
+
+  /** A provenance line back as a map; tokens without {@code =} are skipped. */
+  public static Map<String, String> parse(String line) {
+    Map<String, String> v = new LinkedHashMap<>();
+    for (String token : line.trim().split("\\s+")) {
+      int eq = token.indexOf('=');
+      if (eq > 0) {
+        v.put(token.substring(0, eq), token.substring(eq + 1));
+      }
+    }
     return v;
   }
 

@@ -51,6 +51,34 @@ class RuntimeCommandsTest {
   }
 
   @Test
+  void benchMeasuresAllThreePathsAndAccountsForTheirCpu() throws Exception {
+    assertThat(Main.execute("bench", "--count", "300", "--warmup", "100", "--rounds", "1", "--json"))
+        .as("bench failed; stderr:%n%s", console.err()).isZero();
+    JsonNode root = new ObjectMapper().readTree(console.out());
+    JsonNode round = root.get("rounds").get(0);
+    for (String path : List.of("raw", "relay", "runtime")) {
+      JsonNode p = round.get(path);
+      assertThat(p.get("tasks").asInt()).as(path).isEqualTo(300);
+      assertThat(p.get("per_second").asDouble()).as(path).isPositive();
+      assertThat(p.get("p99_ms").asDouble()).as(path).isGreaterThanOrEqualTo(p.get("p50_ms").asDouble());
+      assertThat(p.get("cpu_us_per_task").asDouble()).as(path).isPositive();
+      assertThat(p.get("cpu_us_per_task_by_stage").get("broker").asDouble()).as(path + " broker").isPositive();
+    }
+    // only the runtime runs its devices; the relay's loop stands in for the worker's stream
+    assertThat(round.get("runtime").get("cpu_us_per_task_by_stage").get("worker devices").asDouble()).isPositive();
+    assertThat(round.get("raw").get("cpu_us_per_task_by_stage").get("worker devices").asDouble()).isZero();
+    assertThat(round.get("relay").get("cpu_us_per_task_by_stage").get("worker source + stream").asDouble()).isPositive();
+    assertThat(root.get("median_runtime_over_raw").asDouble())
+        .isEqualTo(round.get("runtime_over_raw").asDouble());
+  }
+
+  @Test
+  void benchRejectsOutOfRangeOptions() {
+    assertThat(Main.execute("bench", "--rounds", "0")).isEqualTo(2);
+    assertThat(console.err()).contains("--rounds 0 outside 1..20");
+  }
+
+  @Test
   void demoRunsTheBuiltinSuiteUnderOneAndThreeWlEndToEnd(@TempDir Path dir) throws Exception {
     assertThat(Main.execute("demo", "--out", dir.toString(), "--synthetic", "20", "--work-ms", "1", "--robustness", "off")).as("demo failed; stderr:%n%s", console.err()).isZero();
     String table = console.out();

@@ -48,7 +48,7 @@ class TaskProcessorTest {
       assertThat(r.getProvenance().getWorkerId()).isEqualTo("w1");
       assertThat(r.getProvenance().getDevice()).isEqualTo("cpu:0");
       assertThat(r.getProvenance().getOffset()).isEqualTo(17L);
-      assertThat(r.getProvenance().getVersionsMap()).containsKeys("kafka-clients", "protobuf");
+      assertThat(Versions.parse(r.getProvenance().getVersions())).containsKeys("kafka-clients", "pekko", "protobuf", "java");
     }
     assertThat(distinguished).as("3-WL separates some of the first 40 built-in pairs").isPositive();
   }
@@ -124,5 +124,12 @@ class TaskProcessorTest {
     assertThat(o.failed()).isFalse();
     assertThat(o.result().getSynthetic().getIterations()).isPositive();
     assertThat(o.result().getProvenance().getComputeSeconds()).isGreaterThanOrEqualTo(0.020);
+  }
+
+  @Test
+  void versionsLineParsesBackToTheMap() {
+    java.util.Map<String, String> all = Versions.all();
+    assertThat(Versions.parse(Versions.line(all))).isEqualTo(all);
+    assertThat(Versions.parse("  a=1   b=2.0 junk ")).containsExactly(java.util.Map.entry("a", "1"), java.util.Map.entry("b", "2.0"));
   }
 }

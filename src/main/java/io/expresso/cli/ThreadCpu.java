@@ -1,0 +1,73 @@
+package io.expresso.cli;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * CPU time of this process's threads, grouped into the stages of the pipeline by thread name, so
+ * a benchmark can say where the CPU of a run went. Everything (broker, clients, worker) runs in
+ * one JVM in {@code expresso bench}, so the thread names are the only way to tell stages apart.
+ */
+final class ThreadCpu {
+
+  /** Stage name → thread-name pattern; the first match wins, unmatched threads count as "other". */
+  private static final Map<String, Pattern> STAGES = new LinkedHashMap<>();
+
+  static {
+    STAGES.put("publisher", Pattern.compile("bench-publisher|kafka-producer-network-thread \\| producer-\\d+"));
+    STAGES.put("broker", Pattern.compile("data-plane-.*|kafka-\\d+-.*|quorum-.*|broker-.*|ExpirationReaper-.*|"
+        + "executor-.*|AddPartitionsToTxn.*|LogDirFailureHandler|transaction-log-manager-.*|group-coordinator.*|"
+        + "controller-.*|kafka-scheduler-.*|raft-.*|.*-reaper.*|TxnMarkerSenderThread-.*|share-.*|"
+        + "kafka-log-cleaner-thread-.*|kafka-request-handler-.*|metrics-meter-tick-thread-.*"));
+    // the relay's loop plays the worker's source + stream part, its producer the worker producer's
+    STAGES.put("worker source + stream", Pattern.compile("expresso-worker-pekko\\.(kafka|actor)\\..*|bench-relay|"
+        + "kafka-coordinator-heartbeat-thread \\| expresso-workers"));
+    STAGES.put("worker devices", Pattern.compile("expresso-worker-expresso\\.dispatchers\\..*"));
+    STAGES.put("worker producer", Pattern.compile("kafka-producer-network-thread \\| producer-expresso-.*"));
+    STAGES.put("end consumer", Pattern.compile("expresso-aggregator|bench-end-consumer"));
+  }
+
+  private final Map<Long, Long> startNanos = new HashMap<>();
+  private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+
+  /** Starts counting from now. */
+  ThreadCpu() {
+    for (long id : mx.getAllThreadIds()) {
+      long t = mx.getThreadCpuTime(id);
+      if (t >= 0) {
+        startNanos.put(id, t);
+      }
+    }
+  }
+
+  /** CPU seconds per stage since construction, stages in pipeline order, "other" last. */
+  Map<String, Double> secondsByStage() {
+    Map<String, Double> out = new LinkedHashMap<>();
+    STAGES.keySet().forEach(k -> out.put(k, 0.0));
+    out.put("other", 0.0);
+    for (long id : mx.getAllThreadIds()) {
+      long t = mx.getThreadCpuTime(id);
+      ThreadInfo info = mx.getThreadInfo(id);
+      if (t < 0 || info == null) {
+        continue; // the thread ended in between
+      }
+      double s = (t - startNanos.getOrDefault(id, 0L)) / 1e9;
+      out.merge(stageOf(info.getThreadName()), s, Double::sum);
+    }
+    return out;
+  }
+
+  static String stageOf(String threadName) {
+    for (Map.Entry<String, Pattern> e : STAGES.entrySet()) {
+      if (e.getValue().matcher(threadName).matches()) {
+        return e.getKey();
+      }
+    }
+    return "other";
+  }
+}
