@@ -50,6 +50,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
 
   @Override
   public void register(EvaluatorRegistry registry) {
+    registry.onClose(this::close);
     registry.register(TaskKind.TRAIN, new Evaluator<TrainTask>() {
       @Override
       public boolean accepts(TrainTask task) {
@@ -82,6 +83,21 @@ public final class RobustEvaluators implements EvaluatorProvider {
         return "robust-attack";
       }
     });
+  }
+
+  /** Frees the loaded models and closes the checkpoint store's Kafka clients (the worker stops). */
+  synchronized void close() throws Exception {
+    runners.values().forEach(JobRunner::close);
+    runners.clear();
+    if (store instanceof AutoCloseable c) {
+      c.close();
+    }
+    store = null;
+  }
+
+  @Override
+  public String toString() {
+    return "robust evaluators";
   }
 
   private JobRunner runner(Device device) {

@@ -14,9 +14,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * accepts} a task runs it. Other packages add theirs with {@link #register} (e.g. GNN pair tasks,
  * train and attack tasks) before the worker starts.
  */
-public final class EvaluatorRegistry {
+public final class EvaluatorRegistry implements AutoCloseable {
 
   private final Map<TaskKind, List<Evaluator<? extends Message>>> byKind = new EnumMap<>(TaskKind.class);
+  private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
 
   public EvaluatorRegistry() {
     for (TaskKind k : TaskKind.values()) {
@@ -50,6 +51,29 @@ public final class EvaluatorRegistry {
   public <T extends Message> EvaluatorRegistry register(TaskKind kind, Evaluator<T> evaluator) {
     byKind.get(kind).add(evaluator);
     return this;
+  }
+
+  /**
+   * Something an evaluator holds open (a Kafka client, loaded models) that must go with the worker:
+   * a client left behind keeps retrying its broker, and in one JVM it was seen to upset the next
+   * broker's producers.
+   */
+  public EvaluatorRegistry onClose(AutoCloseable resource) {
+    resources.add(resource);
+    return this;
+  }
+
+  /** Closes what the evaluators registered with {@link #onClose}, last first; the worker calls it when it stops. */
+  @Override
+  public void close() {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      try {
+        resources.get(i).close();
+      } catch (Exception e) {
+        org.slf4j.LoggerFactory.getLogger(EvaluatorRegistry.class).warn("cannot close {}: {}", resources.get(i), e.toString());
+      }
+    }
+    resources.clear();
   }
 
   /** The evaluator for {@code task}, or a {@link TaskFailure} ({@code unknown-model}) naming the choices. */

@@ -71,6 +71,7 @@ public final class Worker implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
   private final Settings settings;
+  private final EvaluatorRegistry registry;
   private final ActorSystem<SpawnProtocol.Command> system;
   private final ActorRef<DevicePool.Command> pool;
   private final CostModel costs = new CostModel();
@@ -112,6 +113,7 @@ public final class Worker implements AutoCloseable {
 
   private Worker(Settings settings, EvaluatorRegistry registry, TaskObserver observer) {
     this.settings = settings;
+    this.registry = registry;
     if (settings.devices().isEmpty()) {
       throw new IllegalArgumentException("a worker needs at least one device");
     }
@@ -271,6 +273,7 @@ public final class Worker implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("worker {}: unclean stop: {}", settings.workerId(), e.toString());
     }
+    registry.close(); // the evaluators' own clients (e.g. the checkpoint store's producer)
     stopped.complete(Done.getInstance());
   }
 
