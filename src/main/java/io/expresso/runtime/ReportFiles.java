@@ -73,7 +73,52 @@ public final class ReportFiles {
       sb.append(String.format(Locale.ROOT, "%nSynthetic tasks, publish to finish: p50 %.3f s, p99 %.3f s.%n",
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
+    for (RobustTable t : robustTables(s)) {
+      sb.append("\n## ").append(t.title()).append("\n\n| ").append(String.join(" | ", t.header())).append(" |\n|")
+          .append("---|".repeat(t.header().size())).append('\n');
+      for (List<String> row : t.rows()) {
+        sb.append("| ").append(String.join(" | ", row.stream().map(c -> c.replace("|", "\\|")).toList())).append(" |\n");
+      }
+    }
     return sb.toString();
+  }
+
+  private static final List<String> TRAIN_HEADER = List.of("checkpoint", "model", "pattern", "dataset", "seed",
+      "test l1", "test lc", "correct", "epochs", "task s");
+  private static final List<String> ATTACK_HEADER = List.of("checkpoint", "model", "space", "beam",
+      "budgets (flips)", "fooled", "attacked", "NR", "NR (tr.)", "task s");
+
+  /** A table of train or attack results, as cells. */
+  record RobustTable(String title, List<String> header, List<List<String>> rows) {}
+
+  /** The trained models and the attacks on them, each table only when there are such results. */
+  static List<RobustTable> robustTables(ResultSummary s) {
+    List<RobustTable> tables = new java.util.ArrayList<>();
+    if (!s.trainRows().isEmpty()) {
+      List<List<String>> rows = new java.util.ArrayList<>();
+      for (ResultSummary.TrainRow t : s.trainRows()) {
+        rows.add(List.of(t.checkpoint(), t.model(), t.pattern(), t.dataset(), String.valueOf(t.seed()), num(t.testL1()),
+            num(t.testLc()), String.valueOf(t.correctTest()), String.valueOf(t.epochs()), num(t.seconds())));
+      }
+      tables.add(new RobustTable("Trained models", TRAIN_HEADER, rows));
+    }
+    if (!s.attackRows().isEmpty()) {
+      List<List<String>> rows = new java.util.ArrayList<>();
+      for (ResultSummary.AttackRow a : s.attackRows()) {
+        rows.add(List.of(a.checkpoint(), a.model(), a.space(), String.valueOf(a.beamWidth()), ints(a.budgets()),
+            ints(a.fooled()), String.valueOf(a.attacked()), num(a.nr()), num(a.nrTransfer()), num(a.seconds())));
+      }
+      tables.add(new RobustTable("Attacks", ATTACK_HEADER, rows));
+    }
+    return tables;
+  }
+
+  private static String num(double v) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3f", v) : "-";
+  }
+
+  private static String ints(int[] v) {
+    return java.util.Arrays.stream(v).mapToObj(String::valueOf).collect(java.util.stream.Collectors.joining(","));
   }
 
   static String html(ResultSummary s) {
@@ -104,6 +149,17 @@ public final class ReportFiles {
     if (!Double.isNaN(s.syntheticLatency(0.5))) {
       sb.append(String.format(Locale.ROOT, "<p>Synthetic tasks, publish to finish: p50 %.3f s, p99 %.3f s.</p>%n",
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
+    }
+    for (RobustTable t : robustTables(s)) {
+      sb.append("<h2>").append(t.title()).append("</h2>\n<table><tr>");
+      t.header().forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));
+      sb.append("</tr>\n");
+      for (List<String> row : t.rows()) {
+        sb.append("<tr>");
+        row.forEach(c -> sb.append("<td>").append(esc(c)).append("</td>"));
+        sb.append("</tr>\n");
+      }
+      sb.append("</table>\n");
     }
     sb.append("</body></html>\n");
     return sb.toString();

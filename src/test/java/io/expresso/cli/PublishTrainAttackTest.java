@@ -186,6 +186,17 @@ class PublishTrainAttackTest {
         "--experiment", "e");
   }
 
+  @Test
+  @Order(4)
+  void helpNamesTheOptions() {
+    String before = console.out();
+    assertThat(Main.execute("publish", "train", "--help")).isZero();
+    assertThat(Main.execute("publish", "attack", "--help")).isZero();
+    assertThat(console.out().substring(before.length()))
+        .contains("--model", "--pattern", "--scale", "--dataset", "--seeds")
+        .contains("--checkpoint", "--space", "--budgets", "--beam-width", "--transfer-to");
+  }
+
   private void assertUsage(String expected, String... args) {
     console.resetErr();
     assertThat(Main.execute(args)).as(String.join(" ", args)).isEqualTo(2);

@@ -73,6 +73,10 @@ class ResultSummaryTest {
     assertThat(j.get("train").get(0).get("test_l1").asDouble()).isEqualTo(0.25);
     assertThat(j.get("attack").get(0).get("nr_transfer").isNull()).isTrue();
     assertThat(j.get("attack").get(0).get("fooled")).hasSize(2);
+    assertThat(ReportFiles.markdown(s)).contains("## Trained models", "## Attacks",
+        "| k | ppgn:hidden=16 | triangle | er-0.3 | 1 | 0.250 | 0.100 | 30 | 20 | 2.500 |",
+        "| k | ppgn:hidden=16 | count | 2 | 1,4 | 1,2 | 3 | 0.500 | - | 0.000 |");
+    assertThat(ReportFiles.html(s)).contains("<h2>Attacks</h2>", "<td>1,2</td>");
   }
 
   @Test
