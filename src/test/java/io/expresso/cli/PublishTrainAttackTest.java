@@ -9,18 +9,24 @@ import io.expresso.count.Pattern;
 import io.expresso.graph.Graph6;
 import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.Result;
+import io.expresso.attack.PerturbationSpace;
+import io.expresso.robust.AttackJob;
 import io.expresso.robust.KafkaModelStore;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StoredModel;
+import io.expresso.robust.StudyJobs;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.Publisher;
+import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -152,7 +158,7 @@ class PublishTrainAttackTest {
   @Test
   @Order(2)
   @Timeout(120)
-  void anUnknownCheckpointFailsNamingTheKeyAndPublishesNothing() throws Exception {
+  void anUnknownCheckpointFailsInThePublisherAndAsAnErrorResultInTheWorker() throws Exception {
     console.resetErr();
     assertThat(Main.execute("publish", "attack", "--bootstrap", bootstrap, "--experiment", "nokey",
         "--checkpoint", "nokey/ppgn/triangle/er-0.3/s9")).isEqualTo(1);
@@ -160,6 +166,22 @@ class PublishTrainAttackTest {
     assertThat(ours).as(console.err()).singleElement().asString()
         .startsWith("expresso: error: checkpoint 'nokey/ppgn/triangle/er-0.3/s9' is not in " + Topics.MODELS);
     assertThat(json("nokey").get("unique_results").asInt()).isZero();
+
+    // Published anyway (bypassing the check, as a checkpoint deleted in between would be): the
+    // worker answers with an invalid-task error result naming the key, and keeps serving.
+    StoredModel ghost = new StoredModel("nokey/ppgn/triangle/er-0.3/s9", "ppgn:hidden=16,layers=2", Pattern.TRIANGLE,
+        Optional.empty());
+    AttackJob job = StudyJobs.attack(ghost, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of(), 0, 0, null);
+    try (Publisher p = new Publisher(bootstrap)) {
+      p.send(TaskKind.ATTACK, StudyJobs.taskId(job), StudyJobs.attackTask("nokey", job));
+      p.flush();
+    }
+    try (Aggregator agg = new Aggregator(bootstrap, "nokey").start()) {
+      assertThat(agg.awaitUnique(1, Duration.ofSeconds(60))).isTrue();
+      Result r = agg.results().get(0);
+      assertThat(r.getError().getReason()).isEqualTo("invalid-task");
+      assertThat(r.getError().getMessage()).contains("model 'nokey/ppgn/triangle/er-0.3/s9' is not in the model store");
+    }
   }
 
   @Test
