@@ -264,7 +264,7 @@ public final class Worker implements AutoCloseable {
     });
   }
 
-  /** Drains (see {@link #drain}) and terminates the actor system; blocks until done. */
+  /** Drains (see {@link #drain}), terminates the actor system, then closes the evaluators' resources; blocks until done. */
   @Override
   public void close() {
     try {
