@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -86,7 +87,7 @@ final class BenchPaths {
   }
 
   /** Synthetic no-op tasks through worker and aggregator; latency = publish to aggregator receipt. */
-  static Run runtime(String bootstrap, String experiment, int n) throws Exception {
+  static Run runtime(String bootstrap, String experiment, int n, double rate) throws Exception {
     double[] latency = new double[n];
     int[] k = {0};
     long[] lastNs = {0};
@@ -103,7 +104,9 @@ final class BenchPaths {
         }
       }).start();
       Thread publisher = new Thread(() -> {
+        long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
+          pace(start, i, rate);
           p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, 0));
         }
         p.flush();
@@ -127,10 +130,10 @@ final class BenchPaths {
   }
 
   /** The same records straight from a producer to a plain consumer. */
-  static Run raw(String bootstrap, String experiment, int n) throws Exception {
+  static Run raw(String bootstrap, String experiment, int n, double rate) throws Exception {
     try (KafkaConsumer<String, byte[]> c = endConsumer(bootstrap, RAW_TOPIC, false);
          Publisher p = new Publisher(bootstrap)) {
-      return measure("raw producer->consumer", n, c, p, RAW_TOPIC, experiment, () -> { });
+      return measure("raw producer->consumer", n, rate, c, p, RAW_TOPIC, experiment, () -> { });
     }
   }
 
@@ -140,7 +143,7 @@ final class BenchPaths {
    * into the same transaction, committed every {@code commitInterval} (the worker's scheme without
    * actors, batching or processing). Read back with read_committed.
    */
-  static Run relay(String bootstrap, String experiment, int n, Duration commitInterval) throws Exception {
+  static Run relay(String bootstrap, String experiment, int n, double rate, Duration commitInterval) throws Exception {
     AtomicBoolean running = new AtomicBoolean(true);
     CountDownLatch ready = new CountDownLatch(1);
     try (KafkaConsumer<String, byte[]> c = endConsumer(bootstrap, RELAY_OUT, true);
@@ -157,7 +160,7 @@ final class BenchPaths {
         }
       }
       try {
-        return measure("relay (plain clients, exactly-once)", n, c, p, RELAY_IN, experiment, () -> {
+        return measure("relay (plain clients, exactly-once)", n, rate, c, p, RELAY_IN, experiment, () -> {
           if (relay.isDone()) {
             relay.get(); // surfaces the relay's failure instead of waiting out the deadline
           }
@@ -217,13 +220,16 @@ final class BenchPaths {
 
   /**
    * Publishes {@code n} tasks to {@code topic} on a producer thread and reads them back with
-   * {@code c} on a consumer thread; {@code check} runs between polls.
+   * {@code c} on a consumer thread ({@code rate} tasks/s, 0 for as fast as it goes); {@code check}
+   * runs between polls.
    */
-  private static Run measure(String path, int n, KafkaConsumer<String, byte[]> c, Publisher p, String topic,
+  private static Run measure(String path, int n, double rate, KafkaConsumer<String, byte[]> c, Publisher p, String topic,
       String experiment, ThrowingRunnable check) throws Exception {
     double[] latency = new double[n];
     Thread producer = new Thread(() -> {
+      long start = System.nanoTime();
       for (int i = 0; i < n; i++) {
+        pace(start, i, rate);
         SyntheticTask t = Publisher.syntheticTask(experiment, i, 0);
         p.sendRaw(topic, t.getTaskId(), t.toByteArray());
       }
@@ -295,6 +301,21 @@ final class BenchPaths {
       }
     }
     return tps;
+  }
+
+  /**
+   * Holds task {@code i} back until its due time at {@code rate} tasks/s from {@code startNs}
+   * (no pacing when {@code rate} is 0). Due times are absolute, so a late park is made up by the
+   * next tasks; waits under 200 µs are skipped, so tasks leave in small bursts, not one per park.
+   */
+  static void pace(long startNs, int i, double rate) {
+    if (rate <= 0) {
+      return;
+    }
+    long wait = startNs + (long) (i * 1e9 / rate) - System.nanoTime();
+    if (wait > 200_000) {
+      LockSupport.parkNanos(wait);
+    }
   }
 
   /** CPU time of this whole process so far: broker, clients and worker all run in it. */
