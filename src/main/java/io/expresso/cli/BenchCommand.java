@@ -52,6 +52,10 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--devices", paramLabel = "D", description = "worker devices (default: ${DEFAULT-VALUE})")
   String devices = "cpu:2";
 
+  @Option(names = "--workers", paramLabel = "N", description = "worker instances in the group, each with the"
+      + " --devices (default: ${DEFAULT-VALUE}); more than one only pays where there are idle cores")
+  int workers = 1;
+
   @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "transaction commit interval of the"
       + " worker and the relay (default: ${DEFAULT-VALUE})")
   int commitIntervalMs = 100;
@@ -80,6 +84,7 @@ final class BenchCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--partitions", partitions, 1, 1024);
     UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.range(spec, "--rate", rate, 0, 100_000_000);
+    UsageChecks.range(spec, "--workers", workers, 1, 16);
     List<Device> ds = UsageChecks.devices(spec, devices);
     Duration commitInterval = Duration.ofMillis(commitIntervalMs);
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
@@ -87,8 +92,13 @@ final class BenchCommand implements Callable<Integer> {
       Topics.ensure(b, partitions);
       BenchPaths.createTopics(b, partitions);
       List<Run[]> results = new ArrayList<>();
-      Worker.Settings settings = Worker.Settings.of(b, ds).withCommitInterval(commitInterval);
-      try (Worker w = Worker.start(settings, EvaluatorRegistry.defaults(), TaskObserver.NONE)) {
+      List<Worker> started = new ArrayList<>();
+      try {
+        for (int i = 0; i < workers; i++) {
+          // each its own actor system, stream and transactional producer, sharing the group's partitions
+          started.add(Worker.start(Worker.Settings.of(b, ds).withCommitInterval(commitInterval),
+              EvaluatorRegistry.defaults(), TaskObserver.NONE));
+        }
         System.err.println("bench: warm-up (" + warmup + " tasks through each path)...");
         BenchPaths.raw(b, "warmup", warmup, 0);
         BenchPaths.relay(b, "warmup", warmup, 0, commitInterval);
@@ -101,6 +111,8 @@ final class BenchCommand implements Callable<Integer> {
               BenchPaths.relay(b, "relay" + round, count, rate, commitInterval),
               BenchPaths.runtime(b, "bench" + round, count, rate)});
         }
+      } finally {
+        started.forEach(Worker::close);
       }
       print(results, ds);
     }
@@ -133,6 +145,7 @@ final class BenchCommand implements Callable<Integer> {
       root.put("median_runtime_over_relay", ofRelay);
       root.put("median_relay_over_raw", relayOfRaw);
       root.put("devices", ds.toString());
+      root.put("workers", workers);
       root.put("partitions", partitions);
       root.put("commit_interval_ms", commitIntervalMs);
       root.put("warmup", warmup);
@@ -154,8 +167,8 @@ final class BenchCommand implements Callable<Integer> {
       o.println();
       o.print(stageTable(results).render());
       o.printf(Locale.ROOT, "median over %d rounds: runtime / raw = %.1f%%, relay / raw = %.1f%%, runtime / relay = %.1f%%"
-          + " (%d partitions, devices %s, commit every %d ms)%n", results.size(), 100 * ofRaw, 100 * relayOfRaw,
-          100 * ofRelay, partitions, ds, commitIntervalMs);
+          + " (%d partitions, %d worker%s with devices %s, commit every %d ms)%n", results.size(), 100 * ofRaw,
+          100 * relayOfRaw, 100 * ofRelay, partitions, workers, workers == 1 ? "" : "s", ds, commitIntervalMs);
       if (rate > 0) {
         o.printf(Locale.ROOT, "published at %d tasks/s: the rates only show whether a path kept up; the latencies are the"
             + " measurement%n", rate);

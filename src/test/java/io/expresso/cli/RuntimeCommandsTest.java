@@ -52,7 +52,8 @@ class RuntimeCommandsTest {
 
   @Test
   void benchMeasuresAllThreePathsAndAccountsForTheirCpu() throws Exception {
-    assertThat(Main.execute("bench", "--count", "300", "--warmup", "100", "--rounds", "1", "--rate", "5000", "--json"))
+    assertThat(Main.execute("bench", "--count", "300", "--warmup", "100", "--rounds", "1", "--rate", "5000", "--workers", "2",
+        "--devices", "cpu:1", "--json"))
         .as("bench failed; stderr:%n%s", console.err()).isZero();
     JsonNode root = new ObjectMapper().readTree(console.out());
     JsonNode round = root.get("rounds").get(0);
@@ -69,6 +70,7 @@ class RuntimeCommandsTest {
     assertThat(round.get("raw").get("cpu_us_per_task_by_stage").get("worker devices").asDouble()).isZero();
     assertThat(round.get("relay").get("cpu_us_per_task_by_stage").get("worker source + stream").asDouble()).isPositive();
     assertThat(root.get("rate").asInt()).isEqualTo(5000);
+    assertThat(root.get("workers").asInt()).isEqualTo(2);
     assertThat(root.get("median_runtime_over_raw").asDouble())
         .isEqualTo(round.get("runtime_over_raw").asDouble());
   }
