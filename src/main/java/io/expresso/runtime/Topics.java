@@ -1,6 +1,7 @@
 package io.expresso.runtime;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -10,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -36,27 +40,41 @@ public final class Topics {
   private Topics() {}
 
   /**
-   * Waits until every partition of the new topics has a leader: producers that write the moment a
-   * topic exists otherwise start on leader-not-available retries, and on a loaded machine an
-   * idempotent producer was seen to stall in out-of-order-sequence errors after them.
+   * Waits until every partition of the new topics answers a list-offsets request at its leader.
+   * A leader in the metadata is not enough: the broker creates the partition's log a moment later,
+   * and an idempotent producer whose first batch for a partition failed there while its next batch
+   * went through was seen to retry that first batch forever (out-of-order sequence) on a loaded
+   * machine. List-offsets takes the same path as a produce request, so a partition that answers it
+   * takes writes.
    */
-  private static void awaitLeaders(Admin admin, List<String> topics) throws Exception {
+  private static void awaitWritable(Admin admin, List<String> topics) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (true) {
-      Map<String, TopicDescription> d = admin.describeTopics(topics).allTopicNames().get(60, TimeUnit.SECONDS);
-      boolean ready = d.values().stream()
-          .allMatch(t -> t.partitions().stream().allMatch(part -> part.leader() != null && !part.leader().isEmpty()));
-      if (ready) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("partitions of " + topics + " still have no leader after 60 s");
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        Map<String, TopicDescription> d = admin.describeTopics(topics).allTopicNames().get(60, TimeUnit.SECONDS);
+        Map<TopicPartition, OffsetSpec> all = new HashMap<>();
+        boolean leaders = true;
+        for (TopicDescription t : d.values()) {
+          for (TopicPartitionInfo part : t.partitions()) {
+            leaders &= part.leader() != null && !part.leader().isEmpty();
+            all.put(new TopicPartition(t.name(), part.partition()), OffsetSpec.latest());
+          }
+        }
+        if (leaders) {
+          admin.listOffsets(all).all().get(60, TimeUnit.SECONDS);
+          return;
+        }
+      } catch (ExecutionException e) {
+        last = e; // not ready yet (unknown partition, no leader): ask again
       }
       Thread.sleep(50);
     }
+    throw new IllegalStateException("partitions of " + topics + " still take no requests after 60 s"
+        + (last == null ? "" : ": " + last.getCause()));
   }
 
-  /** Creates every topic that is missing (idempotent) and waits until their partitions have leaders. */
+  /** Creates every topic that is missing (idempotent) and waits until their partitions take writes. */
   public static void ensure(String bootstrap, int partitions) {
     if (partitions < 1) {
       throw new IllegalArgumentException("partition count must be at least 1, got " + partitions);
@@ -83,7 +101,7 @@ public final class Topics {
           throw e;
         }
       }
-      awaitLeaders(admin, wanted.stream().map(NewTopic::name).toList());
+      awaitWritable(admin, wanted.stream().map(NewTopic::name).toList());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics on " + bootstrap, e);
