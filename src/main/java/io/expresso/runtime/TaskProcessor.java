@@ -42,11 +42,9 @@ public final class TaskProcessor {
 
   public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer) {
     this.registry = registry;
-
     this.observer = observer;
-    Map<String, String> all = Versions.all();
     this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
-    this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(all));
+    this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all()));
   }
 
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device) {
