@@ -14,12 +14,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -31,7 +29,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class Publisher implements AutoCloseable {
 
   private final KafkaProducer<String, byte[]> producer;
-  private final List<Future<RecordMetadata>> pending = new ArrayList<>();
+  // the first send that failed since the last flush; a callback per send instead of a kept Future
+  // per send, so publishing millions of tasks holds nothing per task
+  private final AtomicReference<Exception> failed = new AtomicReference<>();
 
   public Publisher(String bootstrap) {
     Properties p = new Properties();
@@ -46,28 +46,24 @@ public final class Publisher implements AutoCloseable {
 
   /** Sends one task (asynchronously; {@link #flush} waits for all). */
   public void send(TaskKind kind, String taskId, Message task) {
-    pending.add(producer.send(new ProducerRecord<>(kind.topic(), taskId, task.toByteArray())));
+    sendRaw(kind.topic(), taskId, task.toByteArray());
   }
 
   /** Sends raw bytes to a task topic (for fault tests: garbage must end in dead letters). */
   public void sendRaw(String topic, String key, byte[] value) {
-    pending.add(producer.send(new ProducerRecord<>(topic, key, value)));
+    producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
+      if (e != null) {
+        failed.compareAndSet(null, e);
+      }
+    });
   }
 
   /** Waits until every task sent so far is acknowledged; throws if any failed. */
   public void flush() {
-    producer.flush();
-    try {
-      for (Future<RecordMetadata> f : pending) {
-        f.get();
-      }
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("publishing failed: " + e.getCause().getMessage(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while publishing", e);
-    } finally {
-      pending.clear();
+    producer.flush(); // returns once every send so far has completed, its callback included
+    Exception e = failed.getAndSet(null);
+    if (e != null) {
+      throw new IllegalStateException("publishing failed: " + e.getMessage(), e);
     }
   }
 
