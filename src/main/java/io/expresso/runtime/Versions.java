@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * Versions recorded in every result's provenance: our code and the libraries that shaped it, as
- * one line of space-separated {@code name=version} pairs (one string per result is far cheaper to
- * write and read than a map).
+ * one line of space-separated {@code name/version} tokens, as in a User-Agent header (one string
+ * per result is far cheaper to write and read than a map, and JSON needs no escapes for it).
  */
 public final class Versions {
 
@@ -26,17 +26,17 @@ public final class Versions {
   /** {@code versions} as the provenance line. */
   static String line(Map<String, String> versions) {
     StringBuilder sb = new StringBuilder();
-    versions.forEach((k, val) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('=').append(val));
+    versions.forEach((k, val) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append('/').append(val));
     return sb.toString();
   }
 
-  /** A provenance line back as a map; tokens without {@code =} are skipped. */
+  /** A provenance line back as a map (name up to the first {@code /}); tokens without one are skipped. */
   public static Map<String, String> parse(String line) {
     Map<String, String> v = new LinkedHashMap<>();
     for (String token : line.trim().split("\\s+")) {
-      int eq = token.indexOf('=');
-      if (eq > 0) {
-        v.put(token.substring(0, eq), token.substring(eq + 1));
+      int slash = token.indexOf('/');
+      if (slash > 0) {
+        v.put(token.substring(0, slash), token.substring(slash + 1));
       }
     }
     return v;

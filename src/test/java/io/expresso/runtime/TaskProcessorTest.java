@@ -130,6 +130,6 @@ class TaskProcessorTest {
   void versionsLineParsesBackToTheMap() {
     java.util.Map<String, String> all = Versions.all();
     assertThat(Versions.parse(Versions.line(all))).isEqualTo(all);
-    assertThat(Versions.parse("  a=1   b=2.0 junk ")).containsExactly(java.util.Map.entry("a", "1"), java.util.Map.entry("b", "2.0"));
+    assertThat(Versions.parse("  a/1   b/2.0/rc junk ")).containsExactly(java.util.Map.entry("a", "1"), java.util.Map.entry("b", "2.0/rc"));
   }
 }
