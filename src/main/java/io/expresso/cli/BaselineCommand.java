@@ -3,7 +3,6 @@ package io.expresso.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.expresso.graph.GraphFormatException;
 import io.expresso.suite.Category;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
@@ -54,23 +53,7 @@ final class BaselineCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    int[] range = pairs == null ? null : Ranges.option(spec, "--pairs", pairs);
-    Suite suite;
-    try {
-      suite = SuiteSpecs.load(suiteSpec);
-    } catch (GraphFormatException e) {
-      throw e; // a bad file: a failure (exit 1), not a usage error
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (range != null) {
-      Suite restricted = suite.restrict(range[0], range[1]);
-      if (restricted.size() == 0) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "--pairs " + pairs + " selects no pair of suite " + suiteSpec + " (" + suite.size() + " pairs)");
-      }
-      suite = restricted;
-    }
+    Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
 
     List<Row> rows = new ArrayList<>();
     long nanos = 0;

@@ -4,7 +4,6 @@ import ai.djl.Device;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.expresso.graph.GraphFormatException;
 import io.expresso.model.Devices;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.EngineDefaults;
@@ -121,7 +120,7 @@ final class EvalCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Suite suite = loadSuite();
+    Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
 
     PrintWriter err = spec.commandLine().getErr();
     long start = System.nanoTime();
@@ -157,27 +156,6 @@ final class EvalCommand implements Callable<Integer> {
       err.println("expresso: error: " + e);
     }
     return errors.isEmpty() ? 0 : 1;
-  }
-
-  private Suite loadSuite() {
-    Suite suite;
-    try {
-      suite = SuiteSpecs.load(suiteSpec);
-    } catch (GraphFormatException e) {
-      throw e; // a bad file: a failure (exit 1), not a usage error
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (pairs != null) {
-      int[] range = Ranges.option(spec, "--pairs", pairs);
-      Suite restricted = suite.restrict(range[0], range[1]);
-      if (restricted.size() == 0) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            "--pairs " + pairs + " selects no pair of suite " + suiteSpec + " (" + suite.size() + " pairs)");
-      }
-      suite = restricted;
-    }
-    return suite;
   }
 
   private long[] seedList() {

@@ -1,6 +1,5 @@
 package io.expresso.cli;
 
-import io.expresso.graph.GraphFormatException;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.TrainingSettings;
@@ -72,25 +71,12 @@ final class PublishCommand implements Runnable {
     @Override
     public Integer call() {
       long[] seedRange;
-      long[] pairRange = null;
-      Suite suite;
       try {
         seedRange = Ranges.parse("--seeds", seeds);
-        if (pairs != null) {
-          pairRange = Ranges.parse("--pairs", pairs);
-        }
-        suite = SuiteSpecs.load(suiteSpec);
-      } catch (GraphFormatException e) {
-        throw e;
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      if (pairRange != null) {
-        suite = suite.restrict((int) Math.min(Integer.MAX_VALUE, pairRange[0]), (int) Math.min(Integer.MAX_VALUE, pairRange[1]));
-        if (suite.size() == 0) {
-          throw new CommandLine.ParameterException(spec.commandLine(), "--pairs " + pairs + " selects no pair of " + suiteSpec);
-        }
-      }
+      Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
       long[] s = new long[(int) (seedRange[1] - seedRange[0] + 1)];
       for (int i = 0; i < s.length; i++) {
         s[i] = seedRange[0] + i;
