@@ -29,9 +29,7 @@ final class BrokerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     UsageChecks.port(spec, "--port", port);
-    if (partitions < 1 || partitions > 1000) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--partitions " + partitions + " outside 1..1000");
-    }
+    UsageChecks.range(spec, "--partitions", partitions, 1, 1000);
     System.err.println("broker: starting Kafka (KRaft) on 127.0.0.1:" + port + "...");
     EmbeddedBroker broker = EmbeddedBroker.start(port, dir);
     Topics.ensure(broker.bootstrap(), partitions);

@@ -111,12 +111,8 @@ final class PublishCommand implements Runnable {
 
     @Override
     public Integer call() {
-      if (count < 1 || count > 100_000_000) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--count " + count + " outside 1..100000000");
-      }
-      if (workMs < 0 || workMs > 600_000) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--work-ms " + workMs + " outside 0..600000");
-      }
+      UsageChecks.range(spec, "--count", count, 1, 100_000_000);
+      UsageChecks.range(spec, "--work-ms", workMs, 0, 600_000);
       Topics.ensure(common.bootstrap, common.partitions);
       try (Publisher p = new Publisher(common.bootstrap)) {
         for (int i = 0; i < count; i++) {

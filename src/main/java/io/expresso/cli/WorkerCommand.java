@@ -50,9 +50,7 @@ final class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<Device> ds = UsageChecks.devices(spec, devices);
-    if (commitIntervalMs < 1 || commitIntervalMs > 60_000) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--commit-interval-ms " + commitIntervalMs + " outside 1..60000");
-    }
+    UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
     Topics.ensure(bootstrap, partitions);
     Worker.Settings s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
