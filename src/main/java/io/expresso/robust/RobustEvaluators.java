@@ -58,7 +58,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
 
       @Override
-      public Result.Builder evaluate(TrainTask task, Device device) {
+      public Result.Builder evaluate(TrainTask task, Device device, java.util.function.BooleanSupplier cancelled) {
         return train(task, device);
       }
 
@@ -74,7 +74,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
 
       @Override
-      public Result.Builder evaluate(AttackTask task, Device device) {
+      public Result.Builder evaluate(AttackTask task, Device device, java.util.function.BooleanSupplier cancelled) {
         return attack(task, device);
       }
 

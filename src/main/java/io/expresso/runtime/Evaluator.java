@@ -20,8 +20,12 @@ public interface Evaluator<T extends Message> {
   /** True if this evaluator handles the task (e.g. its method or model spec). */
   boolean accepts(T task);
 
-  /** Evaluates one task on {@code device}. */
-  Result.Builder evaluate(T task, Device device) throws Exception;
+  /**
+   * Evaluates one task on {@code device}. Long evaluations check {@code cancelled} between
+   * batches, epochs or search steps and throw {@link java.util.concurrent.CancellationException}
+   * once it is true (the task timed out, moved to another worker, or the worker is stopping).
+   */
+  Result.Builder evaluate(T task, Device device, java.util.function.BooleanSupplier cancelled) throws Exception;
 
   /**
    * True if the task trains with DJL: DJL's PyTorch engine allows one gradient collector per

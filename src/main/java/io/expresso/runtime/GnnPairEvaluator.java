@@ -38,7 +38,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   }
 
   @Override
-  public Result.Builder evaluate(PairTask task, Device device) {
+  public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
     EngineDefaults.apply();
     ModelSpec spec;
     EvaluationSettings settings;

@@ -47,7 +47,12 @@ public final class TaskProcessor {
     this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all()));
   }
 
+  /** Processes a record that nothing will cancel (tests, local runs). */
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device) {
+    return process(record, device, new Cancellation());
+  }
+
+  public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel) {
     long startedMs = System.currentTimeMillis();
     long start = System.nanoTime();
     TaskKind kind = TaskKind.ofTopic(record.topic());
@@ -65,7 +70,7 @@ public final class TaskProcessor {
       if (!id.isEmpty()) {
         taskId = id;
       }
-      result = evaluate(kind, task, device);
+      result = evaluate(kind, task, device, cancel);
       checkFinite(result);
     } catch (TaskFailure f) {
       failure = f;
@@ -113,7 +118,7 @@ public final class TaskProcessor {
   }
 
   @SuppressWarnings("unchecked")
-  private Result.Builder evaluate(TaskKind kind, Message task, Device device) throws Exception {
+  private Result.Builder evaluate(TaskKind kind, Message task, Device device, Cancellation cancel) throws Exception {
     if (taskIdOf(task).isEmpty()) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no task_id");
     }
@@ -122,12 +127,12 @@ public final class TaskProcessor {
     if (kind == TaskKind.TRAIN || e.trainsWithDjl(task)) {
       TRAINING.lock();
       try {
-        b = e.evaluate(task, device);
+        b = e.evaluate(task, device, cancel);
       } finally {
         TRAINING.unlock();
       }
     } else {
-      b = e.evaluate(task, device);
+      b = e.evaluate(task, device, cancel);
     }
     if (b == null || b.getPayloadCase() == Result.PayloadCase.PAYLOAD_NOT_SET) {
       throw new TaskFailure(TaskFailure.EXCEPTION, "evaluator " + e + " returned no result payload");

@@ -108,7 +108,7 @@ class TaskProcessorTest {
       }
 
       @Override
-      public Result.Builder evaluate(PairTask task, Device device) {
+      public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
         return Result.newBuilder().setPair(io.expresso.proto.v1.PairResult.newBuilder().setT2Test(Double.NaN));
       }
     });

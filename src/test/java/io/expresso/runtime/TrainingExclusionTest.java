@@ -29,7 +29,7 @@ class TrainingExclusionTest {
     }
 
     @Override
-    public Result.Builder evaluate(PairTask task, Device device) throws Exception {
+    public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) throws Exception {
       most.accumulateAndGet(running.incrementAndGet(), Math::max);
       Thread.sleep(100);
       running.decrementAndGet();
