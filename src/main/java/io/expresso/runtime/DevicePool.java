@@ -2,7 +2,10 @@ package io.expresso.runtime;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -10,18 +13,24 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * Spawns one {@link DeviceWorker} per device, each on its own dispatcher, and hands queued tasks
- * to free devices. A free device gets a chunk of the queue: a small share (so long tasks spread
- * over all devices) that grows with the backlog (so cheap tasks do not pay a message round trip
- * each). The stream in front bounds the queue.
+ * to free devices. Partitions take turns, so a partition's unfinished work shrinks as evenly as
+ * the others' (a partition that moves to another worker takes its fair share of the backlog).
+ * A free device gets a chunk of one partition's queue, as many tasks as fit in about {@link
+ * #CHUNK_MICROS} of device time by the running cost estimate: cheap tasks travel many to a
+ * message, long ones one at a time, so a long task never holds others back from an idle device.
+ * A task that was started before (it may be what took a worker down) always runs alone.
  */
 final class DevicePool {
 
   /** The largest chunk one device takes at once. */
   static final int MAX_CHUNK = 64;
 
+  /** Target device time of one chunk, in microseconds. */
+  static final long CHUNK_MICROS = 20_000;
+
   sealed interface Command permits Submit, Freed {}
 
-  /** Tasks to run on the devices. */
+  /** Tasks to run on the devices (already in order within each partition). */
   record Submit(List<Job> jobs) implements Command {}
 
   /** A device finished its chunk. */
@@ -29,28 +38,26 @@ final class DevicePool {
 
   private DevicePool() {}
 
-  static Behavior<Command> create(List<Device> devices, TaskProcessor processor) {
+  static Behavior<Command> create(List<Device> devices, DeviceWorker.Settings settings, CostModel costs) {
     return Behaviors.setup(ctx -> {
       ArrayDeque<ActorRef<DeviceWorker.Command>> idle = new ArrayDeque<>();
       for (Device d : devices) {
-        idle.add(ctx.spawn(DeviceWorker.create(d, processor, ctx.getSelf()),
+        idle.add(ctx.spawn(DeviceWorker.create(d, settings, ctx.getSelf()),
             "device-" + d.type() + "-" + d.index(), DispatcherSelector.fromConfig(DeviceWorker.dispatcher(d))));
       }
-      ArrayDeque<Job> queue = new ArrayDeque<>();
-      int shares = devices.size() * 4;
+      Queues queues = new Queues(devices.size() * 4, costs);
       Runnable dispatch = () -> {
-        while (!idle.isEmpty() && !queue.isEmpty()) {
-          int chunk = Math.max(1, Math.min(MAX_CHUNK, queue.size() / shares));
-          List<Job> jobs = new ArrayList<>(chunk);
-          for (int i = 0; i < chunk; i++) {
-            jobs.add(queue.poll());
+        while (!idle.isEmpty()) {
+          List<Job> chunk = queues.nextChunk();
+          if (chunk.isEmpty()) {
+            return;
           }
-          idle.poll().tell(new DeviceWorker.Run(jobs));
+          idle.poll().tell(new DeviceWorker.Run(chunk));
         }
       };
       return Behaviors.receive(Command.class)
           .onMessage(Submit.class, s -> {
-            queue.addAll(s.jobs());
+            s.jobs().forEach(queues::add);
             dispatch.run();
             return Behaviors.same();
           })
@@ -61,5 +68,65 @@ final class DevicePool {
           })
           .build();
     });
+  }
+
+  /** Per-partition queues served in turn. */
+  static final class Queues {
+    private final Map<TopicPartition, ArrayDeque<Job>> byPartition = new LinkedHashMap<>();
+    private final ArrayDeque<TopicPartition> turn = new ArrayDeque<>();
+    private final int shares;
+    private final CostModel costs;
+    private int size;
+
+    Queues(int shares, CostModel costs) {
+      this.shares = shares;
+      this.costs = costs;
+    }
+
+    void add(Job job) {
+      ArrayDeque<Job> q = byPartition.computeIfAbsent(job.partition(), tp -> new ArrayDeque<>());
+      if (q.isEmpty()) {
+        turn.add(job.partition());
+      }
+      q.add(job);
+      size++;
+    }
+
+    /** The next partition's chunk, or empty when nothing runnable is queued. */
+    List<Job> nextChunk() {
+      while (!turn.isEmpty()) {
+        TopicPartition tp = turn.poll();
+        ArrayDeque<Job> q = byPartition.get(tp);
+        dropDeadHead(q);
+        if (q.isEmpty()) {
+          byPartition.remove(tp);
+          continue;
+        }
+        Job first = q.peek();
+        long each = costs.estimate(first.kind());
+        int limit = (int) Math.max(1, Math.min(Math.min(MAX_CHUNK, size / shares), CHUNK_MICROS / each));
+        List<Job> chunk = new ArrayList<>();
+        do {
+          chunk.add(q.poll());
+          size--;
+          dropDeadHead(q);
+        } while (first.priorAttempts() == 0 && chunk.size() < limit && !q.isEmpty() && q.peek().priorAttempts() == 0);
+        if (q.isEmpty()) {
+          byPartition.remove(tp);
+        } else {
+          turn.add(tp);
+        }
+        return chunk;
+      }
+      return List.of();
+    }
+
+    /** Jobs dropped while queued (their partition moved) are skipped. */
+    private void dropDeadHead(ArrayDeque<Job> q) {
+      while (!q.isEmpty() && !q.peek().queued()) {
+        q.poll();
+        size--;
+      }
+    }
   }
 }

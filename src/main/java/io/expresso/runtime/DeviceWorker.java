@@ -1,16 +1,30 @@
 package io.expresso.runtime;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The actor that owns one device: it runs the tasks it is handed one after another on the
- * device's own dispatcher (a single pinned thread), completes each task's outcome, and then tells
- * the pool it is free again.
+ * device's own dispatcher (a single pinned thread) and then tells the pool it is free again.
+ * Before a chunk starts, its starts are recorded as attempts (durably, so a crash is attributable);
+ * a task already started {@link Settings#maxAttempts} times is not run but ends as poison. Each
+ * task runs under its kind's time limit, counted from its own start.
  */
 final class DeviceWorker {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeviceWorker.class);
+
+  /** What every device worker of a process shares. */
+  record Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer) {}
 
   sealed interface Command permits Run {}
 
@@ -19,16 +33,80 @@ final class DeviceWorker {
 
   private DeviceWorker() {}
 
-  static Behavior<Command> create(Device device, TaskProcessor processor, ActorRef<DevicePool.Command> pool) {
+  static Behavior<Command> create(Device device, Settings settings, ActorRef<DevicePool.Command> pool) {
     return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
         .onMessage(Run.class, run -> {
-          for (Job job : run.jobs()) {
-            job.outcome().complete(processor.process(job.record(), device));
+          try {
+            runChunk(run.jobs(), device, settings, ctx);
+          } finally {
+            pool.tell(new DevicePool.Freed(ctx.getSelf()));
           }
-          pool.tell(new DevicePool.Freed(ctx.getSelf()));
           return Behaviors.same();
         })
         .build());
+  }
+
+  private static void runChunk(List<Job> jobs, Device device, Settings s,
+      org.apache.pekko.actor.typed.javadsl.ActorContext<Command> ctx) {
+    List<Job> toRun = new ArrayList<>(jobs.size());
+    for (Job j : jobs) {
+      if (j.priorAttempts() >= s.maxAttempts()) {
+        if (j.start()) {
+          j.finish(s.processor().poison(j.record(), device, j.priorAttempts()));
+        }
+      } else if (j.queued()) {
+        toRun.add(j);
+      }
+    }
+    recordAttempts(toRun, s.observer());
+    for (Job j : toRun) {
+      if (!j.start()) {
+        continue; // dropped while it waited: its partition moved
+      }
+      Duration limit = s.timeouts().of(j.kind());
+      Cancellable timer = ctx.getSystem().scheduler().scheduleOnce(limit,
+          () -> j.cancellation().cancel(Cancellation.Reason.TIMEOUT), ctx.getSystem().executionContext());
+      Outcome o;
+      try {
+        o = s.processor().process(j.record(), device, j.cancellation());
+      } finally {
+        timer.cancel();
+      }
+      j.finish(o);
+    }
+  }
+
+  /**
+   * Records the chunk's starts, one write per partition, and waits for the broker: a task must
+   * not start before its attempt is durable. Retries while the broker is away.
+   */
+  private static void recordAttempts(List<Job> jobs, TaskObserver observer) {
+    Map<Attempts.Partition, List<Long>> byPartition = new LinkedHashMap<>();
+    for (Job j : jobs) {
+      if (j.attempts() != null) {
+        byPartition.computeIfAbsent(j.attempts(), p -> new ArrayList<>()).add(j.offset());
+      }
+    }
+    for (Map.Entry<Attempts.Partition, List<Long>> e : byPartition.entrySet()) {
+      for (int tries = 1; ; tries++) {
+        try {
+          e.getKey().started(e.getValue());
+          observer.onAttempts(jobs.get(0).kind(), e.getValue().size());
+          break;
+        } catch (Exception x) {
+          if (jobs.stream().noneMatch(Job::queued)) {
+            return; // all dropped meanwhile
+          }
+          LOG.warn("cannot record attempts (try {}): {}; retrying", tries, x.toString());
+          try {
+            Thread.sleep(Math.min(5000, 200L * tries));
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+      }
+    }
   }
 
   /** The dispatcher config path of {@code device}: one thread, pinned to that device's actor. */

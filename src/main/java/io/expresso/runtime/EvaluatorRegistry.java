@@ -18,6 +18,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
 
   private final Map<TaskKind, List<Evaluator<? extends Message>>> byKind = new EnumMap<>(TaskKind.class);
   private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
+  private volatile boolean faultsAllowed;
 
   public EvaluatorRegistry() {
     for (TaskKind k : TaskKind.values()) {
@@ -33,7 +34,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
     EvaluatorRegistry r = new EvaluatorRegistry();
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
     r.register(TaskKind.PAIR, new GnnPairEvaluator());
-    r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator());
+    r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator(r::faultsAllowed));
     for (EvaluatorProvider p : providers()) {
       p.register(r);
     }
@@ -45,6 +46,19 @@ public final class EvaluatorRegistry implements AutoCloseable {
     List<EvaluatorProvider> out = new ArrayList<>();
     ServiceLoader.load(EvaluatorProvider.class).forEach(out::add);
     return out;
+  }
+
+  /**
+   * Lets synthetic tasks inject faults that take the worker down (crash, oom, hang): chaos testing
+   * only, for a worker started with {@code --allow-faults}.
+   */
+  public EvaluatorRegistry allowFaults() {
+    faultsAllowed = true;
+    return this;
+  }
+
+  public boolean faultsAllowed() {
+    return faultsAllowed;
   }
 
   /** Adds an evaluator for tasks of {@code kind} (tried after those registered earlier). */

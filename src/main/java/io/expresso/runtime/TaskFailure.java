@@ -12,6 +12,13 @@ public final class TaskFailure extends RuntimeException {
   public static final String INVALID_TASK = "invalid-task";
   public static final String EXCEPTION = "exception";
   public static final String NAN = "nan";
+  /** The task ran past its kind's time limit on the device. */
+  public static final String TIMEOUT = "timeout";
+  /** The task took down or was lost with workers too many times; the dead letter's reason reads {@code poison: N attempts}. */
+  public static final String POISON = "poison";
+  public static final String OUT_OF_MEMORY = "out-of-memory";
+  /** The result would exceed the broker's record limit. */
+  public static final String RESULT_TOO_LARGE = "result-too-large";
 
   private final String reason;
 

@@ -3,8 +3,8 @@ package io.expresso.runtime;
 import io.expresso.proto.v1.Result;
 
 /**
- * Hook on a worker's task processing (metrics). Called on the device's own thread; keep it quick
- * and thread-safe.
+ * Hook on a worker's task processing (metrics). Task hooks are called on the device's own thread,
+ * the others on the task loop's; keep them quick and thread-safe.
  */
 public interface TaskObserver {
 
@@ -15,4 +15,22 @@ public interface TaskObserver {
 
   /** A task finished (successfully or as an error result) after {@code seconds} on the device. */
   default void onFinished(Device device, TaskKind kind, Result result, double seconds) {}
+
+  /** A task was cancelled for a hand-over or a stop after {@code seconds}; it leaves no result here. */
+  default void onCancelled(Device device, TaskKind kind, Cancellation.Reason reason, double seconds) {}
+
+  /** A task was not run: it had already taken down or been lost with workers too often. */
+  default void onPoison(Device device, TaskKind kind) {}
+
+  /** Starts of {@code tasks} tasks were recorded as attempts (before they ran). */
+  default void onAttempts(TaskKind kind, int tasks) {}
+
+  /** The group moved partitions: {@code change} is assigned, revoked or lost. */
+  default void onRebalance(String change, int partitions) {}
+
+  /** Tasks of a revoked or lost partition given up before they started (they run at the new owner). */
+  default void onHandedBack(int tasks) {}
+
+  /** The task loop failed and was started again with new Kafka clients. */
+  default void onRestart() {}
 }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -40,9 +41,23 @@ public final class TaskProcessor {
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
   private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
 
+  /** The most of a dead letter's original value kept (the rest is cut, and a header says so). */
+  static final int DEAD_LETTER_VALUE_LIMIT = 64 * 1024;
+  /** The most characters of an error message kept in a result and a dead letter's header. */
+  static final int MESSAGE_LIMIT = 4096;
+  /** The largest result record produced; a bigger one becomes an error result (the broker takes 1 MiB by default). */
+  static final int RESULT_LIMIT = 900 * 1024;
+
+  private final TaskTimeouts timeouts;
+
   public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer) {
+    this(registry, workerId, observer, TaskTimeouts.DEFAULTS);
+  }
+
+  public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer, TaskTimeouts timeouts) {
     this.registry = registry;
     this.observer = observer;
+    this.timeouts = timeouts;
     this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
     this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all()));
   }
@@ -52,6 +67,11 @@ public final class TaskProcessor {
     return process(record, device, new Cancellation());
   }
 
+  /**
+   * Runs one task. If {@code cancel} fires while it runs: for a timeout, an error result naming the
+   * limit; for a hand-over or a stop, a {@linkplain Outcome#handedBack handed-back} outcome with
+   * nothing to commit.
+   */
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel) {
     long startedMs = System.currentTimeMillis();
     long start = System.nanoTime();
@@ -75,7 +95,22 @@ public final class TaskProcessor {
     } catch (TaskFailure f) {
       failure = f;
       result = Result.newBuilder();
-    } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+    } catch (CancellationException e) {
+      if (cancel.reason() != Cancellation.Reason.TIMEOUT) {
+        double seconds = (System.nanoTime() - start) / 1e9;
+        observer.onCancelled(device, kind, cancel.reason() == null ? Cancellation.Reason.REVOKED : cancel.reason(), seconds);
+        return Outcome.handedBack(record, cancel.reason() == null ? Cancellation.Reason.REVOKED : cancel.reason());
+      }
+      failure = new TaskFailure(TaskFailure.TIMEOUT, kind.label() + " task ran past its limit of "
+          + TaskTimeouts.format(timeouts.of(kind)) + " on " + device.id() + " and was cancelled (worker --task-timeout "
+          + kind.label() + "=...)");
+      result = Result.newBuilder();
+    } catch (OutOfMemoryError e) {
+      failure = new TaskFailure(TaskFailure.OUT_OF_MEMORY, "OutOfMemoryError: " + e.getMessage(), e);
+      result = Result.newBuilder();
+    } catch (Exception | Error e) {
+      // an Error that is not the JVM's own death (an assertion, a linkage error, a stack overflow)
+      // ends this task, not the worker
       String msg = e.getMessage() == null ? e.toString() : e.getClass().getSimpleName() + ": " + e.getMessage();
       failure = new TaskFailure(TaskFailure.EXCEPTION, msg, e);
       result = Result.newBuilder();
@@ -83,9 +118,56 @@ public final class TaskProcessor {
     double seconds = (System.nanoTime() - start) / 1e9;
     result.setExperimentId(experiment).setTaskId(taskId);
     if (failure != null) {
-      result.setError(TaskError.newBuilder().setReason(failure.reason()).setMessage(
-          failure.getMessage() + " [" + record.topic() + "/" + record.partition() + "@" + record.offset() + "]"));
+      result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record));
     }
+    stamp(result, record, device, kind, publishedMs, startedMs, seconds);
+    if (failure == null && result.build().getSerializedSize() > RESULT_LIMIT) {
+      int size = result.build().getSerializedSize();
+      failure = new TaskFailure(TaskFailure.RESULT_TOO_LARGE, "the result is " + size + " bytes, over the "
+          + RESULT_LIMIT + "-byte limit of a result record");
+      result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record));
+    }
+    Result built = result.build();
+    observer.onFinished(device, kind, built, seconds);
+    return outcome(record, built, failure == null ? null : failure.reason());
+  }
+
+  /**
+   * The outcome of a task that took down or failed on workers {@code attempts} times: it is not
+   * run again, but ends as an error result and a dead letter with reason {@code poison: N attempts}.
+   */
+  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int attempts) {
+    TaskKind kind = TaskKind.ofTopic(record.topic());
+    String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
+    String experiment = "";
+    long publishedMs = 0;
+    try {
+      Message task = kind.parse(record.value());
+      experiment = experimentOf(task);
+      publishedMs = publishedAtOf(task);
+      taskId = taskIdOf(task).isEmpty() ? taskId : taskIdOf(task);
+    } catch (TaskFailure undecodable) {
+      // the reason below says enough; the dead letter keeps the bytes
+    }
+    String reason = TaskFailure.POISON + ": " + attempts + " attempts";
+    Result.Builder b = Result.newBuilder().setExperimentId(experiment).setTaskId(taskId)
+        .setError(error(TaskFailure.POISON, reason + ": the task took down or was lost with a worker on each of its last "
+            + attempts + " starts, so it is not run again", record));
+    long now = System.currentTimeMillis();
+    stamp(b, record, device, kind, publishedMs, now, 0);
+    Result built = b.build();
+    observer.onPoison(device, kind);
+    observer.onFinished(device, kind, built, 0);
+    return outcome(record, built, reason);
+  }
+
+  private TaskError.Builder error(String reason, String message, ConsumerRecord<String, byte[]> record) {
+    return TaskError.newBuilder().setReason(reason).setMessage(bounded(message, MESSAGE_LIMIT)
+        + " [" + record.topic() + "/" + record.partition() + "@" + record.offset() + "]");
+  }
+
+  private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, Device device, TaskKind kind,
+      long publishedMs, long startedMs, double seconds) {
     result.setProvenance(Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
         .setDeviceBytes(deviceIds.computeIfAbsent(device, d -> ByteString.copyFromUtf8(d.id())))
@@ -98,19 +180,42 @@ public final class TaskProcessor {
         .setFinishedAtMs(System.currentTimeMillis())
         .setComputeSeconds(seconds)
         .setVersionsBytes(versionsUtf8));
-    Result built = result.build();
-    observer.onFinished(device, kind, built, seconds);
+  }
+
+  /**
+   * The result record, plus for a failure a dead letter: the original bytes (cut to {@link
+   * #DEAD_LETTER_VALUE_LIMIT}) with reason, message and source in headers, so that no dead letter
+   * can exceed the broker's record limit and abort the transaction it rides in.
+   */
+  private static Outcome outcome(ConsumerRecord<String, byte[]> record, Result built, String deadLetterReason) {
     List<ProducerRecord<String, byte[]>> out = new ArrayList<>(2);
-    out.add(new ProducerRecord<>(Topics.RESULTS, taskId, built.toByteArray()));
-    if (failure != null) {
-      ProducerRecord<String, byte[]> dead = new ProducerRecord<>(Topics.DEAD_LETTERS, record.key(), record.value());
-      dead.headers().add(new RecordHeader(Topics.HEADER_REASON, failure.reason().getBytes(StandardCharsets.UTF_8)));
+    out.add(new ProducerRecord<>(Topics.RESULTS, built.getTaskId(), built.toByteArray()));
+    if (deadLetterReason != null) {
+      byte[] value = record.value();
+      String truncated = "";
+      if (value != null && value.length > DEAD_LETTER_VALUE_LIMIT) {
+        truncated = "value: kept the first " + DEAD_LETTER_VALUE_LIMIT + " of " + value.length + " bytes";
+        value = java.util.Arrays.copyOf(value, DEAD_LETTER_VALUE_LIMIT);
+      }
+      ProducerRecord<String, byte[]> dead = new ProducerRecord<>(Topics.DEAD_LETTERS, bounded(record.key(), 1024), value);
+      dead.headers().add(new RecordHeader(Topics.HEADER_REASON, deadLetterReason.getBytes(StandardCharsets.UTF_8)));
       dead.headers().add(new RecordHeader(Topics.HEADER_MESSAGE, built.getError().getMessage().getBytes(StandardCharsets.UTF_8)));
       dead.headers().add(new RecordHeader(Topics.HEADER_SOURCE,
           (record.topic() + "/" + record.partition() + "@" + record.offset()).getBytes(StandardCharsets.UTF_8)));
+      if (!truncated.isEmpty()) {
+        dead.headers().add(new RecordHeader(Topics.HEADER_TRUNCATED, truncated.getBytes(StandardCharsets.UTF_8)));
+      }
       out.add(dead);
     }
     return new Outcome(built, out);
+  }
+
+  /** {@code s} cut to {@code limit} characters, saying how long it was. */
+  static String bounded(String s, int limit) {
+    if (s == null || s.length() <= limit) {
+      return s;
+    }
+    return s.substring(0, limit) + "… (cut: " + s.length() + " characters in all)";
   }
 
   private ByteString utf8(String s) {

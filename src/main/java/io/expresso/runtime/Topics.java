@@ -29,11 +29,15 @@ public final class Topics {
   /** Trained checkpoints, compacted so the latest per key survives. */
   public static final String MODELS = "expresso.models";
   public static final String DEAD_LETTERS = "expresso.dead-letters";
+  /** Attempts to run tasks, per task partition (compacted; see {@link Attempts}). */
+  public static final String ATTEMPTS = "expresso.attempts";
 
   /** Dead-letter headers: why, and where the record came from. */
   public static final String HEADER_REASON = "expresso.reason";
   public static final String HEADER_MESSAGE = "expresso.message";
   public static final String HEADER_SOURCE = "expresso.source";
+  /** Set when a dead letter's value or message was cut to fit the broker's record limit: what was kept of what. */
+  public static final String HEADER_TRUNCATED = "expresso.truncated";
 
   public static final int DEFAULT_PARTITIONS = 32;
 
@@ -90,6 +94,11 @@ public final class Topics {
       }
       wanted.add(new NewTopic(MODELS, partitions, (short) 1)
           .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+      // compacted, and rolled often so compaction keeps it to about one record per task partition
+      wanted.add(new NewTopic(ATTEMPTS, Math.min(partitions, 8), (short) 1).configs(Map.of(
+          TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+          TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(10 * 60_000),
+          TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1")));
       wanted.removeIf(t -> existing.contains(t.name()));
       if (wanted.isEmpty()) {
         return;

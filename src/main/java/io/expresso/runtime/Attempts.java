@@ -1,0 +1,263 @@
+package io.expresso.runtime;
+
+import io.expresso.proto.v1.AttemptRun;
+import io.expresso.proto.v1.PartitionAttempts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The durable count of attempts to run each task, on the compacted topic {@value Topics#ATTEMPTS}
+ * (one record per task partition, see {@code attempts.proto}). Before a device starts tasks, the
+ * partition's owner writes them as started and waits for the broker's ack; a task whose result
+ * commits drops out; a task handed back cleanly (its partition moved, the worker stopped) is
+ * uncounted. So what is left counted is the starts that took a worker down or were lost with it,
+ * and the next owner reads it when the partition is assigned.
+ *
+ * <p>Cheap tasks are counted a chunk at a time (one write per chunk, not per task); a task that
+ * was counted before runs alone (see {@link DevicePool}), so one crashing task charges its
+ * innocent chunk-mates at most once.
+ */
+final class Attempts implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
+
+  private final String workerId;
+  private final KafkaProducer<String, byte[]> producer;
+  private final KafkaConsumer<String, byte[]> tail;
+  private final Thread tailThread;
+  /** Latest record per task partition, as read from the topic. */
+  private final Map<String, PartitionAttempts> latest = new ConcurrentHashMap<>();
+  private final ConcurrentLinkedQueue<CompletableFuture<Void>> catchUps = new ConcurrentLinkedQueue<>();
+  private volatile boolean closed;
+
+  Attempts(String bootstrap, String workerId) {
+    this.workerId = workerId;
+    Properties pp = new Properties();
+    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    pp.put(ProducerConfig.ACKS_CONFIG, "all");
+    pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+    pp.put(ProducerConfig.CLIENT_ID_CONFIG, workerId + "-attempts");
+    producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
+    Properties cp = new Properties();
+    cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    cp.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId + "-attempts-reader");
+    tail = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());
+    tailThread = new Thread(this::follow, "expresso-attempts-" + workerId);
+    tailThread.setDaemon(true);
+    tailThread.start();
+  }
+
+  /** Reads the topic from the start and follows it, answering catch-up requests between polls. */
+  private void follow() {
+    try {
+      List<TopicPartition> parts = new ArrayList<>();
+      for (PartitionInfo p : tail.partitionsFor(Topics.ATTEMPTS, Duration.ofSeconds(60))) {
+        parts.add(new TopicPartition(p.topic(), p.partition()));
+      }
+      tail.assign(parts);
+      tail.seekToBeginning(parts);
+      while (!closed) {
+        List<CompletableFuture<Void>> waiting = new ArrayList<>();
+        for (CompletableFuture<Void> f; (f = catchUps.poll()) != null; ) {
+          waiting.add(f);
+        }
+        Map<TopicPartition, Long> end = waiting.isEmpty() ? Map.of() : tail.endOffsets(parts, Duration.ofSeconds(30));
+        do {
+          for (ConsumerRecord<String, byte[]> r : tail.poll(Duration.ofMillis(waiting.isEmpty() ? 200 : 10))) {
+            if (r.value() == null) {
+              latest.remove(r.key());
+            } else {
+              try {
+                latest.put(r.key(), PartitionAttempts.parseFrom(r.value()));
+              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+                LOG.warn("ignoring an undecodable attempts record for {} at {}@{}", r.key(), r.partition(), r.offset());
+              }
+            }
+          }
+        } while (!closed && !caughtUp(end));
+        waiting.forEach(f -> f.complete(null));
+      }
+    } catch (WakeupException e) {
+      // closing
+    } catch (Exception e) {
+      if (!closed) {
+        LOG.error("worker {}: the attempts reader stopped: {}", workerId, e.toString());
+        for (CompletableFuture<Void> f; (f = catchUps.poll()) != null; ) {
+          f.completeExceptionally(e);
+        }
+      }
+    } finally {
+      tail.close(Duration.ZERO);
+    }
+  }
+
+  private boolean caughtUp(Map<TopicPartition, Long> end) {
+    for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+      if (tail.position(e.getKey()) < e.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Blocks until every attempts record written before this call has been read. */
+  void awaitCaughtUp(Duration timeout) {
+    CompletableFuture<Void> f = new CompletableFuture<>();
+    catchUps.add(f);
+    try {
+      f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read " + Topics.ATTEMPTS + " up to its end: " + e, e);
+    }
+  }
+
+  /** The attempt counts of {@code tp}'s tasks at and after {@code committed}, as its last owner left them. */
+  Partition open(TopicPartition tp, long committed) {
+    PartitionAttempts rec = latest.get(key(tp));
+    NavigableMap<Long, Integer> counts = new TreeMap<>();
+    if (rec != null) {
+      for (AttemptRun run : rec.getRunsList()) {
+        for (long o = Math.max(run.getFromOffset(), committed); o <= run.getToOffset(); o++) {
+          counts.put(o, run.getAttempts());
+        }
+      }
+    }
+    return new Partition(tp, counts, committed);
+  }
+
+  static String key(TopicPartition tp) {
+    return tp.topic() + "/" + tp.partition();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    tail.wakeup();
+    try {
+      tailThread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(10));
+  }
+
+  /**
+   * One owned partition's attempt counts: those inherited from earlier owners plus the starts
+   * counted here, for offsets not yet committed. Thread-safe: devices count starts, the loop
+   * commits and hands back.
+   */
+  final class Partition {
+    private final TopicPartition tp;
+    private final NavigableMap<Long, Integer> counts;
+    /** Offsets this owner counted a start for, not committed yet. */
+    private final Map<Long, Integer> mine = new HashMap<>();
+    private long committed;
+
+    private Partition(TopicPartition tp, NavigableMap<Long, Integer> counts, long committed) {
+      this.tp = tp;
+      this.counts = counts;
+      this.committed = committed;
+    }
+
+    synchronized int prior(long offset) {
+      return counts.getOrDefault(offset, 0);
+    }
+
+    /** Counts a start of each of {@code offsets} and returns once the broker has it. */
+    void started(Collection<Long> offsets) throws Exception {
+      byte[] value;
+      synchronized (this) {
+        for (long o : offsets) {
+          counts.merge(o, 1, Integer::sum);
+          mine.merge(o, 1, Integer::sum);
+        }
+        value = encode();
+      }
+      write(value);
+    }
+
+    /** The offsets before {@code next} have committed results: forget them. */
+    synchronized void committed(long next) {
+      committed = Math.max(committed, next);
+      counts.headMap(committed).clear();
+      mine.keySet().removeIf(o -> o < committed);
+    }
+
+    /** Hands the partition back: starts counted here that left no result are uncounted (they ended cleanly). */
+    void handBack(Collection<Long> offsets) {
+      byte[] value;
+      synchronized (this) {
+        boolean changed = false;
+        for (long o : offsets) {
+          Integer n = mine.remove(o);
+          if (n != null) {
+            counts.computeIfPresent(o, (k, c) -> c - n <= 0 ? null : c - n);
+            changed = true;
+          }
+        }
+        if (!changed) {
+          return;
+        }
+        value = encode();
+      }
+      try {
+        write(value);
+      } catch (Exception e) {
+        LOG.warn("worker {}: cannot record the hand-back of {} ({}); its unfinished tasks stay counted", workerId, tp, e.toString());
+      }
+    }
+
+    private void write(byte[] value) throws Exception {
+      producer.send(new ProducerRecord<>(Topics.ATTEMPTS, key(tp), value)).get(60, TimeUnit.SECONDS);
+    }
+
+    /** Run-length encodes the counts at or after the committed offset. */
+    private byte[] encode() {
+      PartitionAttempts.Builder b = PartitionAttempts.newBuilder().setWorkerId(workerId)
+          .setWrittenAtMs(System.currentTimeMillis());
+      AttemptRun.Builder run = null;
+      for (Map.Entry<Long, Integer> e : counts.tailMap(committed, true).entrySet()) {
+        if (run != null && run.getToOffset() == e.getKey() - 1 && run.getAttempts() == e.getValue()) {
+          run.setToOffset(e.getKey());
+        } else {
+          if (run != null) {
+            b.addRuns(run);
+          }
+          run = AttemptRun.newBuilder().setFromOffset(e.getKey()).setToOffset(e.getKey()).setAttempts(e.getValue());
+        }
+      }
+      if (run != null) {
+        b.addRuns(run);
+      }
+      return b.build().toByteArray();
+    }
+  }
+}
