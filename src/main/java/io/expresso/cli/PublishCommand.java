@@ -109,18 +109,34 @@ final class PublishCommand implements Runnable {
     @Option(names = "--work-ms", paramLabel = "T", description = "busy-work per task in ms (default: ${DEFAULT-VALUE})")
     int workMs = 0;
 
+    @Option(names = "--fault", paramLabel = "F", description = "chaos testing: crash (halts the worker's JVM), oom (a real"
+        + " OutOfMemoryError) or hang (works until cancelled) in every --every-th task; only workers started with"
+        + " --allow-faults honour it, others answer with an error result")
+    String fault;
+
+    @Option(names = "--every", paramLabel = "K", description = "with --fault: tasks K-1, 2K-1, ... carry the fault (default: ${DEFAULT-VALUE})")
+    int every = 1;
+
     @Override
     public Integer call() {
       UsageChecks.range(spec, "--count", count, 1, 100_000_000);
       UsageChecks.range(spec, "--work-ms", workMs, 0, 600_000);
+      UsageChecks.range(spec, "--every", every, 1, 100_000_000);
+      if (fault != null && !java.util.List.of("crash", "oom", "hang").contains(fault)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--fault must be crash, oom or hang, got '" + fault + "'");
+      }
       Topics.ensure(common.bootstrap, common.partitions);
+      int faulty = 0;
       try (Publisher p = new Publisher(common.bootstrap)) {
         for (int i = 0; i < count; i++) {
-          p.send(TaskKind.SYNTHETIC, common.experiment + "/synthetic/" + i, Publisher.syntheticTask(common.experiment, i, workMs));
+          String f = fault != null && i % every == every - 1 ? fault : "";
+          faulty += f.isEmpty() ? 0 : 1;
+          p.send(TaskKind.SYNTHETIC, common.experiment + "/synthetic/" + i, Publisher.syntheticTask(common.experiment, i, workMs, f));
         }
         p.flush();
       }
-      spec.commandLine().getOut().println("published " + count + " synthetic tasks (" + workMs + " ms each) to "
+      spec.commandLine().getOut().println("published " + count + " synthetic tasks (" + workMs + " ms each"
+          + (faulty > 0 ? ", " + faulty + " with fault " + fault : "") + ") to "
           + Topics.TASKS_SYNTHETIC + " for experiment " + common.experiment);
       return 0;
     }

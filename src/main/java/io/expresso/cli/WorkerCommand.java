@@ -6,6 +6,7 @@ import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
 import io.expresso.web.HttpEndpoint;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Option;
 /** {@code expresso worker}: consume tasks, evaluate them on this machine's devices, produce results. */
 @Command(name = "worker", mixinStandardHelpOptions = true,
     description = "Serve tasks from Kafka (consumer group expresso-workers) on this machine's devices;"
-        + " results and offsets are committed in one transaction. Stops cleanly on SIGTERM.")
+        + " results and offsets are committed in one transaction. On SIGTERM, running tasks finish within"
+        + " --stop-grace, the rest are cancelled and handed back.")
 final class WorkerCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -32,11 +34,42 @@ final class WorkerCommand implements Callable<Integer> {
       + " (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
-  @Option(names = "--id", paramLabel = "ID", description = "worker id (default: random); also names its Kafka transactions")
+  @Option(names = "--id", paramLabel = "ID", description = "worker id, unique in the fleet and stable across restarts"
+      + " (deploy/ uses the pod name): the static group member id and the transactional id (default: random)")
   String id;
 
   @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "commit results and offsets every MS milliseconds (default: ${DEFAULT-VALUE})")
   int commitIntervalMs = 100;
+
+  @Option(names = "--revoke-drain", paramLabel = "T", description = "how long a partition taken from this worker lets its"
+      + " running tasks finish before they are cancelled and redone by the new owner, e.g. 10m (default: ${DEFAULT-VALUE})")
+  String revokeDrain = "10m";
+
+  @Option(names = "--stop-grace", paramLabel = "T", description = "on SIGTERM, how long running tasks may finish before"
+      + " they are cancelled and handed back; keep it under the platform's kill deadline (default: ${DEFAULT-VALUE},"
+      + " deploy/'s 600 s less a margin)")
+  String stopGrace = "540s";
+
+  @Option(names = "--session-timeout", paramLabel = "T", description = "how long the group waits for a silent worker"
+      + " (crash, pause) before moving its partitions; a restart with the same --id within it moves nothing"
+      + " (default: ${DEFAULT-VALUE})")
+  String sessionTimeout = "30s";
+
+  @Option(names = "--task-timeout", paramLabel = "KIND=T,...", description = "the longest a task may run on a device,"
+      + " from its start there, per kind (default: pair=2h,train=24h,attack=12h,synthetic=15m)")
+  String taskTimeout = "";
+
+  @Option(names = "--max-attempts", paramLabel = "N", description = "a task that took down or was lost with workers N"
+      + " times becomes an error result and a dead letter 'poison: N attempts' (default: ${DEFAULT-VALUE})")
+  int maxAttempts = Worker.Settings.DEFAULT_MAX_ATTEMPTS;
+
+  @Option(names = "--stay-in-group", description = "on stop, stay a group member until the session timeout (for a"
+      + " restart in place with the same --id) instead of leaving at once")
+  boolean stayInGroup;
+
+  @Option(names = "--allow-faults", description = "chaos testing only: honour synthetic tasks' injected faults"
+      + " (publish synthetic --fault crash|oom|hang), which halt or hang this worker")
+  boolean allowFaults;
 
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: ${DEFAULT-VALUE})")
   int partitions = Topics.DEFAULT_PARTITIONS;
@@ -53,7 +86,19 @@ final class WorkerCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
     Topics.ensure(bootstrap, partitions);
-    Worker.Settings s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs));
+    UsageChecks.range(spec, "--max-attempts", maxAttempts, 1, 1000);
+    Worker.Settings s;
+    try {
+      s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs))
+          .withDrain(TaskTimeouts.duration(revokeDrain), TaskTimeouts.duration(stopGrace))
+          .withSessionTimeout(TaskTimeouts.duration(sessionTimeout))
+          .withTimeouts(TaskTimeouts.parse(taskTimeout))
+          .withMaxAttempts(maxAttempts)
+          .withFaults(allowFaults)
+          .withLeaveOnStop(!stayInGroup);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     if (id != null) {
       s = s.withWorkerId(id);
     }

@@ -28,6 +28,22 @@ public final class MeterNames {
   /** {@code expresso_consumer_lag_records{group,topic}}: records not yet consumed by the group. */
   public static final String CONSUMER_LAG = "expresso.consumer.lag";
 
+  // ---- the fleet: membership, hand-overs, attempts (every worker) ----
+  /** {@code expresso_tasks_cancelled_total{kind,reason}}: running tasks cancelled and handed back (revoked, stopping). */
+  public static final String TASKS_CANCELLED = "expresso.tasks.cancelled";
+  /** {@code expresso_tasks_handed_back_total}: queued tasks of a revoked or lost partition, given up before they started. */
+  public static final String TASKS_HANDED_BACK = "expresso.tasks.handed.back";
+  /** {@code expresso_task_attempts_total{kind}}: task starts recorded as attempts. */
+  public static final String TASK_ATTEMPTS = "expresso.task.attempts";
+  /** {@code expresso_tasks_poison_total{kind}}: tasks dead-lettered after too many attempts. */
+  public static final String TASKS_POISON = "expresso.tasks.poison";
+  /** {@code expresso_rebalances_total{change}}: partition moves seen by this worker (assigned, revoked, lost). */
+  public static final String REBALANCES = "expresso.rebalances";
+  /** {@code expresso_task_loop_restarts_total}: task loop failures recovered with new Kafka clients. */
+  public static final String TASK_LOOP_RESTARTS = "expresso.task.loop.restarts";
+  /** {@code expresso_device_task_age_seconds{device}}: how long the device's current task has run (0 when idle). */
+  public static final String DEVICE_TASK_AGE = "expresso.device.task.age";
+
   // ---- pair suites (aggregator, from results) ----
   /** {@code expresso_pairs_evaluated_total{experiment,suite,category,model}}. */
   public static final String PAIRS_EVALUATED = "expresso.pairs.evaluated";
@@ -68,6 +84,13 @@ public final class MeterNames {
       "expresso_tasks_in_flight",
       "expresso_device_busy_seconds_total",
       "expresso_consumer_lag_records",
+      "expresso_tasks_cancelled_total",
+      "expresso_tasks_handed_back_total",
+      "expresso_task_attempts_total",
+      "expresso_tasks_poison_total",
+      "expresso_rebalances_total",
+      "expresso_task_loop_restarts_total",
+      "expresso_device_task_age_seconds",
       "expresso_pairs_evaluated_total",
       "expresso_pairs_distinguished_total",
       "expresso_pairs_reliability_failures_total",
@@ -94,4 +117,5 @@ public final class MeterNames {
   public static final String OUTCOME = "outcome";
   public static final String GROUP = "group";
   public static final String TOPIC = "topic";
+  public static final String CHANGE = "change";
 }

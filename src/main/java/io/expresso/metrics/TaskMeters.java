@@ -32,6 +32,8 @@ public final class TaskMeters {
   private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
   private final Map<String, Counter> busy = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
+  /** Per device, when its current task started (System.nanoTime), 0 when idle. */
+  private final Map<String, AtomicLong> taskStart = new ConcurrentHashMap<>();
 
   TaskMeters(MeterRegistry registry) {
     this.registry = registry;
@@ -41,6 +43,7 @@ public final class TaskMeters {
   public void registerDevice(String device) {
     inFlightOf(device);
     busyOf(device);
+    startOf(device);
   }
 
   /** A task of {@code kind} was taken from its topic and handed to {@code device}. */
@@ -48,6 +51,7 @@ public final class TaskMeters {
     Counter.builder(TASKS_RECEIVED).description("Tasks taken from Kafka")
         .tag(KIND, kind).register(registry).increment();
     inFlightOf(device).incrementAndGet();
+    startOf(device).set(System.nanoTime());
   }
 
   /**
@@ -57,6 +61,7 @@ public final class TaskMeters {
    */
   public void finished(String kind, String device, String model, double seconds, String errorReason) {
     inFlightOf(device).decrementAndGet();
+    startOf(device).set(0);
     busyOf(device).increment(seconds);
     Timer.builder(TASK_DURATION).description("Time to evaluate a task")
         .serviceLevelObjectives(DURATION_BUCKETS)
@@ -69,6 +74,45 @@ public final class TaskMeters {
       Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
           .tag(KIND, kind).tag(REASON, errorReason).register(registry).increment();
     }
+  }
+
+  /** A running task was cancelled for {@code reason} (revoked, stopping) after {@code seconds}: it leaves no result here. */
+  public void cancelled(String kind, String device, String reason, double seconds) {
+    inFlightOf(device).decrementAndGet();
+    startOf(device).set(0);
+    busyOf(device).increment(seconds);
+    Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and handed back to be redone elsewhere")
+        .tag(KIND, kind).tag(REASON, reason).register(registry).increment();
+  }
+
+  /** Queued tasks of a partition this worker gave up, before they started. */
+  public void handedBack(int tasks) {
+    Counter.builder(TASKS_HANDED_BACK).description("Queued tasks of revoked or lost partitions, given up before they started")
+        .register(registry).increment(tasks);
+  }
+
+  /** Starts of {@code tasks} tasks recorded as attempts. */
+  public void attempts(String kind, int tasks) {
+    Counter.builder(TASK_ATTEMPTS).description("Task starts recorded as attempts before they ran")
+        .tag(KIND, kind).register(registry).increment(tasks);
+  }
+
+  /** A task dead-lettered as poison instead of run. */
+  public void poison(String kind) {
+    Counter.builder(TASKS_POISON).description("Tasks dead-lettered after taking down workers too often")
+        .tag(KIND, kind).register(registry).increment();
+  }
+
+  /** The group moved {@code partitions} partitions to or from this worker ({@code change}: assigned, revoked, lost). */
+  public void rebalance(String change, int partitions) {
+    Counter.builder(REBALANCES).description("Partition moves seen by this worker")
+        .tag(CHANGE, change).register(registry).increment();
+  }
+
+  /** The task loop failed and started again. */
+  public void restart() {
+    Counter.builder(TASK_LOOP_RESTARTS).description("Task loop failures recovered with new Kafka clients")
+        .register(registry).increment();
   }
 
   /**
@@ -91,6 +135,16 @@ public final class TaskMeters {
       Gauge.builder(TASKS_IN_FLIGHT, value, AtomicInteger::get)
           .description("Tasks the device is working on").tag(DEVICE, d).register(registry);
       return value;
+    });
+  }
+
+  private AtomicLong startOf(String device) {
+    return taskStart.computeIfAbsent(device, d -> {
+      AtomicLong start = new AtomicLong();
+      Gauge.builder(DEVICE_TASK_AGE, start, s -> s.get() == 0 ? 0 : (System.nanoTime() - s.get()) / 1e9)
+          .baseUnit("seconds").description("How long the device's current task has run (0 when idle)")
+          .tag(DEVICE, d).register(registry);
+      return start;
     });
   }
 

@@ -25,6 +25,38 @@ public final class TaskMetricsObserver implements TaskObserver {
         result.hasError() ? result.getError().getReason() : null);
   }
 
+  @Override
+  public void onCancelled(Device device, TaskKind kind, io.expresso.runtime.Cancellation.Reason reason, double seconds) {
+    meters.cancelled(kind.label(), device.id(), reason.name().toLowerCase(java.util.Locale.ROOT), seconds);
+  }
+
+  @Override
+  public void onPoison(Device device, TaskKind kind) {
+    meters.poison(kind.label());
+  }
+
+  @Override
+  public void onAttempts(TaskKind kind, int tasks) {
+    meters.attempts(kind.label(), tasks);
+  }
+
+  @Override
+  public void onRebalance(String change, int partitions) {
+    meters.rebalance(change, partitions);
+  }
+
+  @Override
+  public void onHandedBack(int tasks) {
+    if (tasks > 0) {
+      meters.handedBack(tasks);
+    }
+  }
+
+  @Override
+  public void onRestart() {
+    meters.restart();
+  }
+
   /** The model spec or method a result was computed with: a low-cardinality label. */
   static String modelOf(Result result) {
     String model = switch (result.getPayloadCase()) {

@@ -12,6 +12,8 @@ import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,6 +27,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Puts tasks on their topics (key = task id) with an idempotent producer, and builds the task
  * messages for suites and synthetic load. Task ids are deterministic, so publishing the same
  * experiment twice yields the same ids and the aggregator counts each task once.
+ *
+ * <p>Tasks go to the partitions of their topic in turn (from a random one), not by a hash of the
+ * key: a partition is the unit a worker owns, so 24 long tasks on 32 partitions should be 24
+ * partitions with one task each, not a hash's clumps that leave one worker the longest queue.
  */
 public final class Publisher implements AutoCloseable {
 
@@ -32,6 +38,8 @@ public final class Publisher implements AutoCloseable {
   // the first send that failed since the last flush; a callback per send instead of a kept Future
   // per send, so publishing millions of tasks holds nothing per task
   private final AtomicReference<Exception> failed = new AtomicReference<>();
+  private final Map<String, Integer> partitions = new HashMap<>();
+  private int turn = java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 16);
 
   public Publisher(String bootstrap) {
     Properties p = new Properties();
@@ -41,6 +49,8 @@ public final class Publisher implements AutoCloseable {
     p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, "131072");
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(8 << 20));
+    // big tasks (relabelings, long specs) compress well; the broker's 1 MiB limit is on the compressed batch
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
@@ -51,7 +61,9 @@ public final class Publisher implements AutoCloseable {
 
   /** Sends raw bytes to a task topic (for fault tests: garbage must end in dead letters). */
   public void sendRaw(String topic, String key, byte[] value) {
-    producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
+    int n = partitions.computeIfAbsent(topic, t -> producer.partitionsFor(t).size());
+    int partition = Math.floorMod(turn++, n);
+    producer.send(new ProducerRecord<>(topic, partition, key, value), (metadata, e) -> {
       if (e != null) {
         failed.compareAndSet(null, e);
       }
@@ -115,8 +127,14 @@ public final class Publisher implements AutoCloseable {
 
   /** One synthetic task, ids {@code <experiment>/synthetic/<i>}, stamped with the publish time. */
   public static SyntheticTask syntheticTask(String experiment, int i, int workMs) {
+    return syntheticTask(experiment, i, workMs, "");
+  }
+
+  /** One synthetic task with an injected {@code fault} (crash, oom, hang; "" for none). */
+  public static SyntheticTask syntheticTask(String experiment, int i, int workMs, String fault) {
     Instant now = Instant.now();
     return SyntheticTask.newBuilder()
+        .setFault(fault)
         .setExperimentId(experiment)
         .setTaskId(experiment + "/synthetic/" + i)
         .setWorkMs(workMs)

@@ -138,6 +138,7 @@ public final class TaskProcessor {
    */
   public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int attempts) {
     TaskKind kind = TaskKind.ofTopic(record.topic());
+    observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
     String experiment = "";
     long publishedMs = 0;
