@@ -114,7 +114,7 @@ final class WorkerCommand implements Callable<Integer> {
       AtomicBoolean said = new AtomicBoolean();
       Runnable sayStopped = () -> {
         if (said.compareAndSet(false, true)) {
-          System.err.println("worker " + w.id() + ": stopped");
+          System.err.println("worker " + w.id() + ": stopped (" + w.tally() + ")");
         }
       };
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

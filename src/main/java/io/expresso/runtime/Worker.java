@@ -44,6 +44,8 @@ public final class Worker implements AutoCloseable {
   private final Attempts attempts;
   private final TaskLoop loop;
   private final CompletableFuture<Done> stopped = new CompletableFuture<>();
+  private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong cancelled = new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * Worker settings.
@@ -148,11 +150,13 @@ public final class Worker implements AutoCloseable {
       @Override
       public void onFinished(Device device, TaskKind kind, io.expresso.proto.v1.Result result, double seconds) {
         costs.onFinished(device, kind, result, seconds);
+        finished.incrementAndGet();
         observer.onFinished(device, kind, result, seconds);
       }
 
       @Override
       public void onCancelled(Device device, TaskKind kind, Cancellation.Reason reason, double seconds) {
+        cancelled.incrementAndGet();
         observer.onCancelled(device, kind, reason, seconds);
       }
 
@@ -196,6 +200,14 @@ public final class Worker implements AutoCloseable {
 
   public String id() {
     return settings.workerId();
+  }
+
+  /**
+   * What this worker's devices did so far: tasks that ran to a result (success or error, committed
+   * or not) and tasks cancelled mid-run to be redone elsewhere.
+   */
+  public String tally() {
+    return finished.get() + " tasks run to a result, " + cancelled.get() + " cancelled and handed back";
   }
 
   /** Completes when the worker has stopped (after a drain or a fatal error). */

@@ -1,0 +1,284 @@
+package io.expresso.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.Result;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Long tasks on an elastic fleet, against a real embedded broker with workers in child JVMs:
+ * joins and SIGTERM leaves mid-run, a SIGKILL during a long task, a worker paused past its
+ * session timeout, a task that crashes every JVM it reaches, an oversized task, a task timeout.
+ * Every check reads what was committed to {@code expresso.results} (read_committed), not what an
+ * aggregator deduplicated.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(240)
+class FleetIntegrationTest {
+
+  private static final int TASK_MS = 10_000;
+
+  private EmbeddedBroker broker;
+  @TempDir Path logs;
+
+  @BeforeAll
+  void startBroker() {
+    broker = EmbeddedBroker.start(0, null);
+    Topics.ensure(broker.bootstrap(), 8);
+  }
+
+  @AfterAll
+  void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  void aJoinAndASigtermLeaveMidRunRunEveryLongTaskOnceWithoutStreamFailures() throws Exception {
+    String exp = "elastic";
+    try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "elastic-a", logs).awaitServing();
+         WorkerProcess b = WorkerProcess.start(broker.bootstrap(), "elastic-b", logs).awaitServing()) {
+      a.awaitLog("assigned", 1, Duration.ofSeconds(30));
+      b.awaitLog("assigned", 1, Duration.ofSeconds(30));
+      publish(exp, 8, TASK_MS, "");
+      Thread.sleep(4000);
+      try (WorkerProcess c = WorkerProcess.start(broker.bootstrap(), "elastic-c", logs).awaitServing()) {
+        Thread.sleep(8000);
+        double inFlightOnLeaver = b.metric("expresso_tasks_in_flight");
+        b.terminate(); // a scale-down: b finishes its running task, commits and leaves
+        assertThat(b.awaitExit(Duration.ofSeconds(90))).isZero();
+        Map<String, List<Result>> results = awaitCommitted(exp, 8, Duration.ofSeconds(150));
+        a.terminate();
+        c.terminate();
+        a.awaitExit(Duration.ofSeconds(60));
+        c.awaitExit(Duration.ofSeconds(60));
+
+        assertThat(results).hasSize(8);
+        assertThat(results.values()).allSatisfy(rs -> assertThat(rs).as("committed results of one task").hasSize(1));
+        assertThat(results.values().stream().flatMap(List::stream)).noneMatch(Result::hasError);
+        for (WorkerProcess w : List.of(a, b, c)) {
+          assertThat(w.logText()).as("log of %s", w.id).doesNotContain("task loop failed").doesNotContain("restarting");
+        }
+        int work = 0;
+        for (WorkerProcess w : List.of(a, b, c)) {
+          int[] t = w.tally();
+          work += t[0] + t[1];
+        }
+        assertThat(work).as("device work (run to a result or cancelled) over all workers")
+            .isLessThanOrEqualTo(8 + (int) inFlightOnLeaver);
+        assertThat(results.values().stream().map(rs -> rs.get(0).getProvenance().getWorkerId()).collect(Collectors.toSet()))
+            .as("the joiner took work").contains("elastic-c");
+      }
+    }
+  }
+
+  @Test
+  void aTaskOfAWorkerKilledMidRunIsRedoneOnceElsewhere() throws Exception {
+    String exp = "killed";
+    try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "killed-a", logs).awaitServing()) {
+      a.awaitLog("assigned", 1, Duration.ofSeconds(30));
+      publish(exp, 2, TASK_MS, "");
+      awaitMetric(a, "expresso_tasks_in_flight", 1, Duration.ofSeconds(30));
+      a.kill(); // SIGKILL mid-task: nothing committed, nothing said to the group
+      try (WorkerProcess b = WorkerProcess.start(broker.bootstrap(), "killed-b", logs).awaitServing()) {
+        Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
+        b.terminate();
+        b.awaitExit(Duration.ofSeconds(60));
+        assertThat(results.values()).allSatisfy(rs -> assertThat(rs).hasSize(1));
+        assertThat(results.values().stream().map(rs -> rs.get(0).getProvenance().getWorkerId()))
+            .containsOnly("killed-b");
+        assertThat(b.tally()[0]).as("b ran each task once").isEqualTo(2);
+      }
+    }
+  }
+
+  @Test
+  void aWorkerPausedPastItsSessionTimeoutCommitsNothingWhenItResumes() throws Exception {
+    String exp = "zombie";
+    try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "zombie-a", logs).awaitServing()) {
+      a.awaitLog("assigned", 1, Duration.ofSeconds(30));
+      publish(exp, 1, 8_000, "");
+      awaitMetric(a, "expresso_tasks_in_flight", 1, Duration.ofSeconds(30));
+      a.signal("STOP"); // a GC pause, a network blip: a stays silent past its session timeout
+      try (WorkerProcess b = WorkerProcess.start(broker.bootstrap(), "zombie-b", logs).awaitServing()) {
+        Map<String, List<Result>> results = awaitCommitted(exp, 1, Duration.ofSeconds(90));
+        assertThat(results.values().iterator().next().get(0).getProvenance().getWorkerId()).isEqualTo("zombie-b");
+        a.signal("CONT"); // a's task is done by now (busy-work runs on wall-clock time) and it tries to commit
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!(a.logText().contains("lost [") || a.logText().contains("commit fenced"))) {
+          assertThat(System.nanoTime()).as("a notices it lost its partitions; log:%n%s", a.logText()).isLessThan(deadline);
+          Thread.sleep(200);
+        }
+        Thread.sleep(3000);
+        a.terminate();
+        b.terminate();
+        a.awaitExit(Duration.ofSeconds(60));
+        b.awaitExit(Duration.ofSeconds(60));
+        assertThat(committed(exp).values()).allSatisfy(rs -> assertThat(rs).as("committed duplicates").hasSize(1));
+      }
+    }
+  }
+
+  @Test
+  void aTaskThatCrashesEveryWorkerBecomesPoisonAfterThreeAttemptsAndTheRestComplete() throws Exception {
+    String exp = "poison";
+    WorkerProcess w = WorkerProcess.start(broker.bootstrap(), "poison-a", logs, "--allow-faults", "--max-attempts", "3")
+        .awaitServing();
+    int crashes = 0;
+    try {
+      w.awaitLog("assigned", 1, Duration.ofSeconds(30));
+      publish(exp, 6, 300, "crash"); // task 5 halts the JVM
+      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+      while (committed(exp).size() < 6) {
+        assertThat(System.nanoTime()).as("all 6 tasks end; crashes so far %d", crashes).isLessThan(deadline);
+        if (!w.alive()) {
+          assertThat(w.awaitExit(Duration.ofSeconds(5))).as("a crash fault's exit status").isEqualTo(134);
+          crashes++;
+          // the orchestrator restarts it under the same id (static membership: no rebalance)
+          w = WorkerProcess.start(broker.bootstrap(), "poison-a", logs, "--allow-faults", "--max-attempts", "3")
+              .awaitServing();
+        }
+        Thread.sleep(200);
+      }
+      Thread.sleep(2000);
+      assertThat(w.alive()).as("the worker serves on").isTrue();
+      assertThat(crashes).as("the poison task took the worker down once per attempt").isEqualTo(3);
+      Map<String, List<Result>> results = committed(exp);
+      Result poison = results.get(exp + "/synthetic/5").get(0);
+      assertThat(poison.getError().getReason()).isEqualTo("poison");
+      assertThat(poison.getError().getMessage()).startsWith("poison: 3 attempts");
+      assertThat(results.entrySet().stream().filter(e -> !e.getKey().endsWith("/5")).map(e -> e.getValue().get(0)))
+          .hasSize(5).noneMatch(Result::hasError);
+      List<ConsumerRecord<String, byte[]>> dead = read(Topics.DEAD_LETTERS, "read_committed").stream()
+          .filter(r -> (exp + "/synthetic/5").equals(r.key())).toList();
+      assertThat(dead).hasSize(1);
+      assertThat(new String(dead.get(0).headers().lastHeader(Topics.HEADER_REASON).value(), StandardCharsets.UTF_8))
+          .isEqualTo("poison: 3 attempts");
+    } finally {
+      w.terminate();
+      w.awaitExit(Duration.ofSeconds(60));
+      w.close();
+    }
+  }
+
+  @Test
+  void aTwoMegabyteModelSpecEndsInABoundedDeadLetterAndTheWorkerGoesOn() throws Exception {
+    String exp = "huge";
+    String spec = "gin:" + "x".repeat(2 << 20);
+    PairTask t = PairTask.newBuilder().setExperimentId(exp).setTaskId(exp + "/huge").setMethod(spec)
+        .setGraphFirst("C~").setGraphSecond("C~").build();
+    try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("huge-worker"),
+        EvaluatorRegistry.defaults(), TaskObserver.NONE);
+         Publisher p = new Publisher(broker.bootstrap())) {
+      p.send(TaskKind.PAIR, t.getTaskId(), t);
+      p.send(TaskKind.SYNTHETIC, exp + "/after", Publisher.syntheticTask(exp, 0, 10).toBuilder().setTaskId(exp + "/after").build());
+      p.flush();
+      Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
+      assertThat(results.get(exp + "/huge").get(0).getError().getMessage().length()).isLessThan(8192);
+      assertThat(results.get(exp + "/after").get(0).hasError()).isFalse();
+      ConsumerRecord<String, byte[]> dead = read(Topics.DEAD_LETTERS, "read_committed").stream()
+          .filter(r -> (exp + "/huge").equals(r.key())).findFirst().orElseThrow();
+      assertThat(dead.value().length).isEqualTo(TaskProcessor.DEAD_LETTER_VALUE_LIMIT);
+      assertThat(new String(dead.headers().lastHeader(Topics.HEADER_TRUNCATED).value(), StandardCharsets.UTF_8))
+          .contains("of " + t.toByteArray().length + " bytes");
+    }
+  }
+
+  @Test
+  void aTaskPastItsKindsTimeLimitIsCancelledIntoAnErrorResultAndFreesTheDevice() throws Exception {
+    String exp = "timeout";
+    try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("timeout-worker")
+            .withFaults(true).withTimeouts(TaskTimeouts.parse("synthetic=2s")), EvaluatorRegistry.defaults(), TaskObserver.NONE);
+         Publisher p = new Publisher(broker.bootstrap())) {
+      p.send(TaskKind.SYNTHETIC, exp + "/hang", Publisher.syntheticTask(exp, 0, 10, "hang").toBuilder().setTaskId(exp + "/hang").build());
+      p.send(TaskKind.SYNTHETIC, exp + "/next", Publisher.syntheticTask(exp, 1, 10).toBuilder().setTaskId(exp + "/next").build());
+      p.flush();
+      Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(60));
+      Result hang = results.get(exp + "/hang").get(0);
+      assertThat(hang.getError().getReason()).isEqualTo("timeout");
+      assertThat(hang.getError().getMessage()).contains("limit of 2s");
+      assertThat(hang.getProvenance().getComputeSeconds()).isLessThan(30);
+      assertThat(results.get(exp + "/next").get(0).hasError()).isFalse();
+    }
+  }
+
+  private void publish(String experiment, int n, int workMs, String fault) {
+    try (Publisher p = new Publisher(broker.bootstrap())) {
+      for (int i = 0; i < n; i++) {
+        String f = !fault.isEmpty() && i == n - 1 ? fault : "";
+        p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, workMs, f));
+      }
+      p.flush();
+    }
+  }
+
+  private static void awaitMetric(WorkerProcess w, String name, double atLeast, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (w.metric(name) < atLeast) {
+      assertThat(System.nanoTime()).as("%s of %s reaches %s", name, w.id, atLeast).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  private Map<String, List<Result>> awaitCommitted(String experiment, int tasks, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Map<String, List<Result>> r;
+    while ((r = committed(experiment)).size() < tasks) {
+      assertThat(System.nanoTime()).as("%d of %d results of %s committed", r.size(), tasks, experiment).isLessThan(deadline);
+      Thread.sleep(500);
+    }
+    return r;
+  }
+
+  /** Every committed result of {@code experiment}, by task id (duplicates kept). */
+  private Map<String, List<Result>> committed(String experiment) throws Exception {
+    Map<String, List<Result>> out = new HashMap<>();
+    for (ConsumerRecord<String, byte[]> rec : read(Topics.RESULTS, "read_committed")) {
+      Result r = Result.parseFrom(rec.value());
+      if (r.getExperimentId().equals(experiment)) {
+        out.computeIfAbsent(r.getTaskId(), k -> new ArrayList<>()).add(r);
+      }
+    }
+    return out;
+  }
+
+  private List<ConsumerRecord<String, byte[]>> read(String topic, String isolation) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts = c.partitionsFor(topic).stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+      c.assign(parts);
+      c.seekToBeginning(parts);
+      Map<TopicPartition, Long> end = c.endOffsets(parts);
+      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+        c.poll(Duration.ofMillis(200)).forEach(out::add);
+      }
+    }
+    return out;
+  }
+}
