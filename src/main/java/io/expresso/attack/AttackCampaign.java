@@ -4,6 +4,8 @@ import io.expresso.count.Pattern;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Attacks every graph of a test set at budgets given as fractions of the mean edge count, as in
@@ -53,6 +55,17 @@ public final class AttackCampaign {
    * (normally the dataset's mean edge count, see {@link io.expresso.count.CountingDataset#meanEdges()}).
    */
   public Summary run(List<Graph> graphs, CountModel model, double meanEdges, List<CountModel> others) {
+    return run(graphs, model, meanEdges, others, () -> false);
+  }
+
+  /**
+   * As {@link #run(List, CountModel, double, List)}, checking {@code cancelled} before every
+   * graph and inside every search (see {@link BeamSearchAttack#attack(Graph, CountModel, BooleanSupplier)}).
+   *
+   * @throws CancellationException once {@code cancelled} is true
+   */
+  public Summary run(List<Graph> graphs, CountModel model, double meanEdges, List<CountModel> others,
+      BooleanSupplier cancelled) {
     int[] budgets = Budgets.fromFractions(fractions, meanEdges);
     int maxBudget = 0;
     for (int b : budgets) {
@@ -60,9 +73,12 @@ public final class AttackCampaign {
     }
     List<AttackResult> results = new ArrayList<>(graphs.size());
     for (int g = 0; g < graphs.size(); g++) {
+      if (cancelled.getAsBoolean()) {
+        throw new CancellationException("attack campaign cancelled before graph " + (g + 1) + " of " + graphs.size());
+      }
       AttackConfig config = new AttackConfig(pattern, space, maxBudget, beamWidth, candidatesPerMember,
           rule, seed + g);
-      results.add(new BeamSearchAttack(config).attack(graphs.get(g), model));
+      results.add(new BeamSearchAttack(config).attack(graphs.get(g), model, cancelled));
     }
     double[] success = AttackCurves.successRate(results, budgets);
     double[] transfer = others.isEmpty() ? new double[0] : AttackCurves.transferRate(results, others, rule, budgets);

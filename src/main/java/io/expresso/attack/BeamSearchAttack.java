@@ -14,6 +14,8 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Beam search over edge flips (Campi et al., Alg. 1; width 1 is the greedy search). Each step
@@ -26,6 +28,9 @@ import java.util.Set;
  * adversarial example; because a search with budget Δ is a prefix of one with a larger budget, the
  * first success also answers every smaller budget. Ties in loss keep the earlier candidate
  * (members in beam order, pairs in lexicographic order).
+ *
+ * <p>Cancellation is cooperative: the token is checked before every step and before expanding
+ * each beam member, and a set token ends the search with {@link CancellationException}.
  */
 public final class BeamSearchAttack {
 
@@ -64,6 +69,16 @@ public final class BeamSearchAttack {
 
   /** Attacks {@code clean} against {@code model}. Not thread-safe: one instance per thread. */
   public AttackResult attack(Graph clean, CountModel model) {
+    return attack(clean, model, () -> false);
+  }
+
+  /**
+   * As {@link #attack(Graph, CountModel)}, checking {@code cancelled} before every step and every
+   * member's expansion.
+   *
+   * @throws CancellationException once {@code cancelled} is true
+   */
+  public AttackResult attack(Graph clean, CountModel model, BooleanSupplier cancelled) {
     Pattern p = config.pattern();
     AdversarialRule rule = config.rule();
     int n = clean.n();
@@ -85,7 +100,13 @@ public final class BeamSearchAttack {
     long counted = 0;
     for (int step = 1; step <= config.budget(); step++) {
       List<Candidate> candidates = new ArrayList<>();
-      for (Member m : beam) {
+      for (int member = 0; member < beam.size(); member++) {
+        // Expanding one member counts up to n²/2 flips: check per member, not just per step.
+        if (cancelled.getAsBoolean()) {
+          throw new CancellationException("beam search cancelled in step " + step + " of " + config.budget()
+              + ", before expanding member " + (member + 1) + " of " + beam.size());
+        }
+        Member m = beam.get(member);
         for (int pair : pairsToExpand(m, n, rnd)) {
           int i = pair / n;
           int j = pair % n;

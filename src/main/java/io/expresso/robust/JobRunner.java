@@ -15,11 +15,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs one train or attack job on this process's device: the unit of work behind both the
  * in-process executor and the Kafka evaluators. Loaded models are kept for the next job (a worker
  * attacks the same models many times); not thread-safe, one runner per device.
+ *
+ * <p>A job given a cancellation token stops at the next training batch, beam step or target graph
+ * once it is set, with {@link CancellationException}; a model it was training is closed, nothing
+ * is stored.
  */
 public final class JobRunner implements AutoCloseable {
 
@@ -35,6 +41,11 @@ public final class JobRunner implements AutoCloseable {
 
   /** Trains (or retrains the head of) a model, stores its checkpoint and tests it. */
   public TrainOutcome train(TrainJob job) {
+    return train(job, () -> false);
+  }
+
+  /** As {@link #train(TrainJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
+  public TrainOutcome train(TrainJob job, BooleanSupplier cancelled) {
     CountingSplit data = StudyData.get(job.dataset(), job.scale());
     Scale s = job.scale();
     CountRegressionTrainer.Settings settings = new CountRegressionTrainer.Settings(
@@ -42,19 +53,34 @@ public final class JobRunner implements AutoCloseable {
     CountRegressionTrainer.Run run;
     if (job.headOf() == null) {
       RegressorSpec spec = RegressorSpec.parse(job.spec());
-      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, null);
+      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, null, cancelled);
     } else {
       // A private copy: the stored base model stays as it was trained.
       TrainedCountModel base = TrainedCountModel.fromBytes(checkpoint(job.headOf()), device);
-      run = trainer.retrainHead(base, data.train(), data.validation(), settings, null);
+      try {
+        run = trainer.retrainHead(base, data.train(), data.validation(), settings, null, cancelled);
+      } catch (RuntimeException e) {
+        base.close(); // the copy is ours until remembered: free its native memory
+        throw e;
+      }
     }
     TrainedCountModel model = run.model();
-    store.put(job, model.toBytes());
     Map<String, CountErrors> errors = new LinkedHashMap<>();
-    for (String d : job.testOn()) {
-      errors.put(d, model.evaluate(StudyData.get(d, s).test()));
+    int correct;
+    try {
+      // A cancelled job's checkpoint is not stored: its next attempt trains and stores it again.
+      if (cancelled.getAsBoolean()) {
+        throw new CancellationException("train job " + job.modelId() + " cancelled after training, before storing it");
+      }
+      store.put(job, model.toBytes());
+      for (String d : job.testOn()) {
+        errors.put(d, model.evaluate(StudyData.get(d, s).test()));
+      }
+      correct = model.correctlyPredicted(data.test()).size();
+    } catch (RuntimeException e) {
+      model.close();
+      throw e;
     }
-    int correct = model.correctlyPredicted(data.test()).size();
     remember(job.modelId(), model);
     return new TrainOutcome(job, errors, run.epochs(), run.finalLoss(), run.bestEpoch(),
         run.bestValidationL1(), correct, run.seconds());
@@ -62,6 +88,11 @@ public final class JobRunner implements AutoCloseable {
 
   /** Attacks a stored model on its correctly predicted test graphs and scores transfer. */
   public AttackOutcome attack(AttackJob job) {
+    return attack(job, () -> false);
+  }
+
+  /** As {@link #attack(AttackJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
+  public AttackOutcome attack(AttackJob job, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     CountingSplit data = StudyData.get(job.dataset(), job.scale());
     TrainedCountModel model = load(job.modelId());
@@ -75,7 +106,10 @@ public final class JobRunner implements AutoCloseable {
     AdversarialRule rule = AdversarialRule.paper();
     AttackCampaign campaign = new AttackCampaign(model.pattern(), job.space(), job.budgetFractions(),
         job.beamWidth(), job.scale().candidatesPerMember(), rule, job.seed());
-    AttackCampaign.Summary summary = campaign.run(targets, model, StudyData.meanEdges(data), List.of());
+    AttackCampaign.Summary summary = campaign.run(targets, model, StudyData.meanEdges(data), List.of(), cancelled);
+    if (cancelled.getAsBoolean()) {
+      throw new CancellationException("attack job on " + job.modelId() + " cancelled before scoring transfer");
+    }
     List<CountModel> others = new ArrayList<>();
     for (String id : job.transferTo()) {
       others.add(load(id));

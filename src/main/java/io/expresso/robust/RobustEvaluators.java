@@ -15,6 +15,7 @@ import io.expresso.runtime.TaskKind;
 import io.expresso.train.CountErrors;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -58,8 +59,8 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
 
       @Override
-      public Result.Builder evaluate(TrainTask task, Device device, java.util.function.BooleanSupplier cancelled) {
-        return train(task, device);
+      public Result.Builder evaluate(TrainTask task, Device device, BooleanSupplier cancelled) {
+        return train(task, device, cancelled);
       }
 
       @Override
@@ -74,8 +75,8 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
 
       @Override
-      public Result.Builder evaluate(AttackTask task, Device device, java.util.function.BooleanSupplier cancelled) {
-        return attack(task, device);
+      public Result.Builder evaluate(AttackTask task, Device device, BooleanSupplier cancelled) {
+        return attack(task, device, cancelled);
       }
 
       @Override
@@ -115,7 +116,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
         device.isGpu() ? "gpu:" + device.index() : "cpu"));
   }
 
-  Result.Builder train(TrainTask task, Device device) {
+  Result.Builder train(TrainTask task, Device device, BooleanSupplier cancelled) {
     TrainJob job;
     try {
       job = RobustJson.read(task.getRobustJob(), TrainJob.class);
@@ -124,7 +125,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     }
     TrainOutcome o;
     try {
-      o = runner(device).train(job);
+      o = runner(device).train(job, cancelled);
     } catch (IllegalArgumentException e) {
       throw new TaskFailure("invalid-task", "train task " + task.getTaskId() + ": " + e.getMessage());
     }
@@ -140,7 +141,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     return Result.newBuilder().setTrain(r);
   }
 
-  Result.Builder attack(AttackTask task, Device device) {
+  Result.Builder attack(AttackTask task, Device device, BooleanSupplier cancelled) {
     AttackJob job;
     try {
       job = RobustJson.read(task.getRobustJob(), AttackJob.class);
@@ -149,7 +150,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     }
     AttackOutcome o;
     try {
-      o = runner(device).attack(job);
+      o = runner(device).attack(job, cancelled);
     } catch (IllegalArgumentException e) {
       throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
     }

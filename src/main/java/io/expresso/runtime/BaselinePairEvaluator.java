@@ -12,7 +12,8 @@ import java.util.Locale;
 
 /**
  * Pair tasks under an exact non-GNN method of the WL family ({@link WlMethods}): deterministic, so
- * the result is exact (reliable, no statistic, no training).
+ * the result is exact (reliable, no statistic, no training). Refinement checks the cancellation
+ * token between rounds: k-WL on graphs of a few hundred vertices can run long.
  */
 public final class BaselinePairEvaluator implements Evaluator<PairTask> {
 
@@ -26,7 +27,7 @@ public final class BaselinePairEvaluator implements Evaluator<PairTask> {
     PairDistinguisher method = WlMethods.byName(task.getMethod().toLowerCase(Locale.ROOT));
     Graph g = decode(task.getGraphFirst(), "graph_first", task);
     Graph h = decode(task.getGraphSecond(), "graph_second", task);
-    boolean d = method.distinguishes(g, h);
+    boolean d = method.distinguishes(g, h, cancelled);
     PairResult pair = PairResult.newBuilder()
         .setSuiteId(task.getSuiteId())
         .setPairIndex(task.getPairIndex())

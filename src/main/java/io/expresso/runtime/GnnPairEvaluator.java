@@ -21,7 +21,9 @@ import java.util.List;
 /**
  * Pair tasks under a GNN model spec ({@code gin}, {@code ppgn:layers=3,...}, {@code ngnn-de}):
  * trains a fresh siamese model on the task's device and judges with RPC, via {@link
- * PairEvaluator}. Task settings left at zero take the architecture's BREC defaults.
+ * PairEvaluator}. Task settings left at zero take the architecture's BREC defaults. A set
+ * cancellation token ends training at the next batch with a {@link
+ * java.util.concurrent.CancellationException}, the model closed.
  */
 public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
@@ -54,7 +56,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     ai.djl.Device djl = device.isGpu() ? ai.djl.Device.gpu(device.index()) : ai.djl.Device.cpu();
     PairEvaluation e;
     try {
-      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl);
+      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, cancelled);
     } catch (PairEvaluationException x) {
       throw new TaskFailure(TaskFailure.NAN, x.getMessage(), x);
     }

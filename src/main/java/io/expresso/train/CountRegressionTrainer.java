@@ -27,6 +27,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -37,6 +39,11 @@ import java.util.function.Consumer;
  *
  * <p>Safe on any thread: PyTorch's grad mode is thread-local, so each step enables it on the
  * calling thread (a Pekko dispatcher thread otherwise silently trains nothing).
+ *
+ * <p>Cancellation is cooperative: the token is checked before every batch and before each
+ * epoch's validation pass, and a set token ends training with {@link CancellationException}. The
+ * DJL trainer is closed on the way out, a freshly created network too; a retrained head stays
+ * with its caller, its other parameters unfrozen again.
  */
 public final class CountRegressionTrainer {
 
@@ -81,13 +88,22 @@ public final class CountRegressionTrainer {
   /** Trains a fresh network of {@code spec} on {@code train}, selecting on {@code validation}. */
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress) {
+    return train(spec, pattern, train, validation, settings, progress, () -> false);
+  }
+
+  /**
+   * As {@link #train(RegressorSpec, Pattern, CountingDataset, CountingDataset, Settings, Consumer)},
+   * stopping with {@link CancellationException} once {@code cancelled} is true.
+   */
+  public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
+      Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled) {
     GraphRegressor net = spec.create();
     Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(settings.device()), "PyTorch");
     model.setBlock(net.block());
     double[] map = targetMap(train, pattern);
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);
     try {
-      return fit(m, net.block(), train, validation, settings, progress, true);
+      return fit(m, net.block(), train, validation, settings, progress, true, cancelled);
     } catch (RuntimeException e) {
       m.close();
       throw e;
@@ -101,20 +117,30 @@ public final class CountRegressionTrainer {
    */
   public Run retrainHead(TrainedCountModel trained, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress) {
+    return retrainHead(trained, train, validation, settings, progress, () -> false);
+  }
+
+  /**
+   * As {@link #retrainHead(TrainedCountModel, CountingDataset, CountingDataset, Settings, Consumer)},
+   * stopping with {@link CancellationException} once {@code cancelled} is true ({@code trained} is
+   * then part-trained; the caller closes it).
+   */
+  public Run retrainHead(TrainedCountModel trained, CountingDataset train, CountingDataset validation,
+      Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled) {
     double[] map = targetMap(train, trained.pattern());
     trained.setTargetMap(map[0], map[1]);
     Block whole = trained.net().block();
     whole.freezeParameters(true);
     trained.net().head().freezeParameters(false);
     try {
-      return fit(trained, whole, train, validation, settings, progress, false);
+      return fit(trained, whole, train, validation, settings, progress, false, cancelled);
     } finally {
       whole.freezeParameters(false);
     }
   }
 
   private Run fit(TrainedCountModel m, Block block, CountingDataset train, CountingDataset validation,
-      Settings s, Consumer<Epoch> progress, boolean initialise) {
+      Settings s, Consumer<Epoch> progress, boolean initialise, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     Pattern pattern = m.pattern();
     int n = train.graphs().size();
@@ -140,6 +166,7 @@ public final class CountRegressionTrainer {
         int[] order = shuffled(n, rnd);
         double lossSum = 0;
         for (int from = 0; from < n; from += s.batchSize()) {
+          checkCancelled(cancelled, epoch, s, "the batch at graph " + from + " of " + n);
           List<Graph> batch = new ArrayList<>();
           float[] y = new float[Math.min(s.batchSize(), n - from)];
           for (int k = 0; k < y.length; k++) {
@@ -165,6 +192,7 @@ public final class CountRegressionTrainer {
           }
         }
         lastLoss = lossSum / n * m.scale();
+        checkCancelled(cancelled, epoch, s, "validation");
         double val = validation.graphs().isEmpty() ? lastLoss : m.evaluate(validation).l1();
         if (val < bestVal) {
           bestVal = val;
@@ -180,6 +208,13 @@ public final class CountRegressionTrainer {
       restore(block, best, m.model().getNDManager());
     }
     return new Run(m, s.epochs(), lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9);
+  }
+
+  private static void checkCancelled(BooleanSupplier cancelled, int epoch, Settings s, String before) {
+    if (cancelled.getAsBoolean()) {
+      throw new CancellationException("count-regression training cancelled in epoch " + epoch + " of "
+          + s.epochs() + ", before " + before);
+    }
   }
 
   /** Mean and standard deviation (at least 1) of the training counts. */

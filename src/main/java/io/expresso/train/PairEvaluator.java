@@ -14,6 +14,8 @@ import io.expresso.suite.GraphPair;
 import io.expresso.suite.Relabelings;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * The entry point for one pair: train a fresh model as BREC does, embed every relabeling in
@@ -29,18 +31,27 @@ public final class PairEvaluator {
     return evaluate(pair, spec, EvaluationSettings.defaults(spec.architecture()).withTraining(training), seed, device);
   }
 
+  /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device, BooleanSupplier)}, never cancelled. */
+  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device) {
+    return evaluate(pair, spec, s, seed, device, () -> false);
+  }
+
   /**
    * Evaluates {@code spec} on {@code pair}.
    *
    * @param seed fixes initial weights and any relabelings the suite does not ship
+   * @param cancelled checked before every training batch and before the embedding pass
    * @throws PairEvaluationException if training diverged so far that embeddings are not finite
+   * @throws CancellationException once {@code cancelled} is true; the model is closed first
    */
-  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device) {
+  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device,
+      BooleanSupplier cancelled) {
     long start = System.nanoTime();
     int q = s.training().q();
     Relabelings r = RelabelingDraw.forPair(pair, q, seed);
     try (GraphModel model = GraphModel.create(spec, Head.EMBEDDING, device, seed)) {
-      TrainingOutcome trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()), s.training());
+      TrainingOutcome trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()),
+          s.training(), cancelled);
 
       List<List<Graph>> blocks = new ArrayList<>(List.of(r.first(), r.second(), r.reliabilityFirst(), r.reliabilitySecond()));
       if (s.threshold() == ThresholdMode.RAPC) {
@@ -53,6 +64,10 @@ public final class PairEvaluator {
       }
       List<Graph> all = new ArrayList<>();
       blocks.forEach(all::addAll);
+      // The embedding pass over 4q graphs or more costs about an epoch: not worth starting once cancelled.
+      if (cancelled.getAsBoolean()) {
+        throw new CancellationException("pair " + pair.index() + " cancelled after training, before the embedding pass");
+      }
       float[][] emb = model.embed(all);
       List<double[][]> tables = new ArrayList<>();
       for (int b = 0; b < blocks.size(); b++) {

@@ -10,7 +10,9 @@ import ai.djl.training.optimizer.Optimizer;
 import io.expresso.graph.Graph;
 import io.expresso.model.GraphModel;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * BREC's siamese training of one model on one pair: Adam with weight decay, ReduceLROnPlateau on
@@ -22,6 +24,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * mode on for the calling thread. The PyTorch engine allows one collecting gradient collector per
  * process, so the forward/backward section is serialised by a process-wide lock; the rest (input
  * encoding, optimizer step) runs concurrently.
+ *
+ * <p>Cancellation is cooperative: the token is checked before every batch (so also between
+ * epochs), and a set token ends training with {@link CancellationException}; the DJL trainer is
+ * closed on the way out, the model stays with its owner. The loop is our own rather than DJL's
+ * {@code EasyTrain}, so the check sits in it instead of in a {@code TrainingListener}.
  */
 public final class SiameseTrainer {
 
@@ -29,12 +36,20 @@ public final class SiameseTrainer {
 
   private SiameseTrainer() {}
 
+  /** As {@link #train(GraphModel, List, TrainingSettings, BooleanSupplier)}, never cancelled. */
+  public static TrainingOutcome train(GraphModel model, List<Graph> major, TrainingSettings s) {
+    return train(model, major, s, () -> false);
+  }
+
   /**
    * Trains {@code model} in place.
    *
    * @param major 2q graphs, even positions relabelings of G, odd positions of H
+   * @param cancelled checked before every batch
+   * @throws CancellationException once {@code cancelled} is true
    */
-  public static TrainingOutcome train(GraphModel model, List<Graph> major, TrainingSettings s) {
+  public static TrainingOutcome train(GraphModel model, List<Graph> major, TrainingSettings s,
+      BooleanSupplier cancelled) {
     if (major.size() % 2 != 0 || major.isEmpty()) {
       throw new IllegalArgumentException("siamese training needs an even, non-empty list of graphs, got " + major.size());
     }
@@ -54,6 +69,10 @@ public final class SiameseTrainer {
       for (int epoch = 1; epoch <= s.epochs(); epoch++) {
         double weighted = 0;
         for (int from = 0; from < major.size(); from += s.batchSize()) {
+          if (cancelled.getAsBoolean()) {
+            throw new CancellationException("siamese training cancelled in epoch " + epoch + " of " + s.epochs()
+                + ", before the batch at graph " + from + " of " + major.size());
+          }
           List<Graph> batch = major.subList(from, Math.min(major.size(), from + s.batchSize()));
           float l = step(trainer, model, batch, guard);
           if (Float.isFinite(l)) {

@@ -1,6 +1,8 @@
 package io.expresso.wl;
 
 import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * Colour refinement of "cells" (vertices for 1-WL, ordered pairs for 2-FWL, triples for 3-FWL)
@@ -60,19 +62,29 @@ abstract class CellRefinement {
   /** An upper bound on {@link #signature} lengths. */
   abstract int maxSignatureLength();
 
+  /** As {@link #refine(Verdict, BooleanSupplier)}, never cancelled. */
+  final boolean refine(Verdict verdict) {
+    return refine(verdict, () -> false);
+  }
+
   /**
    * Refines until the partition is stable or {@code verdict} reports a difference.
    *
+   * @param cancelled checked before every round
    * @return true if the verdict found the graphs different, false if the stable partition
    *     was reached without a difference
+   * @throws CancellationException once {@code cancelled} is true
    */
-  final boolean refine(Verdict verdict) {
+  final boolean refine(Verdict verdict, BooleanSupplier cancelled) {
     long[] hashes = new long[cells];
     int[] next = new int[cells];
     boolean exact = false;
     while (true) {
       if (verdict.differs(colour, classes)) {
         return true;
+      }
+      if (cancelled.getAsBoolean()) {
+        throw new CancellationException("colour refinement of " + cells + " cells cancelled after " + rounds + " rounds");
       }
       int k;
       if (!exact) {

@@ -4,6 +4,8 @@ import io.expresso.graph.EgoNet;
 import io.expresso.graph.Graph;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code n1}, {@code n2}: each vertex starts with the isomorphism class of its induced k-hop
@@ -33,17 +35,22 @@ public final class EgoNetWl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
     Map<RootedCanonicalForm.Certificate, Integer> palette = new HashMap<>();
-    return VertexRefinement.distinguishes(g, h, initial(g, palette), initial(h, palette), hashing);
+    return VertexRefinement.distinguishes(g, h, initial(g, palette, cancelled), initial(h, palette, cancelled), hashing,
+        cancelled);
   }
 
-  private int[] initial(Graph g, Map<RootedCanonicalForm.Certificate, Integer> palette) {
+  private int[] initial(Graph g, Map<RootedCanonicalForm.Certificate, Integer> palette, BooleanSupplier cancelled) {
     int[] colour = new int[g.n()];
     for (int v = 0; v < g.n(); v++) {
+      // A canonical form of a dense ego-net can take long: check per vertex, not only per round.
+      if (cancelled.getAsBoolean()) {
+        throw new CancellationException(name() + " cancelled while classifying ego-nets, at vertex " + v + " of " + g.n());
+      }
       EgoNet ego = EgoNet.of(g, v, radius);
       RootedCanonicalForm.Certificate c = RootedCanonicalForm.of(ego.graph(), ego.root());
       colour[v] = palette.computeIfAbsent(c, x -> palette.size());

@@ -1,6 +1,7 @@
 package io.expresso.wl;
 
 import io.expresso.graph.Graph;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code m1}: node marking. For every vertex v, 1-WL on the graph with v marked (a colour of its
@@ -26,7 +27,7 @@ public final class NodeMarkingWl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
@@ -40,6 +41,6 @@ public final class NodeMarkingWl implements PairDistinguisher {
       initial[(n + v) * n + v] = 1;
     }
     VertexRefinement r = VertexRefinement.union(copies, initial, hashing);
-    return r.refine((colour, classes) -> Histograms.multisetsDiffer(colour, n, n));
+    return r.refine((colour, classes) -> Histograms.multisetsDiffer(colour, n, n), cancelled);
   }
 }

@@ -1,6 +1,7 @@
 package io.expresso.wl;
 
 import io.expresso.graph.Graph;
+import java.util.function.BooleanSupplier;
 
 /** {@code 1-wl}: classical colour refinement from the uniform colouring. */
 public final class OneWl implements PairDistinguisher {
@@ -21,7 +22,7 @@ public final class OneWl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
-    return VertexRefinement.distinguishes(g, h, new int[g.n()], new int[h.n()], hashing);
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
+    return VertexRefinement.distinguishes(g, h, new int[g.n()], new int[h.n()], hashing, cancelled);
   }
 }

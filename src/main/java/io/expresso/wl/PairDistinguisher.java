@@ -1,6 +1,8 @@
 package io.expresso.wl;
 
 import io.expresso.graph.Graph;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 
 /**
  * An exact, deterministic non-GNN test that either tells two graphs apart or not. Isomorphic
@@ -13,5 +15,15 @@ public interface PairDistinguisher {
   String name();
 
   /** True if the method separates {@code g} and {@code h}. */
-  boolean distinguishes(Graph g, Graph h);
+  default boolean distinguishes(Graph g, Graph h) {
+    return distinguishes(g, h, () -> false);
+  }
+
+  /**
+   * As {@link #distinguishes(Graph, Graph)}, checking {@code cancelled} between refinement rounds
+   * (big graphs under k-WL can refine for long).
+   *
+   * @throws CancellationException once {@code cancelled} is true
+   */
+  boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled);
 }

@@ -2,6 +2,7 @@ package io.expresso.wl;
 
 import io.expresso.graph.Graph;
 import io.expresso.graph.ShortestPaths;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code spd-wl}: 1-WL on the complete graph whose arc (v,u) carries the shortest-path distance
@@ -28,7 +29,7 @@ public final class SpdWl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
@@ -53,6 +54,6 @@ public final class SpdWl implements PairDistinguisher {
       }
     }
     VertexRefinement r = new VertexRefinement(offsets, targets, arcColour, new int[2 * n], hashing);
-    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, n, n));
+    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, n, n), cancelled);
   }
 }

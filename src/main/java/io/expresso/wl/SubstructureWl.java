@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code s3}, {@code s4}: each vertex starts with its counts of every connected induced k-vertex
@@ -32,12 +33,12 @@ public final class SubstructureWl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
     Map<List<Integer>, Integer> palette = new HashMap<>();
-    return VertexRefinement.distinguishes(g, h, initial(g, palette), initial(h, palette), hashing);
+    return VertexRefinement.distinguishes(g, h, initial(g, palette), initial(h, palette), hashing, cancelled);
   }
 
   private int[] initial(Graph g, Map<List<Integer>, Integer> palette) {

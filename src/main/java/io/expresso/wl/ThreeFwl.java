@@ -1,6 +1,7 @@
 package io.expresso.wl;
 
 import io.expresso.graph.Graph;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code 4-wl}: the 3-dimensional folklore WL test (3-FWL, as strong as 4-WL), for small graphs.
@@ -30,7 +31,7 @@ public final class ThreeFwl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
@@ -41,7 +42,7 @@ public final class ThreeFwl implements PairDistinguisher {
     }
     Triples r = new Triples(g, h, hashing);
     int size = n * n * n;
-    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, size, size));
+    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, size, size), cancelled);
   }
 
   /** Triple cells of G then H: cell (u,v,x) = (u·n + v)·n + x. */

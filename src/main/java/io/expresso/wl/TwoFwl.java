@@ -1,6 +1,7 @@
 package io.expresso.wl;
 
 import io.expresso.graph.Graph;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code 3-wl} as BREC uses the name: the 2-dimensional folklore WL test (2-FWL, as strong as
@@ -33,7 +34,7 @@ public final class TwoFwl implements PairDistinguisher {
   }
 
   @Override
-  public boolean distinguishes(Graph g, Graph h) {
+  public boolean distinguishes(Graph g, Graph h, BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
@@ -44,7 +45,7 @@ public final class TwoFwl implements PairDistinguisher {
     }
     Pairs r = new Pairs(g, h, hashing);
     int nn = n * n;
-    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, nn, nn));
+    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, nn, nn), cancelled);
   }
 
   /** The pair cells of G (first n² cells) and H (next n²), row-major: cell (u,v) = u·n + v. */

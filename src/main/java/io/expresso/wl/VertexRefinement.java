@@ -1,6 +1,7 @@
 package io.expresso.wl;
 
 import io.expresso.graph.Graph;
+import java.util.function.BooleanSupplier;
 
 /**
  * 1-WL colour refinement of vertices, optionally with arc colours: a vertex's signature is the
@@ -70,7 +71,8 @@ final class VertexRefinement extends CellRefinement {
    * Whether 1-WL (with the given initial colours, in one palette) distinguishes {@code g} and
    * {@code h}: refines their disjoint union and compares the two halves' histograms.
    */
-  static boolean distinguishes(Graph g, Graph h, int[] initialG, int[] initialH, Hashing hashing) {
+  static boolean distinguishes(Graph g, Graph h, int[] initialG, int[] initialH, Hashing hashing,
+      BooleanSupplier cancelled) {
     if (g.n() != h.n()) {
       return true;
     }
@@ -79,7 +81,7 @@ final class VertexRefinement extends CellRefinement {
     System.arraycopy(initialG, 0, initial, 0, n);
     System.arraycopy(initialH, 0, initial, n, n);
     VertexRefinement r = union(new Graph[] {g, h}, initial, hashing);
-    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, n, n));
+    return r.refine((colour, classes) -> Histograms.differ(colour, classes, 0, n, n), cancelled);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.expresso.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.expresso.graph.Graph6;
 import io.expresso.proto.v1.PairTask;
@@ -8,6 +9,10 @@ import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -43,5 +48,57 @@ class GnnPairEvaluatorTest {
         .process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, "e/bad", t.toByteArray()), new Device("cpu", 0));
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.INVALID_TASK);
     assertThat(o.result().getError().getMessage()).contains("gin:layers=zero");
+  }
+
+  /** A GIN task on a 1-WL-equivalent pair (its loss stays near 1): 1000 epochs of 2 batches unless cancelled. */
+  private static PairTask longGinTask() {
+    GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
+    return PairTask.newBuilder().setExperimentId("e").setTaskId("e/gin/long").setSuiteId("builtin")
+        .setPairIndex(p.index()).setCategory(p.category()).setGraphFirst(Graph6.encode(p.first()))
+        .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=2,hidden=16")
+        .setTraining(TrainingSettings.newBuilder().setEpochs(1000)).setSeed(3).build();
+  }
+
+  @Test
+  void aPreCancelledTaskStopsBeforeItsFirstBatch() {
+    Cancellation cancel = new Cancellation();
+    cancel.cancel(Cancellation.Reason.TIMEOUT);
+    assertThatThrownBy(() -> new GnnPairEvaluator().evaluate(longGinTask(), new Device("cpu", 0), cancel))
+        .isInstanceOf(CancellationException.class)
+        .hasMessageContaining("epoch 1 of 1000");
+  }
+
+  @Test
+  void aTaskCancelledFromAnotherThreadStopsAtTheNextBatch() throws Exception {
+    Cancellation cancel = new Cancellation();
+    CountDownLatch firstBatchDone = new CountDownLatch(1);
+    Thread runtime = new Thread(() -> {
+      try {
+        firstBatchDone.await();
+        cancel.cancel(Cancellation.Reason.REVOKED); // as the worker does when the partition moves
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "revoking-thread");
+    runtime.start();
+    AtomicInteger queries = new AtomicInteger();
+    // The trainer asks before every batch; at its second question the first batch has run. It waits
+    // there for the other thread's cancel, so the stop point does not depend on thread timing.
+    BooleanSupplier token = () -> {
+      if (queries.incrementAndGet() == 2) {
+        firstBatchDone.countDown();
+        try {
+          runtime.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return cancel.getAsBoolean();
+    };
+    assertThatThrownBy(() -> new GnnPairEvaluator().evaluate(longGinTask(), new Device("cpu", 0), token))
+        .isInstanceOf(CancellationException.class)
+        .hasMessageContaining("epoch 1 of 1000");
+    assertThat(queries).as("one batch trained, stopped before the second").hasValue(2);
+    assertThat(cancel.reason()).isEqualTo(Cancellation.Reason.REVOKED);
   }
 }
