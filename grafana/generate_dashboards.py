@@ -51,7 +51,17 @@ overview = dash("expresso-overview", "Expresso / Overview", [
           [('sum by (instance) (jvm_memory_used_bytes{area="heap"})', "{{instance}}")], 0, 32, unit="bytes"),
     panel(10, "Process CPU (cores)", "timeseries",
           [(f"rate(process_cpu_seconds_total[{RI}])", "{{instance}}")], 12, 32, unit="short"),
-], "Throughput, latency, failures, consumer lag and devices of every Expresso worker.")
+    panel(11, "Fleet: rebalances, hand-overs, restarts (per minute)", "timeseries",
+          [(f"sum by (change) (increase(expresso_rebalances_total[1m]))", "partitions {{change}}"),
+           (f"sum by (reason) (increase(expresso_tasks_cancelled_total[1m]))", "running tasks cancelled ({{reason}})"),
+           ("sum(increase(expresso_tasks_handed_back_total[1m]))", "queued tasks handed back"),
+           ("sum(increase(expresso_task_loop_restarts_total[1m]))", "task loop restarts")], 0, 40, unit="short"),
+    panel(12, "Fleet: attempts and poison tasks (per minute)", "timeseries",
+          [(f"sum by (kind) (increase(expresso_task_attempts_total[1m]))", "attempts {{kind}}"),
+           (f"sum by (kind) (increase(expresso_tasks_poison_total[1m]))", "poison {{kind}}")], 12, 40, unit="short"),
+    panel(13, "Age of the running task per device", "timeseries",
+          [("max by (instance, device) (expresso_device_task_age_seconds)", "{{instance}} {{device}}")], 0, 48, w=24, unit="s"),
+], "Throughput, latency, failures, consumer lag, devices and fleet membership of every Expresso worker.")
 sel = 'experiment=~"$experiment", model=~"$model"'
 expressiveness = dash("expresso-expressiveness", "Expresso / Expressiveness", [
     panel(1, "Accuracy by category and model (distinguished / evaluated)", "table",

@@ -5,6 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -23,8 +26,18 @@ final class DeviceWorker {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeviceWorker.class);
 
-  /** What every device worker of a process shares. */
-  record Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer) {}
+  /**
+   * What every device worker of a process shares. {@code quarantine} lets a task that was started
+   * before (and may be what took a worker down) run with every other device idle and every
+   * finished result committed, so a crash it causes charges no innocent task with an attempt.
+   */
+  record Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer,
+      ReentrantReadWriteLock quarantine, Duration commitInterval) {
+
+    Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer, Duration commitInterval) {
+      this(processor, timeouts, maxAttempts, observer, new ReentrantReadWriteLock(true), commitInterval);
+    }
+  }
 
   sealed interface Command permits Run {}
 
@@ -36,9 +49,22 @@ final class DeviceWorker {
   static Behavior<Command> create(Device device, Settings settings, ActorRef<DevicePool.Command> pool) {
     return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
         .onMessage(Run.class, run -> {
+          boolean suspect = run.jobs().stream().anyMatch(j -> j.priorAttempts() > 0);
+          Lock lock = suspect ? settings.quarantine().writeLock() : settings.quarantine().readLock();
+          // a suspect waits at most a minute for the other devices (they may run hour-long tasks);
+          // past that it runs beside them, and a crash it causes may charge them an attempt
+          boolean locked = suspect ? lock.tryLock(60, TimeUnit.SECONDS) : lock.tryLock(Long.MAX_VALUE, TimeUnit.DAYS);
           try {
+            if (suspect && locked) {
+              // the other devices are idle now: let the loop commit what they finished, so that
+              // if this task takes the worker down, no finished task is charged for it
+              Thread.sleep(2 * settings.commitInterval().toMillis() + 200);
+            }
             runChunk(run.jobs(), device, settings, ctx);
           } finally {
+            if (locked) {
+              lock.unlock();
+            }
             pool.tell(new DevicePool.Freed(ctx.getSelf()));
           }
           return Behaviors.same();

@@ -26,11 +26,15 @@ final class Job {
 
   /** A job whose starts are counted in {@code attempts} (null: not counted, as in local runs). */
   Job(ConsumerRecord<String, byte[]> record, Attempts.Partition attempts) {
+    this(record, attempts, attempts == null ? 0 : attempts.prior(record.offset()));
+  }
+
+  Job(ConsumerRecord<String, byte[]> record, Attempts.Partition attempts, int priorAttempts) {
     this.record = record;
     this.partition = new TopicPartition(record.topic(), record.partition());
     this.kind = TaskKind.ofTopic(record.topic());
     this.attempts = attempts;
-    this.priorAttempts = attempts == null ? 0 : attempts.prior(record.offset());
+    this.priorAttempts = priorAttempts;
   }
 
   /** Where this job's starts are counted, or null. */

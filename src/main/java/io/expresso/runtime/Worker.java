@@ -171,7 +171,8 @@ public final class Worker implements AutoCloseable {
       }
     };
     TaskProcessor processor = new TaskProcessor(registry, settings.workerId(), both, settings.timeouts());
-    DeviceWorker.Settings ds = new DeviceWorker.Settings(processor, settings.timeouts(), settings.maxAttempts(), both);
+    DeviceWorker.Settings ds = new DeviceWorker.Settings(processor, settings.timeouts(), settings.maxAttempts(), both,
+        settings.commitInterval());
     ActorRef<DevicePool.Command> pool;
     try {
       pool = AskPattern.<SpawnProtocol.Command, ActorRef<DevicePool.Command>>ask(system,

@@ -68,7 +68,7 @@ class FleetIntegrationTest {
         Thread.sleep(8000);
         double inFlightOnLeaver = b.metric("expresso_tasks_in_flight");
         b.terminate(); // a scale-down: b finishes its running task, commits and leaves
-        assertThat(b.awaitExit(Duration.ofSeconds(90))).isZero();
+        assertThat(b.awaitExit(Duration.ofSeconds(90))).as("exit status after SIGTERM (the JVM's 143)").isIn(0, 143);
         Map<String, List<Result>> results = awaitCommitted(exp, 8, Duration.ofSeconds(150));
         a.terminate();
         c.terminate();
