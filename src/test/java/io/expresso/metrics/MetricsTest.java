@@ -17,6 +17,13 @@ class MetricsTest {
     t.started("synthetic", "cpu:0");
     t.finished("synthetic", "cpu:0", "none", 0.5, "invalid-task");
     t.lag("expresso-workers", "expresso.tasks.pair", 7);
+    t.started("train", "cpu:0");
+    t.cancelled("train", "cpu:0", "revoked", 12.5);
+    t.handedBack(3);
+    t.attempts("train", 2);
+    t.poison("synthetic");
+    t.rebalance("revoked", 4);
+    t.restart();
     ResultMeters r = m.results();
     r.result("pair", true);
     r.pair("e1", "builtin", "Regular", "gin", true, true, 150.0, 12.0);
@@ -32,7 +39,7 @@ class MetricsTest {
       feedAll(m);
       String text = m.scrape();
       for (String name : MeterNames.PROMETHEUS_NAMES) {
-        assertThat(text).as(name).containsPattern("(?m)^" + name + "(_bucket|_count|_sum|_max)?\\{");
+        assertThat(text).as(name).containsPattern("(?m)^" + name + "(_bucket|_count|_sum|_max)?[{ ]");
       }
       assertThat(text).contains("expresso_pairs_evaluated_total{category=\"Regular\",experiment=\"e1\",model=\"gin\",suite=\"builtin\"} 2.0");
       assertThat(text).contains("expresso_pairs_distinguished_total{category=\"Regular\",experiment=\"e1\",model=\"gin\",suite=\"builtin\"} 1.0");
@@ -44,6 +51,9 @@ class MetricsTest {
       assertThat(text).contains("expresso_tasks_failed_total{kind=\"synthetic\",reason=\"invalid-task\"} 1.0");
       assertThat(text).contains("expresso_tasks_in_flight{device=\"cpu:0\"} 0.0");
       assertThat(text).contains("expresso_consumer_lag_records{group=\"expresso-workers\",topic=\"expresso.tasks.pair\"} 7.0");
+      assertThat(text).contains("expresso_tasks_cancelled_total{kind=\"train\",reason=\"revoked\"} 1.0");
+      assertThat(text).contains("expresso_tasks_handed_back_total 3.0");
+      assertThat(text).contains("expresso_device_task_age_seconds{device=\"cpu:0\"} 0.0");
       assertThat(text).contains("jvm_memory_used_bytes").contains("process_cpu_usage");
     }
   }
