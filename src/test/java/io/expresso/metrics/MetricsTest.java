@@ -18,7 +18,7 @@ class MetricsTest {
     t.finished("synthetic", "cpu:0", "none", 0.5, "invalid-task");
     t.lag("expresso-workers", "expresso.tasks.pair", 7);
     ResultMeters r = m.results();
-    r.result("pair", true);
+    r.result("e1", "pair", true);
     r.pair("e1", "builtin", "Regular", "gin", true, true, 150.0, 12.0);
     r.pair("e1", "builtin", "Regular", "gin", false, false, 3.0, 90.0);
     r.pair("e1", "builtin", "Basic", "1-wl", true, true, Double.NaN, Double.NaN);
