@@ -297,10 +297,9 @@ public final class Aggregator implements AutoCloseable {
   }
 
   /**
-   * The task ids of {@code experiment} that already have a successful result: reads what the
-   * results topic holds when called (committed transactions only, up to the end offsets taken
-   * then) and stops. For publishers that resume an experiment; the topic must exist
-   * ({@link Topics#ensure}).
+   * The task ids of {@code experiment} that already have a successful result: reads the results
+   * topic (committed transactions only) at least up to the end offsets it had when called, then
+   * stops. For publishers that resume an experiment; the topic must exist ({@link Topics#ensure}).
    *
    * @throws IllegalStateException if the topic cannot be read to its end within {@code timeout}
    */
