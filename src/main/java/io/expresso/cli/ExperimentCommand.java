@@ -72,7 +72,8 @@ final class ExperimentCommand implements Runnable {
     @Option(names = "--no-ood", description = "skip the out-of-distribution study")
     boolean noOod;
 
-    @Option(names = "--experiment", paramLabel = "E", description = "experiment id (default: robustness-<time>)")
+    @Option(names = "--experiment", paramLabel = "E", description = "experiment id (default: robustness-<time>); an id that ran before resumes it: jobs that"
+        + " already succeeded are not run again")
     String experiment;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "expresso-out/robustness",

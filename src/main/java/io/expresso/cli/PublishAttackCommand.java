@@ -118,20 +118,23 @@ final class PublishAttackCommand implements Callable<Integer> {
     for (PerturbationSpace p : ps) {
       jobs.add(StudyJobs.attack(model, p, s, d, transferTo, seed, beamWidth == null ? 0 : beamWidth, fractions));
     }
+    Set<String> succeeded = common.alreadySucceeded();
+    List<AttackJob> toPublish = jobs.stream().filter(j -> !succeeded.contains(StudyJobs.taskId(j))).toList();
     try (Publisher p = new Publisher(common.bootstrap)) {
-      for (AttackJob j : jobs) {
+      for (AttackJob j : toPublish) {
         p.send(TaskKind.ATTACK, StudyJobs.taskId(j), StudyJobs.attackTask(common.experiment, j));
       }
       p.flush();
     }
     PrintWriter o = spec.commandLine().getOut();
     o.printf(Locale.ROOT, "published %d attack task%s on %s (%s counting %s; up to %d correctly predicted %s test "
-        + "graphs at scale %s; budgets %s of the mean edge count) to %s for experiment %s%n", jobs.size(),
-        jobs.size() == 1 ? "" : "s", model.key(), model.spec(), model.pattern().cliName(), s.attacked(), d,
+        + "graphs at scale %s; budgets %s of the mean edge count) to %s for experiment %s%n", toPublish.size(),
+        toPublish.size() == 1 ? "" : "s", model.key(), model.spec(), model.pattern().cliName(), s.attacked(), d,
         s.cliName(), percents(jobs.get(0).budgetFractions()), Topics.TASKS_ATTACK, common.experiment);
-    for (AttackJob j : jobs) {
+    for (AttackJob j : toPublish) {
       o.printf(Locale.ROOT, "  %s  space %s, beam %d%n", StudyJobs.taskId(j), j.space().cliName(), j.beamWidth());
     }
+    PublishCommand.Common.printSkipped(o, jobs.size() - toPublish.size());
     o.flush();
     return 0;
   }

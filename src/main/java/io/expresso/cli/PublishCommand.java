@@ -2,13 +2,18 @@ package io.expresso.cli;
 
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.RpcSettings;
+import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Topics;
 import io.expresso.suite.Suite;
 import io.expresso.suite.SuiteSpecs;
+import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -38,7 +43,29 @@ final class PublishCommand implements Runnable {
 
     @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: 32)")
     int partitions = Topics.DEFAULT_PARTITIONS;
+
+    @Option(names = "--force", description = "publish every task, also those that already succeeded in this experiment"
+        + " (by default they are skipped, so publishing an experiment again re-runs only its failed or missing tasks)")
+    boolean force;
+
+    /**
+     * Task ids of the experiment with a successful result in expresso.results (none with --force):
+     * the tasks to skip. Call after {@link Topics#ensure}.
+     */
+    Set<String> alreadySucceeded() {
+      return force ? Set.of() : Aggregator.succeededTaskIds(bootstrap, experiment, READ_RESULTS_TIMEOUT);
+    }
+
+    static void printSkipped(PrintWriter out, int skipped) {
+      if (skipped > 0) {
+        out.println("skipped " + skipped + " task" + (skipped == 1 ? "" : "s")
+            + " that already succeeded; --force publishes them again");
+      }
+    }
   }
+
+  /** How long a publisher may take to read expresso.results before it decides what to skip. */
+  static final Duration READ_RESULTS_TIMEOUT = Duration.ofMinutes(10);
 
   @Command(name = "brec", mixinStandardHelpOptions = true,
       description = "One pair task per pair (and seed) of a suite, under a method or model.")
@@ -85,14 +112,22 @@ final class PublishCommand implements Runnable {
       RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha).build();
       List<PairTask> tasks = Publisher.pairTasks(common.experiment, suite, model, s, training, rpc);
       Topics.ensure(common.bootstrap, common.partitions);
+      Set<String> succeeded = common.alreadySucceeded();
+      int published = 0;
       try (Publisher p = new Publisher(common.bootstrap)) {
         for (PairTask t : tasks) {
-          p.send(TaskKind.PAIR, t.getTaskId(), t);
+          if (!succeeded.contains(t.getTaskId())) {
+            p.send(TaskKind.PAIR, t.getTaskId(), t);
+            published++;
+          }
         }
         p.flush();
       }
-      spec.commandLine().getOut().println("published " + tasks.size() + " pair tasks (" + suite.size() + " pairs x "
-          + s.length + " seeds, " + model + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
+      PrintWriter o = spec.commandLine().getOut();
+      o.println("published " + published + " pair tasks (" + suite.size() + " pairs x " + s.length + " seeds, "
+          + model + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
+      Common.printSkipped(o, tasks.size() - published);
+      o.flush();
       return 0;
     }
   }
@@ -126,18 +161,27 @@ final class PublishCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "--fault must be crash, oom or hang, got '" + fault + "'");
       }
       Topics.ensure(common.bootstrap, common.partitions);
+      Set<String> succeeded = common.alreadySucceeded();
+      int published = 0;
       int faulty = 0;
       try (Publisher p = new Publisher(common.bootstrap)) {
         for (int i = 0; i < count; i++) {
           String f = fault != null && i % every == every - 1 ? fault : "";
-          faulty += f.isEmpty() ? 0 : 1;
-          p.send(TaskKind.SYNTHETIC, common.experiment + "/synthetic/" + i, Publisher.syntheticTask(common.experiment, i, workMs, f));
+          SyntheticTask t = Publisher.syntheticTask(common.experiment, i, workMs, f);
+          if (!succeeded.contains(t.getTaskId())) {
+            p.send(TaskKind.SYNTHETIC, t.getTaskId(), t);
+            published++;
+            faulty += f.isEmpty() ? 0 : 1;
+          }
         }
         p.flush();
       }
-      spec.commandLine().getOut().println("published " + count + " synthetic tasks (" + workMs + " ms each"
+      PrintWriter o = spec.commandLine().getOut();
+      o.println("published " + published + " synthetic tasks (" + workMs + " ms each"
           + (faulty > 0 ? ", " + faulty + " with fault " + fault : "") + ") to "
           + Topics.TASKS_SYNTHETIC + " for experiment " + common.experiment);
+      Common.printSkipped(o, count - published);
+      o.flush();
       return 0;
     }
   }

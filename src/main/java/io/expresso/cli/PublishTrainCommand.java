@@ -10,6 +10,7 @@ import io.expresso.runtime.Topics;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -68,17 +69,23 @@ final class PublishTrainCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     Topics.ensure(common.bootstrap, common.partitions);
+    Set<String> succeeded = common.alreadySucceeded();
+    int published = 0;
     try (Publisher p = new Publisher(common.bootstrap)) {
       for (TrainJob j : jobs) {
-        p.send(TaskKind.TRAIN, StudyJobs.taskId(j), StudyJobs.trainTask(common.experiment, j));
+        if (!succeeded.contains(StudyJobs.taskId(j))) {
+          p.send(TaskKind.TRAIN, StudyJobs.taskId(j), StudyJobs.trainTask(common.experiment, j));
+          published++;
+        }
       }
       p.flush();
     }
     TrainJob first = jobs.get(0);
     PrintWriter o = spec.commandLine().getOut();
-    o.println("published " + jobs.size() + " train task" + (jobs.size() == 1 ? "" : "s") + " (" + resolved
+    o.println("published " + published + " train task" + (published == 1 ? "" : "s") + " (" + resolved
         + " counting " + pattern.cliName() + " on " + first.dataset() + ", scale " + first.scale().cliName()
         + ", seeds " + seeds + ") to " + Topics.TASKS_TRAIN + " for experiment " + common.experiment);
+    PublishCommand.Common.printSkipped(o, jobs.size() - published);
     o.println("checkpoint keys (for 'expresso publish attack --checkpoint KEY' once trained):");
     for (TrainJob j : jobs) {
       o.println("  " + j.modelId());

@@ -101,7 +101,8 @@ final class ResultsCommand implements Callable<Integer> {
 
     synchronized void done() {
       System.err.println("\rresults: " + aggregator.uniqueCount() + "/" + target + " unique, "
-          + aggregator.duplicatesSeen() + " redelivered duplicates ignored");
+          + aggregator.duplicatesSeen() + " redelivered duplicates ignored, " + aggregator.supersededSeen()
+          + " error results superseded by a later result");
     }
   }
 }

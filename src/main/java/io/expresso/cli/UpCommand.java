@@ -2,10 +2,12 @@ package io.expresso.cli;
 
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
+import io.expresso.proto.v1.Result;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.ResultListener;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
 import io.expresso.web.LiveService;
@@ -65,11 +67,22 @@ final class UpCommand implements Callable<Integer> {
     AtomicInteger seen = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
     Aggregator aggregator = live.attach(new Aggregator(broker.bootstrap(), null))
-        .addListener(r -> {
-          int n = seen.incrementAndGet();
-          int e = r.hasError() ? errors.incrementAndGet() : errors.get();
-          if (n % 100 == 0 || r.hasError()) {
-            System.err.println("up: " + n + " unique results (" + e + " errors)");
+        .addListener(new ResultListener() {
+          @Override
+          public void onResult(Result r) {
+            int n = seen.incrementAndGet();
+            int e = r.hasError() ? errors.incrementAndGet() : errors.get();
+            if (n % 100 == 0 || r.hasError()) {
+              System.err.println("up: " + n + " unique results (" + e + " errors)");
+            }
+          }
+
+          @Override
+          public void onSuperseded(Result earlier, Result later) {
+            if (!later.hasError()) {
+              System.err.println("up: " + later.getTaskId() + " succeeded on a retry (" + errors.decrementAndGet()
+                  + " errors)");
+            }
           }
         })
         .start();

@@ -69,8 +69,18 @@ public final class MeterNames {
   public static final String ATTACK_AUC = "expresso.attack.auc";
 
   // ---- results seen by the aggregator ----
-  /** {@code expresso_results_total{kind,outcome}}: unique results aggregated (ok or error). */
+  /**
+   * {@code expresso_results_total{kind,outcome}}: results that set a task's outcome, its first
+   * result or a success superseding its error. A counter of events: a task that failed and then
+   * succeeded counts once under each outcome. What failed now is {@link #EXPERIMENT_TASKS}.
+   */
   public static final String RESULTS = "expresso.results";
+  /**
+   * {@code expresso_experiment_tasks{experiment,kind,outcome}}: gauge of an experiment's tasks by
+   * the outcome of their kept result (first success, else latest error): a retry that succeeds
+   * moves its task from error to ok.
+   */
+  public static final String EXPERIMENT_TASKS = "expresso.experiment.tasks";
 
   /**
    * The Prometheus names the science meters are exposed under (without histogram suffixes);
@@ -100,7 +110,8 @@ public final class MeterNames {
       "expresso_attack_targets_total",
       "expresso_attack_successes_total",
       "expresso_attack_auc",
-      "expresso_results_total");
+      "expresso_results_total",
+      "expresso_experiment_tasks");
 
   /** Label keys. */
   public static final String KIND = "kind";

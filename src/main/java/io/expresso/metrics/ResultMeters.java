@@ -11,10 +11,12 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Aggregator-side meters, fed once per unique result: pair-suite outcomes and Hotelling's T²,
- * training epochs and final loss, attack successes by budget and the resulting AUC.
+ * training epochs and final loss, attack successes by budget and the resulting AUC; and each
+ * experiment's tasks by their current outcome, where a retry's success replaces the error.
  */
 public final class ResultMeters {
 
@@ -27,15 +29,45 @@ public final class ResultMeters {
   /** Per (model, pattern, space): budget → {attacked, succeeded}, for the AUC gauge. */
   private final Map<String, NavigableMap<Integer, long[]>> curves = new ConcurrentHashMap<>();
   private final Map<String, double[]> auc = new ConcurrentHashMap<>();
+  /** Per (experiment, kind, outcome): tasks whose kept result has that outcome. */
+  private final Map<String, AtomicLong> tasksByOutcome = new ConcurrentHashMap<>();
 
   ResultMeters(MeterRegistry registry) {
     this.registry = registry;
   }
 
-  /** One result of {@code kind} was aggregated; {@code ok} false for an error result. */
-  public void result(String kind, boolean ok) {
-    Counter.builder(RESULTS).description("Unique results aggregated")
+  /**
+   * A result that sets the outcome of a task of {@code kind} in {@code experiment}: its first, or
+   * a success superseding its error (then call {@link #errorSuperseded} for the error first).
+   */
+  public void result(String experiment, String kind, boolean ok) {
+    outcomeSet(kind, ok);
+    tasks(experiment, kind, ok).incrementAndGet();
+  }
+
+  /** A task's error result was superseded by a success: the task no longer counts as failed. */
+  public void errorSuperseded(String experiment, String kind) {
+    tasks(experiment, kind, false).decrementAndGet();
+  }
+
+  // a counter only counts up, so it counts events; the current state is the gauge below
+  private void outcomeSet(String kind, boolean ok) {
+    Counter.builder(RESULTS)
+        .description("Results that set a task's outcome: its first result, or a success superseding its error"
+            + " (events; the tasks failed now are expresso_experiment_tasks{outcome=\"error\"})")
         .tag(KIND, kind).tag(OUTCOME, ok ? "ok" : "error").register(registry).increment();
+  }
+
+  private AtomicLong tasks(String experiment, String kind, boolean ok) {
+    String outcome = ok ? "ok" : "error";
+    return tasksByOutcome.computeIfAbsent(experiment + '\u0000' + kind + '\u0000' + outcome, k -> {
+      AtomicLong n = new AtomicLong();
+      Gauge.builder(EXPERIMENT_TASKS, n, AtomicLong::get)
+          .description("Tasks of an experiment by the outcome of their kept result; a retry's success moves a task"
+              + " from error to ok, so outcome=error is the tasks failed now")
+          .tag(EXPERIMENT, experiment).tag(KIND, kind).tag(OUTCOME, outcome).register(registry);
+      return n;
+    });
   }
 
   /**

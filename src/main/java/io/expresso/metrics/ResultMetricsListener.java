@@ -9,7 +9,9 @@ import io.expresso.runtime.ResultListener;
 
 /**
  * Feeds {@link ResultMeters} from the aggregator's stream of unique results: pair outcomes and T²,
- * training epochs and loss (pair and train results), attack successes per budget.
+ * training epochs and loss (pair and train results), attack successes per budget, and tasks by
+ * outcome. Only successes feed the science meters, so a retry's success that supersedes an error
+ * is counted there for the first time; the error it replaces leaves the failed-tasks gauge.
  */
 public final class ResultMetricsListener implements ResultListener {
 
@@ -21,11 +23,22 @@ public final class ResultMetricsListener implements ResultListener {
 
   @Override
   public void onResult(Result r) {
-    String kind = kindOf(r);
-    meters.result(kind, !r.hasError());
-    if (r.hasError()) {
-      return;
+    meters.result(experimentOf(r), kindOf(r), !r.hasError());
+    if (!r.hasError()) {
+      success(r);
     }
+  }
+
+  @Override
+  public void onSuperseded(Result earlier, Result later) {
+    if (later.hasError()) {
+      return; // a newer error for a task that already counts as failed: nothing changes
+    }
+    meters.errorSuperseded(experimentOf(earlier), kindOf(earlier));
+    onResult(later);
+  }
+
+  private void success(Result r) {
     switch (r.getPayloadCase()) {
       case PAIR -> pair(r.getExperimentId(), r.getPair());
       case TRAIN -> train(r.getTrain());
@@ -61,6 +74,11 @@ public final class ResultMetricsListener implements ResultListener {
       }
       meters.attack(a.getModel(), a.getPattern(), a.getSpace(), budgets, hit);
     }
+  }
+
+  /** The result's experiment; results of undecodable tasks have none. */
+  static String experimentOf(Result r) {
+    return r.getExperimentId().isEmpty() ? "(none)" : r.getExperimentId();
   }
 
   /** The result's task kind: its provenance, else its payload. */

@@ -1,26 +1,39 @@
 package io.expresso.robust;
 
+import com.google.protobuf.Message;
 import io.expresso.proto.v1.Result;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Publisher;
+import io.expresso.runtime.ResultMerge;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the study's phases as tasks through Kafka: publishes one train or attack task per job
  * (key = task id), then collects the results of the experiment from {@code expresso.results}
  * (de-duplicated by task id) until every job of the phase has answered. An error result fails the
  * phase with the worker's reason; nothing is silently dropped.
+ *
+ * <p>Running an experiment id again resumes it, as {@code expresso publish} does: a job whose
+ * task already succeeded is not published again and its stored result is used; a job whose task
+ * failed is published again and waited for, its old error ignored.
  */
 public final class KafkaExecutor implements StudyExecutor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaExecutor.class);
 
   private final String experimentId;
   private final Publisher publisher;
@@ -37,36 +50,74 @@ public final class KafkaExecutor implements StudyExecutor {
   @Override
   public List<TrainOutcome> train(List<TrainJob> jobs, Consumer<TrainOutcome> done) {
     List<String> ids = new ArrayList<>();
+    Map<String, Message> tasks = new LinkedHashMap<>();
     for (TrainJob j : jobs) {
-      String id = StudyJobs.taskId(j);
-      ids.add(id);
-      publisher.send(TaskKind.TRAIN, id, StudyJobs.trainTask(experimentId, j));
+      ids.add(StudyJobs.taskId(j));
+      tasks.put(StudyJobs.taskId(j), StudyJobs.trainTask(experimentId, j));
     }
-    publisher.flush();
-    return collect(ids, r -> RobustJson.read(r.getTrain().getRobustOutcome(), TrainOutcome.class), done);
+    Map<String, Result> staleErrors = publishUnfinished(TaskKind.TRAIN, tasks);
+    return collect(ids, staleErrors,
+        r -> RobustJson.read(r.getTrain().getRobustOutcome(), TrainOutcome.class), done);
   }
 
   @Override
   public List<AttackOutcome> attack(List<AttackJob> jobs, Consumer<AttackOutcome> done) {
     List<String> ids = new ArrayList<>();
+    Map<String, Message> tasks = new LinkedHashMap<>();
     for (AttackJob j : jobs) {
-      String id = StudyJobs.taskId(j);
-      ids.add(id);
-      publisher.send(TaskKind.ATTACK, id, StudyJobs.attackTask(experimentId, j));
+      ids.add(StudyJobs.taskId(j));
+      tasks.put(StudyJobs.taskId(j), StudyJobs.attackTask(experimentId, j));
     }
-    publisher.flush();
-    return collect(ids, r -> RobustJson.read(r.getAttack().getRobustOutcome(), AttackOutcome.class), done);
+    Map<String, Result> staleErrors = publishUnfinished(TaskKind.ATTACK, tasks);
+    return collect(ids, staleErrors,
+        r -> RobustJson.read(r.getAttack().getRobustOutcome(), AttackOutcome.class), done);
   }
 
-  private <T> List<T> collect(List<String> ids, Function<Result, T> decode, Consumer<T> done) {
+  /**
+   * Publishes the tasks without a successful result in the experiment so far; returns the error
+   * results those tasks had before (by task id), which their new results will replace.
+   */
+  private Map<String, Result> publishUnfinished(TaskKind kind, Map<String, Message> tasks) {
+    try {
+      if (!aggregator.awaitCaughtUp(phaseTimeout)) {
+        throw new IllegalStateException("could not read " + Topics.RESULTS + " to its end within "
+            + phaseTimeout.toSeconds() + " s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + Topics.RESULTS, e);
+    }
+    Map<String, Result> staleErrors = new HashMap<>();
+    int skipped = 0;
+    for (Map.Entry<String, Message> t : tasks.entrySet()) {
+      Result before = aggregator.result(t.getKey()).orElse(null);
+      if (before != null && ResultMerge.succeeded(before)) {
+        skipped++;
+        continue;
+      }
+      if (before != null) {
+        staleErrors.put(t.getKey(), before);
+      }
+      publisher.send(kind, t.getKey(), t.getValue());
+    }
+    publisher.flush();
+    if (skipped > 0) {
+      LOG.info("{}: {} of {} {} tasks already succeeded; not published again", experimentId, skipped, tasks.size(),
+          kind.name().toLowerCase(Locale.ROOT));
+    }
+    return staleErrors;
+  }
+
+  private <T> List<T> collect(List<String> ids, Map<String, Result> staleErrors, Function<Result, T> decode,
+      Consumer<T> done) {
     Set<String> waiting = new LinkedHashSet<>(ids);
     Map<String, T> got = new HashMap<>();
     long deadline = System.nanoTime() + phaseTimeout.toNanos();
     while (!waiting.isEmpty()) {
       for (String id : List.copyOf(waiting)) {
         Result r = aggregator.result(id).orElse(null);
-        if (r == null) {
-          continue;
+        if (r == null || r.equals(staleErrors.get(id))) {
+          continue; // no answer yet to the task as published now
         }
         if (r.hasError() && !r.getError().getReason().isEmpty()) {
           throw new IllegalStateException("task " + r.getTaskId() + " failed on "

@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads {@code expresso.results} from the beginning (committed transactions only), keeps the
- * results of one experiment (or all), and de-duplicates them by task id: a redelivered result is
- * reported to listeners as a duplicate and never counted, so a report holds each task once by
- * construction. Runs on its own thread; {@link ResultListener}s hook into the stream.
+ * results of one experiment (or all), and de-duplicates them by task id: a report holds each task
+ * once by construction. Which result of a task counts is {@link ResultMerge}'s rule (the first
+ * success, else the latest error): a result that replaces an error is reported to listeners as
+ * superseding it, any other repeat as a duplicate that is never counted. Runs on its own thread;
+ * {@link ResultListener}s hook into the stream.
  */
 public final class Aggregator implements AutoCloseable {
 
@@ -44,6 +46,7 @@ public final class Aggregator implements AutoCloseable {
   private final Map<TopicPartition, Long> endAtStart = new java.util.HashMap<>();
   private volatile boolean caughtUp;
   private int duplicates;
+  private int superseded;
   private int undecodable;
   private volatile boolean running = true;
   private boolean fromNow;
@@ -211,17 +214,30 @@ public final class Aggregator implements AutoCloseable {
     if (experiment != null && !experiment.equals(result.getExperimentId())) {
       return;
     }
-    boolean fresh;
+    byte[] kept;
     synchronized (this) {
-      fresh = unique.putIfAbsent(result.getTaskId(), r.value()) == null;
-      if (!fresh) {
-        duplicates++;
+      kept = unique.putIfAbsent(result.getTaskId(), r.value());
+    }
+    Result earlier = null;
+    if (kept != null) {
+      // a repeat (rare): decoded only here, so the first arrival of each task stays cheap
+      Result keptResult = decode(kept);
+      synchronized (this) {
+        if (ResultMerge.supersedes(keptResult, result)) {
+          unique.put(result.getTaskId(), r.value());
+          superseded++;
+          earlier = keptResult;
+        } else {
+          duplicates++;
+        }
       }
     }
     for (ResultListener l : listeners) {
       try {
-        if (fresh) {
+        if (kept == null) {
           l.onResult(result);
+        } else if (earlier != null) {
+          l.onSuperseded(earlier, result);
         } else {
           l.onDuplicate(result);
         }
@@ -244,7 +260,10 @@ public final class Aggregator implements AutoCloseable {
     return true;
   }
 
-  /** The unique results so far, in arrival order (decoded on each call). */
+  /**
+   * The unique results so far, one per task id as {@link ResultMerge} picks it, in the order their
+   * task ids first arrived (decoded on each call).
+   */
   public List<Result> results() {
     List<byte[]> kept;
     synchronized (this) {
@@ -266,6 +285,37 @@ public final class Aggregator implements AutoCloseable {
     return b == null ? Optional.empty() : Optional.of(decode(b));
   }
 
+  /** The task ids whose result so far is a success. */
+  public Set<String> succeededTaskIds() {
+    Set<String> ids = new HashSet<>();
+    for (Result r : results()) {
+      if (ResultMerge.succeeded(r)) {
+        ids.add(r.getTaskId());
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The task ids of {@code experiment} that already have a successful result: reads the results
+   * topic (committed transactions only) at least up to the end offsets it had when called, then
+   * stops. For publishers that resume an experiment; the topic must exist ({@link Topics#ensure}).
+   *
+   * @throws IllegalStateException if the topic cannot be read to its end within {@code timeout}
+   */
+  public static Set<String> succeededTaskIds(String bootstrap, String experiment, Duration timeout) {
+    try (Aggregator a = new Aggregator(bootstrap, experiment).start()) {
+      if (!a.awaitCaughtUp(timeout)) {
+        throw new IllegalStateException("could not read " + Topics.RESULTS + " on " + bootstrap + " to its end within "
+            + timeout.toSeconds() + " s");
+      }
+      return a.succeededTaskIds();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + Topics.RESULTS, e);
+    }
+  }
+
   private static Result decode(byte[] kept) {
     try {
       return Result.parseFrom(kept);
@@ -281,6 +331,11 @@ public final class Aggregator implements AutoCloseable {
   /** Results received again for a task id already seen (redeliveries); never counted. */
   public synchronized int duplicatesSeen() {
     return duplicates;
+  }
+
+  /** Error results replaced by a later result of their task (a retry's success, or a newer error). */
+  public synchronized int supersededSeen() {
+    return superseded;
   }
 
   public synchronized int undecodableSeen() {

@@ -13,4 +13,11 @@ public interface ResultListener {
 
   /** A result whose task id was already seen (a redelivery); it is not counted. */
   default void onDuplicate(Result result) {}
+
+  /**
+   * {@code later} replaced {@code earlier} as the result of their task ({@link ResultMerge}):
+   * {@code earlier} is an error, {@code later} a success or a newer error. A listener that counts
+   * errors takes {@code earlier}'s back here, or its tally keeps failures that a retry fixed.
+   */
+  default void onSuperseded(Result earlier, Result later) {}
 }

@@ -76,6 +76,19 @@ public final class LiveState {
     version++;
   }
 
+  /**
+   * A task's error result was superseded by a later success: it leaves the errors, and the
+   * success is then reported like a first result (so the task still counts once).
+   */
+  public synchronized void errorSuperseded(String experiment, String kind) {
+    Experiment e = experiment(experiment);
+    e.kinds.merge(kind, -1L, Long::sum);
+    e.kinds.remove(kind, 0L);
+    e.results--;
+    e.errors--;
+    version++;
+  }
+
   /** A worker's device finished a task that took {@code seconds}. */
   public synchronized void worker(String worker, String device, double seconds, long nowMillis) {
     Worker w = workers.computeIfAbsent(worker + " " + device, k -> new Worker(worker, device));

@@ -6,7 +6,10 @@ import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
 import io.expresso.runtime.ResultListener;
 
-/** Feeds the live page's {@link LiveState} from the aggregator's stream of unique results. */
+/**
+ * Feeds the live page's {@link LiveState} from the aggregator's stream of unique results; a retry's
+ * success that supersedes an error replaces it on the page.
+ */
 public final class LiveStateListener implements ResultListener {
 
   private final LiveState state;
@@ -17,8 +20,8 @@ public final class LiveStateListener implements ResultListener {
 
   @Override
   public void onResult(Result r) {
-    String experiment = r.getExperimentId().isEmpty() ? "(none)" : r.getExperimentId();
-    String kind = r.getProvenance().getTaskKind().isEmpty() ? "unknown" : r.getProvenance().getTaskKind();
+    String experiment = experimentOf(r);
+    String kind = kindOf(r);
     if (r.hasProvenance() && !r.getProvenance().getWorkerId().isEmpty()) {
       state.worker(r.getProvenance().getWorkerId(), r.getProvenance().getDevice(),
           r.getProvenance().getComputeSeconds(), System.currentTimeMillis());
@@ -36,6 +39,23 @@ public final class LiveStateListener implements ResultListener {
       case ATTACK -> attack(experiment, r.getAttack());
       default -> state.other(experiment, kind);
     }
+  }
+
+  @Override
+  public void onSuperseded(Result earlier, Result later) {
+    if (later.hasError()) {
+      return; // a newer error for a task already shown as failed
+    }
+    state.errorSuperseded(experimentOf(earlier), kindOf(earlier));
+    onResult(later);
+  }
+
+  private static String experimentOf(Result r) {
+    return r.getExperimentId().isEmpty() ? "(none)" : r.getExperimentId();
+  }
+
+  private static String kindOf(Result r) {
+    return r.getProvenance().getTaskKind().isEmpty() ? "unknown" : r.getProvenance().getTaskKind();
   }
 
   private void attack(String experiment, AttackResult a) {

@@ -42,4 +42,37 @@ class ResultMetricsListenerTest {
       assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").counter().count()).isEqualTo(1.0);
     }
   }
+
+  @Test
+  void aRetrysSuccessTakesItsTaskOutOfTheFailedTasksAndIntoThePairCounts() {
+    try (Metrics m = new Metrics()) {
+      ResultMetricsListener l = new ResultMetricsListener(m.results());
+      Provenance.Builder pair = Provenance.newBuilder().setTaskKind("pair");
+      Result error = Result.newBuilder().setExperimentId("e").setTaskId("e/3-wl/0/s0").setProvenance(pair)
+          .setError(TaskError.newBuilder().setReason("exception").setMessage("boom")).build();
+      Result newerError = error.toBuilder().setError(TaskError.newBuilder().setReason("nan")).build();
+      Result success = Result.newBuilder().setExperimentId("e").setTaskId("e/3-wl/0/s0").setProvenance(pair)
+          .setPair(PairResult.newBuilder().setSuiteId("builtin").setCategory("CFI").setMethod("3-wl")
+              .setDistinguished(true).setReliable(true).setExact(true)).build();
+      l.onResult(error);
+      assertThat(tasks(m, "error")).isEqualTo(1.0);
+      l.onSuperseded(error, newerError);
+      assertThat(tasks(m, "error")).as("still one failed task").isEqualTo(1.0);
+      l.onSuperseded(newerError, success);
+      assertThat(tasks(m, "error")).isEqualTo(0.0);
+      assertThat(tasks(m, "ok")).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.PAIRS_EVALUATED).counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.PAIRS_DISTINGUISHED).counter().count()).isEqualTo(1.0);
+      // the counter counts events: the task failed once, then succeeded once
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "error").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "ok").counter().count()).isEqualTo(1.0);
+      assertThat(m.scrape()).contains(
+          "expresso_experiment_tasks{experiment=\"e\",kind=\"pair\",outcome=\"error\"} 0.0",
+          "expresso_experiment_tasks{experiment=\"e\",kind=\"pair\",outcome=\"ok\"} 1.0");
+    }
+  }
+
+  private static double tasks(Metrics m, String outcome) {
+    return m.registry().get(MeterNames.EXPERIMENT_TASKS).tag("experiment", "e").tag("outcome", outcome).gauge().value();
+  }
 }

@@ -1,0 +1,120 @@
+package io.expresso.robust;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.expresso.count.Pattern;
+import io.expresso.proto.v1.Provenance;
+import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TaskError;
+import io.expresso.proto.v1.TrainResult;
+import io.expresso.runtime.EmbeddedBroker;
+import io.expresso.runtime.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Running an experiment id again resumes it: jobs that already succeeded are not published and
+ * their stored outcomes are used; a job that failed is published again, and its old error does not
+ * fail the phase. The test plays the worker by writing results itself.
+ */
+class KafkaExecutorResumeTest {
+
+  private static final String EXPERIMENT = "resume-study";
+
+  @Test
+  @Timeout(120)
+  void aSecondRunPublishesOnlyTheJobsWithoutASuccess() throws Exception {
+    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      String bootstrap = broker.bootstrap();
+      Topics.ensure(bootstrap, 1);
+      String spec = StudyJobs.resolveSpec("gin", Scale.TINY);
+      List<TrainJob> jobs = new ArrayList<>();
+      for (long seed = 0; seed < 3; seed++) {
+        jobs.add(StudyJobs.train(EXPERIMENT, spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, seed));
+      }
+      TrainOutcome done0 = outcome(jobs.get(0), 11);
+      TrainOutcome done1 = outcome(jobs.get(1), 12);
+      TrainOutcome done2 = outcome(jobs.get(2), 13);
+      write(bootstrap, success(jobs.get(0), done0));
+      write(bootstrap, Result.newBuilder().setExperimentId(EXPERIMENT).setTaskId(StudyJobs.taskId(jobs.get(1)))
+          .setProvenance(Provenance.newBuilder().setTaskKind("train"))
+          .setError(TaskError.newBuilder().setReason("exception").setMessage("an earlier run failed")).build());
+
+      List<TrainOutcome> heard = new ArrayList<>();
+      try (KafkaExecutor executor = new KafkaExecutor(bootstrap, EXPERIMENT, Duration.ofSeconds(60))) {
+        CompletableFuture<List<TrainOutcome>> phase = CompletableFuture.supplyAsync(() -> executor.train(jobs, o -> {
+          synchronized (heard) {
+            heard.add(o);
+          }
+        }));
+        List<String> published = awaitTaskKeys(bootstrap, 2);
+        assertThat(published).containsExactlyInAnyOrder(StudyJobs.taskId(jobs.get(1)), StudyJobs.taskId(jobs.get(2)));
+        write(bootstrap, success(jobs.get(1), done1));
+        write(bootstrap, success(jobs.get(2), done2));
+        assertThat(phase.get(60, TimeUnit.SECONDS)).containsExactly(done0, done1, done2);
+      }
+      assertThat(heard).containsExactlyInAnyOrder(done0, done1, done2);
+    }
+  }
+
+  private static TrainOutcome outcome(TrainJob job, int epochs) {
+    return new TrainOutcome(job, Map.of(), epochs, 0.25, epochs - 1, 0.5, 7, 1.5);
+  }
+
+  private static Result success(TrainJob job, TrainOutcome o) {
+    return Result.newBuilder().setExperimentId(EXPERIMENT).setTaskId(StudyJobs.taskId(job))
+        .setProvenance(Provenance.newBuilder().setTaskKind("train"))
+        .setTrain(TrainResult.newBuilder().setModel(job.spec()).setRobustOutcome(RobustJson.write(o))).build();
+  }
+
+  private static void write(String bootstrap, Result r) throws Exception {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(Topics.RESULTS, r.getTaskId(), r.toByteArray())).get();
+    }
+  }
+
+  /** The keys of the first {@code n} records on the train task topic. */
+  private static List<String> awaitTaskKeys(String bootstrap, int n) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    List<String> keys = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+      TopicPartition tp = new TopicPartition(Topics.TASKS_TRAIN, 0);
+      c.assign(List.of(tp));
+      c.seekToBeginning(List.of(tp));
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (keys.size() < n) {
+        assertThat(System.nanoTime()).as("train tasks published").isLessThan(deadline);
+        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+          keys.add(r.key());
+        }
+      }
+      // nothing more comes: the job that succeeded before is not published again
+      for (int i = 0; i < 5; i++) {
+        c.poll(Duration.ofMillis(200)).forEach(r -> keys.add(r.key()));
+      }
+    }
+    return keys;
+  }
+}
