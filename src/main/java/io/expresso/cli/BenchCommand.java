@@ -7,6 +7,7 @@ import io.expresso.cli.BenchPaths.Run;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
@@ -88,8 +89,8 @@ final class BenchCommand implements Callable<Integer> {
     List<Device> ds = UsageChecks.devices(spec, devices);
     Duration commitInterval = Duration.ofMillis(commitIntervalMs);
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
-      String b = broker.bootstrap();
-      Topics.ensure(b, partitions);
+      KafkaClients b = broker.clients();
+      Topics.create(b, Topics.Creation.singleNode(partitions));
       BenchPaths.createTopics(b, partitions);
       List<Run[]> results = new ArrayList<>();
       List<Worker> started = new ArrayList<>();

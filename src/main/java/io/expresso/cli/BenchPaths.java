@@ -3,6 +3,7 @@ package io.expresso.cli;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
 import java.lang.management.ManagementFactory;
@@ -20,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -76,10 +76,8 @@ final class BenchPaths {
     }
   }
 
-  static void createTopics(String bootstrap, int partitions) throws Exception {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    try (Admin admin = Admin.create(p)) {
+  static void createTopics(KafkaClients clients, int partitions) throws Exception {
+    try (Admin admin = Admin.create(clients.admin())) {
       admin.createTopics(List.of(new NewTopic(RAW_TOPIC, partitions, (short) 1),
           new NewTopic(RELAY_IN, partitions, (short) 1), new NewTopic(RELAY_OUT, partitions, (short) 1)))
           .all().get(60, TimeUnit.SECONDS);
@@ -87,12 +85,12 @@ final class BenchPaths {
   }
 
   /** Synthetic no-op tasks through worker and aggregator; latency = publish to aggregator receipt. */
-  static Run runtime(String bootstrap, String experiment, int n, double rate) throws Exception {
+  static Run runtime(KafkaClients clients, String experiment, int n, double rate) throws Exception {
     double[] latency = new double[n];
     int[] k = {0};
     long[] lastNs = {0};
-    try (Aggregator a = new Aggregator(bootstrap, experiment).fromNow();
-         Publisher p = new Publisher(bootstrap)) {
+    try (Aggregator a = new Aggregator(clients, experiment).fromNow();
+         Publisher p = new Publisher(clients)) {
       a.addListener(r -> {
         long now = nowNs();
         Result res = r;
@@ -130,9 +128,9 @@ final class BenchPaths {
   }
 
   /** The same records straight from a producer to a plain consumer. */
-  static Run raw(String bootstrap, String experiment, int n, double rate) throws Exception {
-    try (KafkaConsumer<String, byte[]> c = endConsumer(bootstrap, RAW_TOPIC, false);
-         Publisher p = new Publisher(bootstrap)) {
+  static Run raw(KafkaClients clients, String experiment, int n, double rate) throws Exception {
+    try (KafkaConsumer<String, byte[]> c = endConsumer(clients, RAW_TOPIC, false);
+         Publisher p = new Publisher(clients)) {
       return measure("raw producer->consumer", n, rate, c, p, RAW_TOPIC, experiment, () -> { });
     }
   }
@@ -143,13 +141,13 @@ final class BenchPaths {
    * into the same transaction, committed every {@code commitInterval} (the worker's scheme without
    * actors, batching or processing). Read back with read_committed.
    */
-  static Run relay(String bootstrap, String experiment, int n, double rate, Duration commitInterval) throws Exception {
+  static Run relay(KafkaClients clients, String experiment, int n, double rate, Duration commitInterval) throws Exception {
     AtomicBoolean running = new AtomicBoolean(true);
     CountDownLatch ready = new CountDownLatch(1);
-    try (KafkaConsumer<String, byte[]> c = endConsumer(bootstrap, RELAY_OUT, true);
-         Publisher p = new Publisher(bootstrap)) {
+    try (KafkaConsumer<String, byte[]> c = endConsumer(clients, RELAY_OUT, true);
+         Publisher p = new Publisher(clients)) {
       FutureTask<Void> relay = new FutureTask<>(() -> {
-        relayLoop(bootstrap, experiment, commitInterval, running, ready);
+        relayLoop(clients, experiment, commitInterval, running, ready);
         return null;
       });
       Thread relaying = new Thread(relay, "bench-relay");
@@ -172,17 +170,15 @@ final class BenchPaths {
     }
   }
 
-  private static void relayLoop(String bootstrap, String experiment, Duration commitInterval, AtomicBoolean running,
+  private static void relayLoop(KafkaClients clients, String experiment, Duration commitInterval, AtomicBoolean running,
       CountDownLatch ready) throws InterruptedException {
-    Properties cp = new Properties();
-    cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties cp = clients.consumer();
     cp.put(ConsumerConfig.GROUP_ID_CONFIG, "expresso-bench-relay-" + experiment);
     cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     cp.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
     cp.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
-    Properties pp = new Properties();
-    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties pp = clients.producer();
     pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "expresso-bench-relay-" + experiment);
     pp.put(ProducerConfig.LINGER_MS_CONFIG, "2");
     pp.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(256 * 1024));
@@ -271,10 +267,9 @@ final class BenchPaths {
   }
 
   /** A consumer assigned to every partition of {@code topic}, positioned at its end now. */
-  private static KafkaConsumer<String, byte[]> endConsumer(String bootstrap, String topic, boolean readCommitted)
+  private static KafkaConsumer<String, byte[]> endConsumer(KafkaClients clients, String topic, boolean readCommitted)
       throws InterruptedException {
-    Properties cp = new Properties();
-    cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties cp = clients.consumer();
     cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     cp.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
     cp.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");

@@ -26,13 +26,23 @@ final class BrokerCommand implements Callable<Integer> {
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic (default: ${DEFAULT-VALUE})")
   int partitions = Topics.DEFAULT_PARTITIONS;
 
+  @Option(names = "--results-retention", paramLabel = "T", description = "how long expresso.results and"
+      + " expresso.dead-letters keep records, e.g. 30d or 12h; -1 = forever (default: ${DEFAULT-VALUE})")
+  String resultsRetention = "-1";
+
   @Override
   public Integer call() throws Exception {
     UsageChecks.port(spec, "--port", port);
     UsageChecks.range(spec, "--partitions", partitions, 1, 1000);
+    long retention = TopicOptions.retentionMs(spec, resultsRetention);
     System.err.println("broker: starting Kafka (KRaft) on 127.0.0.1:" + port + "...");
     EmbeddedBroker broker = EmbeddedBroker.start(port, dir);
-    Topics.ensure(broker.bootstrap(), partitions);
+    try {
+      Topics.create(broker.clients(), new Topics.Creation(partitions, (short) 1, retention));
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       broker.close();

@@ -14,6 +14,7 @@ import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.ReportFiles;
 import io.expresso.runtime.ResultSummary;
@@ -113,15 +114,16 @@ final class DemoCommand implements Callable<Integer> {
     int total = pairTasks.size() + synthetic;
     System.err.println("demo: starting an embedded Kafka broker (KRaft)...");
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
-      Topics.ensure(broker.bootstrap(), 8);
+      KafkaClients clients = broker.clients();
+      Topics.create(clients, Topics.Creation.singleNode(8));
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
       RobustnessReport robustnessReport = null;
       int redelivered;
       boolean complete;
-      try (Worker worker = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
-           Aggregator aggregator = new Aggregator(broker.bootstrap(), EXPERIMENT);
-           Publisher publisher = new Publisher(broker.bootstrap())) {
+      try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
+           Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
+           Publisher publisher = new Publisher(clients)) {
         ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total);
         aggregator.addListener(r -> progress.tick()).start();
         for (PairTask t : pairTasks) {
@@ -144,7 +146,7 @@ final class DemoCommand implements Callable<Integer> {
               List.of("i2gnn"), List.of(Pattern.TRIANGLE), true);
           System.err.printf(Locale.ROOT, "demo: robustness stage (scale %s): %d train, %d head-retrain, %d attack tasks%n",
               robustness, exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
-          try (KafkaExecutor ex = new KafkaExecutor(broker.bootstrap(),
+          try (KafkaExecutor ex = new KafkaExecutor(clients,
               exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
             robustnessReport = exp.run(ex, line -> System.err.println("demo: robustness: " + line));
           }

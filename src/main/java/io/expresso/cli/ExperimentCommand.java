@@ -8,6 +8,7 @@ import io.expresso.robust.Scale;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
@@ -44,9 +45,8 @@ final class ExperimentCommand implements Runnable {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap", paramLabel = "B",
-        description = "Kafka bootstrap servers with workers running; omit with --embedded")
-    String bootstrap;
+    @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
+    @CommandLine.Mixin TopicOptions topics = new TopicOptions();
 
     @Option(names = "--embedded", description = "start an embedded broker and a worker in this process")
     boolean embedded;
@@ -97,10 +97,19 @@ final class ExperimentCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      if ((bootstrap == null) == !embedded) {
+      boolean cluster = kafka.given() || System.getenv(KafkaClients.CONFIG_ENV) != null;
+      if (embedded ? kafka.given() : !cluster) {
         throw new CommandLine.ParameterException(spec.commandLine(), "give either --bootstrap B or --embedded");
       }
-      RobustnessReport report = embedded ? runEmbedded(exp, ds) : run(exp, bootstrap);
+      RobustnessReport report;
+      if (embedded) {
+        report = runEmbedded(exp, ds);
+      } else {
+        Topics.Creation creation = topics.creation(spec);
+        KafkaClients clients = kafka.clients(spec);
+        Topics.prepare(clients, creation, topics.create);
+        report = run(exp, clients);
+      }
       print(report, spec.commandLine().getOut());
       for (Path p : report.writeTo(out)) {
         System.err.println("robustness: wrote " + p);
@@ -111,19 +120,19 @@ final class ExperimentCommand implements Runnable {
     private RobustnessReport runEmbedded(RobustnessExperiment exp, List<Device> ds) throws Exception {
       System.err.println("robustness: starting an embedded Kafka broker (KRaft) and a worker on " + ds);
       try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
-        Topics.ensure(broker.bootstrap(), 4);
-        try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(),
+        Topics.create(broker.clients(), Topics.Creation.singleNode(4));
+        try (Worker w = Worker.start(Worker.Settings.of(broker.clients(), ds), EvaluatorRegistry.defaults(),
             TaskObserver.NONE)) {
-          return run(exp, broker.bootstrap());
+          return run(exp, broker.clients());
         }
       }
     }
 
-    private RobustnessReport run(RobustnessExperiment exp, String b) {
+    private RobustnessReport run(RobustnessExperiment exp, KafkaClients clients) {
       Scale s = exp.scale();
       System.err.printf(Locale.ROOT, "robustness: %s at scale %s: %d train, %d head-retrain, %d attack tasks%n",
           exp.experimentId(), s.cliName(), exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
-      try (KafkaExecutor ex = new KafkaExecutor(b, exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
+      try (KafkaExecutor ex = new KafkaExecutor(clients, exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
         return exp.run(ex, line -> System.err.println("robustness: " + line));
       }
     }

@@ -8,6 +8,7 @@ import io.expresso.robust.StoredModel;
 import io.expresso.robust.StudyData;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.TrainJob;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Topics;
@@ -99,12 +100,12 @@ final class PublishAttackCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Topics.ensure(common.bootstrap, common.partitions);
+    KafkaClients clients = common.connect(spec);
     StoredModel model;
-    try (KafkaModelStore store = new KafkaModelStore(common.bootstrap, "publisher")) {
-      model = stored(store, checkpoint, "");
+    try (KafkaModelStore store = new KafkaModelStore(clients, "publisher")) {
+      model = stored(store, clients, checkpoint, "");
       for (String t : transferTo) {
-        stored(store, t, "transfer ");
+        stored(store, clients, t, "transfer ");
       }
     }
     Optional<TrainJob> trained = model.trainedBy();
@@ -118,9 +119,9 @@ final class PublishAttackCommand implements Callable<Integer> {
     for (PerturbationSpace p : ps) {
       jobs.add(StudyJobs.attack(model, p, s, d, transferTo, seed, beamWidth == null ? 0 : beamWidth, fractions));
     }
-    Set<String> succeeded = common.alreadySucceeded();
+    Set<String> succeeded = common.alreadySucceeded(clients);
     List<AttackJob> toPublish = jobs.stream().filter(j -> !succeeded.contains(StudyJobs.taskId(j))).toList();
-    try (Publisher p = new Publisher(common.bootstrap)) {
+    try (Publisher p = new Publisher(clients)) {
       for (AttackJob j : toPublish) {
         p.send(TaskKind.ATTACK, StudyJobs.taskId(j), StudyJobs.attackTask(common.experiment, j));
       }
@@ -140,9 +141,9 @@ final class PublishAttackCommand implements Callable<Integer> {
   }
 
   /** The stored model under {@code key}; a missing one is a failure naming the key (exit 1). */
-  private StoredModel stored(KafkaModelStore store, String key, String what) {
+  private static StoredModel stored(KafkaModelStore store, KafkaClients clients, String key, String what) {
     return store.describe(key).orElseThrow(() -> new IllegalStateException(what + "checkpoint '" + key
-        + "' is not in " + Topics.MODELS + " on " + common.bootstrap + " (is the key right, and has its train task"
+        + "' is not in " + Topics.MODELS + " on " + clients.bootstrap() + " (is the key right, and has its train task"
         + " finished? see 'expresso results')"));
   }
 

@@ -5,6 +5,7 @@ import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Topics;
@@ -35,25 +36,33 @@ final class PublishCommand implements Runnable {
 
   /** Options every publish subcommand takes. */
   static class Common {
-    @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers")
-    String bootstrap;
+    @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
+    @CommandLine.Mixin TopicOptions topics = new TopicOptions();
 
     @Option(names = "--experiment", required = true, paramLabel = "E", description = "experiment id (results are grouped by it)")
     String experiment;
-
-    @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: 32)")
-    int partitions = Topics.DEFAULT_PARTITIONS;
 
     @Option(names = "--force", description = "publish every task, also those that already succeeded in this experiment"
         + " (by default they are skipped, so publishing an experiment again re-runs only its failed or missing tasks)")
     boolean force;
 
     /**
-     * Task ids of the experiment with a successful result in expresso.results (none with --force):
-     * the tasks to skip. Call after {@link Topics#ensure}.
+     * The cluster's clients, once its topics are there: creates the missing ones with
+     * --create-topics, else fails naming them.
      */
-    Set<String> alreadySucceeded() {
-      return force ? Set.of() : Aggregator.succeededTaskIds(bootstrap, experiment, READ_RESULTS_TIMEOUT);
+    KafkaClients connect(CommandLine.Model.CommandSpec spec) {
+      Topics.Creation creation = topics.creation(spec);
+      KafkaClients clients = kafka.clients(spec);
+      Topics.prepare(clients, creation, topics.create);
+      return clients;
+    }
+
+    /**
+     * Task ids of the experiment with a successful result in expresso.results (none with --force):
+     * the tasks to skip. Call after {@link #connect}.
+     */
+    Set<String> alreadySucceeded(KafkaClients clients) {
+      return force ? Set.of() : Aggregator.succeededTaskIds(clients, experiment, READ_RESULTS_TIMEOUT);
     }
 
     static void printSkipped(PrintWriter out, int skipped) {
@@ -111,10 +120,10 @@ final class PublishCommand implements Runnable {
       TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
       RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha).build();
       List<PairTask> tasks = Publisher.pairTasks(common.experiment, suite, model, s, training, rpc);
-      Topics.ensure(common.bootstrap, common.partitions);
-      Set<String> succeeded = common.alreadySucceeded();
+      KafkaClients clients = common.connect(spec);
+      Set<String> succeeded = common.alreadySucceeded(clients);
       int published = 0;
-      try (Publisher p = new Publisher(common.bootstrap)) {
+      try (Publisher p = new Publisher(clients)) {
         for (PairTask t : tasks) {
           if (!succeeded.contains(t.getTaskId())) {
             p.send(TaskKind.PAIR, t.getTaskId(), t);
@@ -160,11 +169,11 @@ final class PublishCommand implements Runnable {
       if (fault != null && !java.util.List.of("crash", "oom", "hang").contains(fault)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--fault must be crash, oom or hang, got '" + fault + "'");
       }
-      Topics.ensure(common.bootstrap, common.partitions);
-      Set<String> succeeded = common.alreadySucceeded();
+      KafkaClients clients = common.connect(spec);
+      Set<String> succeeded = common.alreadySucceeded(clients);
       int published = 0;
       int faulty = 0;
-      try (Publisher p = new Publisher(common.bootstrap)) {
+      try (Publisher p = new Publisher(clients)) {
         for (int i = 0; i < count; i++) {
           String f = fault != null && i % every == every - 1 ? fault : "";
           SyntheticTask t = Publisher.syntheticTask(common.experiment, i, workMs, f);

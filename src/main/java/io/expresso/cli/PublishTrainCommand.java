@@ -4,6 +4,7 @@ import io.expresso.count.Pattern;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.TrainJob;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Topics;
@@ -68,10 +69,10 @@ final class PublishTrainCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Topics.ensure(common.bootstrap, common.partitions);
-    Set<String> succeeded = common.alreadySucceeded();
+    KafkaClients clients = common.connect(spec);
+    Set<String> succeeded = common.alreadySucceeded(clients);
     int published = 0;
-    try (Publisher p = new Publisher(common.bootstrap)) {
+    try (Publisher p = new Publisher(clients)) {
       for (TrainJob j : jobs) {
         if (!succeeded.contains(StudyJobs.taskId(j))) {
           p.send(TaskKind.TRAIN, StudyJobs.taskId(j), StudyJobs.trainTask(common.experiment, j));

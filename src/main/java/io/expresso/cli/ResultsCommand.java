@@ -1,8 +1,10 @@
 package io.expresso.cli;
 
 import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.ReportFiles;
 import io.expresso.runtime.ResultSummary;
+import io.expresso.runtime.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,8 +22,7 @@ final class ResultsCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers")
-  String bootstrap;
+  @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
 
   @Option(names = "--experiment", required = true, paramLabel = "E", description = "experiment id")
   String experiment;
@@ -47,8 +48,10 @@ final class ResultsCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1 second");
     }
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
+    KafkaClients clients = kafka.clients(spec);
+    Topics.require(clients, List.of(Topics.RESULTS)); // a reader creates nothing
     List<io.expresso.proto.v1.Result> results;
-    try (Aggregator a = new Aggregator(bootstrap, experiment)) {
+    try (Aggregator a = new Aggregator(clients, experiment)) {
       if (wait != null) {
         Progress progress = new Progress(a, wait);
         a.addListener(r -> progress.tick());
@@ -62,7 +65,7 @@ final class ResultsCommand implements Callable<Integer> {
       } else {
         a.start();
         if (!a.awaitCaughtUp(timeout)) {
-          throw new IllegalStateException("could not read " + "expresso.results from " + bootstrap + " within " + timeoutSeconds + " s");
+          throw new IllegalStateException("could not read " + Topics.RESULTS + " from " + clients.bootstrap() + " within " + timeoutSeconds + " s");
         }
       }
       results = a.results();

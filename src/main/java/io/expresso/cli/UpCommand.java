@@ -7,6 +7,7 @@ import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.ResultListener;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
@@ -40,10 +41,15 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic (default: ${DEFAULT-VALUE})")
   int partitions = Topics.DEFAULT_PARTITIONS;
 
+  @Option(names = "--results-retention", paramLabel = "T", description = "how long expresso.results and"
+      + " expresso.dead-letters keep records, e.g. 30d or 12h; -1 = forever (default: ${DEFAULT-VALUE})")
+  String resultsRetention = "-1";
+
   @Option(names = "--metrics-port", paramLabel = "M", description = "serve the live page and Prometheus /metrics on this port (default: ${DEFAULT-VALUE}; 0 = any free port)")
   int metricsPort = 9400;
 
-  @Option(names = "--host", paramLabel = "H", description = "address the live page and /metrics listen on (default: ${DEFAULT-VALUE})")
+  @Option(names = "--host", paramLabel = "H", description = "address the live page and /metrics listen on; 0.0.0.0 to"
+      + " serve other hosts (default: ${DEFAULT-VALUE}, this host only)")
   String host = "127.0.0.1";
 
   @Override
@@ -51,22 +57,31 @@ final class UpCommand implements Callable<Integer> {
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.port(spec, "--kafka-port", kafkaPort);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
+    UsageChecks.range(spec, "--partitions", partitions, 1, 10_000);
+    long retention = TopicOptions.retentionMs(spec, resultsRetention);
     EmbeddedBroker broker = EmbeddedBroker.start(kafkaPort, dir);
-    Topics.ensure(broker.bootstrap(), partitions);
-    Metrics metrics = new Metrics();
-    ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
-    LiveService live;
+    KafkaClients clients = broker.clients();
     try {
-      live = LiveService.start(broker.bootstrap(), host, metricsPort, metrics);
+      // our own broker: its topics are ours to create
+      Topics.create(clients, new Topics.Creation(partitions, (short) 1, retention));
     } catch (RuntimeException e) {
       broker.close();
       throw e;
     }
-    Worker worker = Worker.start(Worker.Settings.of(broker.bootstrap(), ds), EvaluatorRegistry.defaults(),
+    Metrics metrics = new Metrics();
+    ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+    LiveService live;
+    try {
+      live = LiveService.start(clients, host, metricsPort, metrics);
+    } catch (RuntimeException e) {
+      broker.close();
+      throw e;
+    }
+    Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(),
         new TaskMetricsObserver(metrics.tasks()));
     AtomicInteger seen = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
-    Aggregator aggregator = live.attach(new Aggregator(broker.bootstrap(), null))
+    Aggregator aggregator = live.attach(new Aggregator(clients, null))
         .addListener(new ResultListener() {
           @Override
           public void onResult(Result r) {

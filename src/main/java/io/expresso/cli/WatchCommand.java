@@ -2,8 +2,13 @@ package io.expresso.cli;
 
 import io.expresso.metrics.Metrics;
 import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.KafkaClients;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Topics;
 import io.expresso.web.LiveService;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,23 +23,40 @@ import picocli.CommandLine.Option;
         + " Kafka cluster at --bootstrap until stopped (Ctrl-C / SIGTERM).")
 final class WatchCommand implements Callable<Integer> {
 
+  /** What the live page reads: the results and the task topics (for progress). */
+  private static final List<String> TOPICS_READ = Stream.concat(Stream.of(Topics.RESULTS), TaskKind.topics().stream())
+      .toList();
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers, e.g. 127.0.0.1:9092")
-  String bootstrap;
+  @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
 
   @Option(names = "--metrics-port", paramLabel = "M", description = "port of the live page and /metrics (default: ${DEFAULT-VALUE}; 0 = any free port)")
   int metricsPort = 9400;
 
-  @Option(names = "--host", paramLabel = "H", description = "address to listen on (default: ${DEFAULT-VALUE})")
+  @Option(names = "--host", paramLabel = "H", description = "address to listen on; 0.0.0.0 to serve other hosts"
+      + " (default: ${DEFAULT-VALUE}, this host only)")
   String host = "127.0.0.1";
 
   @Override
   public Integer call() throws Exception {
     UsageChecks.port(spec, "--metrics-port", metricsPort);
+    KafkaClients clients = kafka.clients(spec);
     Metrics metrics = new Metrics();
-    LiveService live = LiveService.start(bootstrap, host, metricsPort, metrics);
-    Aggregator aggregator = live.attach(new Aggregator(bootstrap, null)).start();
+    LiveService live = LiveService.start(clients, host, metricsPort, metrics);
+    List<String> missing;
+    try {
+      missing = Topics.missing(clients, TOPICS_READ);
+    } catch (RuntimeException e) {
+      live.close();
+      throw e; // the cluster is unreachable or refuses these clients: say so now, not never
+    }
+    if (!missing.isEmpty()) {
+      // a watcher may start before the first worker or publisher: it follows the topics once they appear
+      System.err.println("watch: waiting for " + String.join(", ", missing) + " (a worker or publisher with"
+          + " --create-topics creates them)");
+    }
+    Aggregator aggregator = live.attach(new Aggregator(clients, null)).start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       aggregator.close();

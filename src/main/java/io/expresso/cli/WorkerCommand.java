@@ -2,6 +2,7 @@ package io.expresso.cli;
 
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
@@ -27,8 +28,8 @@ final class WorkerCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--bootstrap", required = true, paramLabel = "B", description = "Kafka bootstrap servers, e.g. 127.0.0.1:9092")
-  String bootstrap;
+  @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
+  @CommandLine.Mixin TopicOptions topics = new TopicOptions();
 
   @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, else one CPU device per core), cpu:N, or gpu:0,gpu:1"
       + " (default: ${DEFAULT-VALUE})")
@@ -71,25 +72,24 @@ final class WorkerCommand implements Callable<Integer> {
       + " (publish synthetic --fault crash|oom|hang), which halt or hang this worker")
   boolean allowFaults;
 
-  @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic if the topics must be created (default: ${DEFAULT-VALUE})")
-  int partitions = Topics.DEFAULT_PARTITIONS;
-
   @Option(names = "--metrics-port", paramLabel = "M", description = "serve Prometheus /metrics on this port (default: ${DEFAULT-VALUE} = any free port, printed)")
   int metricsPort = 0;
 
-  @Option(names = "--metrics-host", paramLabel = "H", description = "address /metrics listens on (default: ${DEFAULT-VALUE})")
-  String metricsHost = "0.0.0.0";
+  @Option(names = "--metrics-host", paramLabel = "H", description = "address /metrics listens on; 0.0.0.0 to be scraped"
+      + " from other hosts or containers (default: ${DEFAULT-VALUE}, this host only)")
+  String metricsHost = "127.0.0.1";
 
   @Override
   public Integer call() throws Exception {
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
-    Topics.ensure(bootstrap, partitions);
     UsageChecks.range(spec, "--max-attempts", maxAttempts, 1, 1000);
+    Topics.Creation creation = topics.creation(spec);
+    KafkaClients clients = kafka.clients(spec);
     Worker.Settings s;
     try {
-      s = Worker.Settings.of(bootstrap, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs))
+      s = Worker.Settings.of(clients, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs))
           .withDrain(TaskTimeouts.duration(revokeDrain), TaskTimeouts.duration(stopGrace))
           .withSessionTimeout(TaskTimeouts.duration(sessionTimeout))
           .withTimeouts(TaskTimeouts.parse(taskTimeout))
@@ -102,12 +102,13 @@ final class WorkerCommand implements Callable<Integer> {
     if (id != null) {
       s = s.withWorkerId(id);
     }
+    Topics.prepare(clients, creation, topics.create);
     Metrics metrics = new Metrics();
     ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
     try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, metricsPort, metrics);
-         LagMonitor lag = LagMonitor.start(bootstrap, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
+         LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
       Worker w = Worker.start(s, EvaluatorRegistry.defaults(), new TaskMetricsObserver(metrics.tasks()));
-      System.err.println("worker " + w.id() + ": serving " + bootstrap + " on " + ds + " (group " + Worker.GROUP + ")"
+      System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (group " + Worker.GROUP + ")"
           + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics");
       // On SIGTERM the JVM exits as soon as its shutdown hooks finish, maybe before this thread
       // runs again: a hook of ours waits for the drained worker and says so.

@@ -1,5 +1,6 @@
 package io.expresso.metrics;
 
+import io.expresso.runtime.KafkaClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -33,9 +34,8 @@ public final class LagMonitor implements AutoCloseable {
   private final TaskMeters meters;
   private final ScheduledExecutorService timer;
 
-  private LagMonitor(String bootstrap, String group, List<String> topics, TaskMeters meters) {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+  private LagMonitor(KafkaClients clients, String group, List<String> topics, TaskMeters meters) {
+    Properties p = clients.admin();
     p.put(AdminClientConfig.CLIENT_ID_CONFIG, "expresso-lag-monitor");
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
@@ -51,9 +51,9 @@ public final class LagMonitor implements AutoCloseable {
   }
 
   /** Starts measuring every {@code every}; failures (broker away) are logged and retried. */
-  public static LagMonitor start(String bootstrap, String group, List<String> topics,
+  public static LagMonitor start(KafkaClients clients, String group, List<String> topics,
       TaskMeters meters, Duration every) {
-    LagMonitor m = new LagMonitor(bootstrap, group, topics, meters);
+    LagMonitor m = new LagMonitor(clients, group, topics, meters);
     m.timer.scheduleWithFixedDelay(m::measureQuietly, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     return m;
   }

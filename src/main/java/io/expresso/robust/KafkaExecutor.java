@@ -3,6 +3,7 @@ package io.expresso.robust;
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.Result;
 import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.ResultMerge;
 import io.expresso.runtime.TaskKind;
@@ -40,10 +41,15 @@ public final class KafkaExecutor implements StudyExecutor {
   private final Aggregator aggregator;
   private final Duration phaseTimeout;
 
+  /** An executor on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
   public KafkaExecutor(String bootstrap, String experimentId, Duration phaseTimeout) {
+    this(KafkaClients.of(bootstrap), experimentId, phaseTimeout);
+  }
+
+  public KafkaExecutor(KafkaClients clients, String experimentId, Duration phaseTimeout) {
     this.experimentId = experimentId;
-    this.publisher = new Publisher(bootstrap);
-    this.aggregator = new Aggregator(bootstrap, experimentId).start();
+    this.publisher = new Publisher(clients);
+    this.aggregator = new Aggregator(clients, experimentId).start();
     this.phaseTimeout = phaseTimeout;
   }
 

@@ -3,6 +3,7 @@ package io.expresso.robust;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.expresso.proto.v1.Checkpoint;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.Topics;
 import io.expresso.train.TrainedCountModel;
 import java.time.Duration;
@@ -32,18 +33,22 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class KafkaModelStore implements ModelStore, AutoCloseable {
 
-  private final String bootstrap;
+  private final KafkaClients clients;
   private final String workerId;
   private final KafkaProducer<String, byte[]> producer;
   private final Map<String, byte[]> seen = new ConcurrentHashMap<>();
   /** The train job JSON of each checkpoint seen ("" when it was stored without one). */
   private final Map<String, String> jobs = new ConcurrentHashMap<>();
 
+  /** A store on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
   public KafkaModelStore(String bootstrap, String workerId) {
-    this.bootstrap = bootstrap;
+    this(KafkaClients.of(bootstrap), workerId);
+  }
+
+  public KafkaModelStore(KafkaClients clients, String workerId) {
+    this.clients = clients;
     this.workerId = workerId;
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties p = clients.producer();
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(32 << 20));
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
@@ -112,8 +117,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
   }
 
   private void readToEnd() {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties p = clients.consumer();
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(32 << 20));
     p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 << 20));

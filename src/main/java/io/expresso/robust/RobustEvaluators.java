@@ -22,27 +22,19 @@ import java.util.function.Supplier;
  * The robustness study's evaluators for the runtime: train tasks and attack tasks whose field
  * {@code robust_job} carries a {@link TrainJob} / {@link AttackJob}. One {@link JobRunner} per
  * device (the runtime calls each device from one thread); checkpoints go to and come from
- * {@code expresso.models} through a {@link KafkaModelStore} on the worker's bootstrap servers
- * (system property {@value #BOOTSTRAP_PROPERTY}, set by the worker).
+ * {@code expresso.models} through a {@link KafkaModelStore} on the worker's cluster (the
+ * registry's {@link EvaluatorRegistry#kafka}, set by the worker).
  */
 public final class RobustEvaluators implements EvaluatorProvider {
 
-  public static final String BOOTSTRAP_PROPERTY = "expresso.bootstrap";
-
-  private final Supplier<ModelStore> storeFactory;
+  /** Null for the worker's own {@code expresso.models}, found at {@link #register}. */
+  private Supplier<ModelStore> storeFactory;
   private volatile ModelStore store;
   private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
 
   /** For ServiceLoader: the store is the worker's {@code expresso.models} topic. */
   public RobustEvaluators() {
-    this(() -> {
-      String b = System.getProperty(BOOTSTRAP_PROPERTY);
-      if (b == null) {
-        throw new TaskFailure("invalid-task", "robust evaluators need the worker's bootstrap servers ("
-            + BOOTSTRAP_PROPERTY + " is not set)");
-      }
-      return new KafkaModelStore(b, "worker@" + b);
-    });
+    this(null);
   }
 
   public RobustEvaluators(Supplier<ModelStore> storeFactory) {
@@ -51,6 +43,12 @@ public final class RobustEvaluators implements EvaluatorProvider {
 
   @Override
   public void register(EvaluatorRegistry registry) {
+    if (storeFactory == null) {
+      // the worker sets its cluster on the registry when it starts, after this: look it up at first use
+      storeFactory = () -> registry.kafka()
+          .map(k -> new KafkaModelStore(k, "worker@" + k.bootstrap()))
+          .orElseThrow(() -> new TaskFailure("invalid-task", "robust evaluators run only in a worker (no Kafka cluster set)"));
+    }
     registry.onClose(this::close);
     registry.register(TaskKind.TRAIN, new Evaluator<TrainTask>() {
       @Override

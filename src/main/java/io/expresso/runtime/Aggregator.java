@@ -36,7 +36,7 @@ public final class Aggregator implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
 
-  private final String bootstrap;
+  private final KafkaClients clients;
   private final String experiment;
   private final List<ResultListener> listeners = new CopyOnWriteArrayList<>();
   // results are kept as the bytes they arrived in: one array each instead of a tree of message and
@@ -54,11 +54,19 @@ public final class Aggregator implements AutoCloseable {
   private KafkaConsumer<String, byte[]> consumer;
 
   /**
-   * @param bootstrap Kafka bootstrap servers
+   * @param bootstrap a plaintext cluster's bootstrap servers (the embedded broker, tests)
    * @param experiment the experiment to keep, or {@code null} for every experiment
    */
   public Aggregator(String bootstrap, String experiment) {
-    this.bootstrap = bootstrap;
+    this(KafkaClients.of(bootstrap), experiment);
+  }
+
+  /**
+   * @param clients how to reach the cluster
+   * @param experiment the experiment to keep, or {@code null} for every experiment
+   */
+  public Aggregator(KafkaClients clients, String experiment) {
+    this.clients = clients;
     this.experiment = experiment;
   }
 
@@ -79,8 +87,7 @@ public final class Aggregator implements AutoCloseable {
 
   /** Starts reading on a daemon thread. */
   public Aggregator start() {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties p = clients.consumer();
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
@@ -304,9 +311,14 @@ public final class Aggregator implements AutoCloseable {
    * @throws IllegalStateException if the topic cannot be read to its end within {@code timeout}
    */
   public static Set<String> succeededTaskIds(String bootstrap, String experiment, Duration timeout) {
-    try (Aggregator a = new Aggregator(bootstrap, experiment).start()) {
+    return succeededTaskIds(KafkaClients.of(bootstrap), experiment, timeout);
+  }
+
+  /** {@link #succeededTaskIds(String, String, Duration)} on the cluster {@code clients} reach. */
+  public static Set<String> succeededTaskIds(KafkaClients clients, String experiment, Duration timeout) {
+    try (Aggregator a = new Aggregator(clients, experiment).start()) {
       if (!a.awaitCaughtUp(timeout)) {
-        throw new IllegalStateException("could not read " + Topics.RESULTS + " on " + bootstrap + " to its end within "
+        throw new IllegalStateException("could not read " + Topics.RESULTS + " on " + clients.bootstrap() + " to its end within "
             + timeout.toSeconds() + " s");
       }
       return a.succeededTaskIds();

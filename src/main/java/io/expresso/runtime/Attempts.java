@@ -56,17 +56,15 @@ final class Attempts implements AutoCloseable {
   private final ConcurrentLinkedQueue<CompletableFuture<Void>> catchUps = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
-  Attempts(String bootstrap, String workerId) {
+  Attempts(KafkaClients kafka, String workerId) {
     this.workerId = workerId;
-    Properties pp = new Properties();
-    pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties pp = kafka.producer();
     pp.put(ProducerConfig.ACKS_CONFIG, "all");
     pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
     pp.put(ProducerConfig.CLIENT_ID_CONFIG, workerId + "-attempts");
     producer = new KafkaProducer<>(pp, new StringSerializer(), new ByteArraySerializer());
-    Properties cp = new Properties();
-    cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties cp = kafka.consumer();
     cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     cp.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId + "-attempts-reader");
     tail = new KafkaConsumer<>(cp, new StringDeserializer(), new ByteArrayDeserializer());

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -19,6 +20,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
   private final Map<TaskKind, List<Evaluator<? extends Message>>> byKind = new EnumMap<>(TaskKind.class);
   private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
   private volatile boolean faultsAllowed;
+  private volatile KafkaClients kafka;
 
   public EvaluatorRegistry() {
     for (TaskKind k : TaskKind.values()) {
@@ -59,6 +61,20 @@ public final class EvaluatorRegistry implements AutoCloseable {
 
   public boolean faultsAllowed() {
     return faultsAllowed;
+  }
+
+  /** The cluster of the worker these evaluators run in (the worker sets it when it starts). */
+  public EvaluatorRegistry useKafka(KafkaClients clients) {
+    this.kafka = clients;
+    return this;
+  }
+
+  /**
+   * How evaluators that keep their own Kafka clients (e.g. the checkpoint store on
+   * {@code expresso.models}) reach the worker's cluster; empty outside a worker.
+   */
+  public Optional<KafkaClients> kafka() {
+    return Optional.ofNullable(kafka);
   }
 
   /** Adds an evaluator for tasks of {@code kind} (tried after those registered earlier). */

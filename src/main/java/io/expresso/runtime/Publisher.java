@@ -41,9 +41,13 @@ public final class Publisher implements AutoCloseable {
   private final Map<String, Integer> partitions = new HashMap<>();
   private int turn = java.util.concurrent.ThreadLocalRandom.current().nextInt(1 << 16);
 
+  /** A publisher to the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
   public Publisher(String bootstrap) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    this(KafkaClients.of(bootstrap));
+  }
+
+  public Publisher(KafkaClients clients) {
+    Properties p = clients.producer();
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     p.put(ProducerConfig.LINGER_MS_CONFIG, "5");

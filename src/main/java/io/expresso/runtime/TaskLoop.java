@@ -70,7 +70,7 @@ final class TaskLoop {
   static final int PRODUCER_BATCH_BYTES = 256 * 1024;
 
   /** What the loop needs to know. */
-  record Settings(String bootstrap, String workerId, String group, Duration commitInterval, Duration revokeDrain,
+  record Settings(KafkaClients kafka, String workerId, String group, Duration commitInterval, Duration revokeDrain,
       Duration sessionTimeout, boolean leaveOnStop) {}
 
   private final Settings settings;
@@ -400,8 +400,7 @@ final class TaskLoop {
    * instead of after the session timeout.
    */
   private void leaveGroup() {
-    Properties p = new Properties();
-    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+    Properties p = settings.kafka().admin();
     p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
     try (Admin admin = Admin.create(p)) {
@@ -462,8 +461,7 @@ final class TaskLoop {
   }
 
   private Properties consumerConfig() {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+    Properties p = settings.kafka().consumer();
     p.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
     p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.workerId());
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.workerId());
@@ -483,8 +481,7 @@ final class TaskLoop {
   }
 
   private Properties producerConfig() {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+    Properties p = settings.kafka().producer();
     // stable per worker: a restarted worker fences its previous incarnation's open transaction
     p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "expresso-" + settings.workerId());
     p.put(ProducerConfig.CLIENT_ID_CONFIG, settings.workerId() + "-results");

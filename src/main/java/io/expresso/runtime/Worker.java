@@ -50,7 +50,7 @@ public final class Worker implements AutoCloseable {
   /**
    * Worker settings.
    *
-   * @param bootstrap Kafka bootstrap servers
+   * @param kafka how to reach the Kafka cluster (bootstrap servers and client settings)
    * @param devices the devices this worker owns, one DeviceWorker each
    * @param workerId a unique id: the static group member id and the transactional id's suffix
    * @param commitInterval how often finished results and their offsets are committed
@@ -62,7 +62,7 @@ public final class Worker implements AutoCloseable {
    * @param allowFaults honour synthetic tasks' fault injection (chaos testing only)
    * @param leaveOnStop leave the group when stopped (false: stay a member for the session timeout, for a restart in place)
    */
-  public record Settings(String bootstrap, List<Device> devices, String workerId, Duration commitInterval,
+  public record Settings(KafkaClients kafka, List<Device> devices, String workerId, Duration commitInterval,
       Duration revokeDrain, Duration stopGrace, Duration sessionTimeout, TaskTimeouts timeouts, int maxAttempts,
       boolean allowFaults, boolean leaveOnStop) {
 
@@ -79,49 +79,54 @@ public final class Worker implements AutoCloseable {
       }
     }
 
+    /** Defaults on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
     public static Settings of(String bootstrap, List<Device> devices) {
-      return new Settings(bootstrap, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8),
+      return of(KafkaClients.of(bootstrap), devices);
+    }
+
+    public static Settings of(KafkaClients kafka, List<Device> devices) {
+      return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8),
           Duration.ofMillis(100), DEFAULT_REVOKE_DRAIN, DEFAULT_STOP_GRACE, DEFAULT_SESSION_TIMEOUT,
           TaskTimeouts.DEFAULTS, DEFAULT_MAX_ATTEMPTS, false, true);
     }
 
     public Settings withWorkerId(String id) {
-      return new Settings(bootstrap, devices, id, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
+      return new Settings(kafka, devices, id, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
           maxAttempts, allowFaults, leaveOnStop);
     }
 
     public Settings withCommitInterval(Duration d) {
-      return new Settings(bootstrap, devices, workerId, d, revokeDrain, stopGrace, sessionTimeout, timeouts,
+      return new Settings(kafka, devices, workerId, d, revokeDrain, stopGrace, sessionTimeout, timeouts,
           maxAttempts, allowFaults, leaveOnStop);
     }
 
     public Settings withDrain(Duration revokeDrain, Duration stopGrace) {
-      return new Settings(bootstrap, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
           maxAttempts, allowFaults, leaveOnStop);
     }
 
     public Settings withSessionTimeout(Duration d) {
-      return new Settings(bootstrap, devices, workerId, commitInterval, revokeDrain, stopGrace, d, timeouts,
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, d, timeouts,
           maxAttempts, allowFaults, leaveOnStop);
     }
 
     public Settings withTimeouts(TaskTimeouts t) {
-      return new Settings(bootstrap, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, t,
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, t,
           maxAttempts, allowFaults, leaveOnStop);
     }
 
     public Settings withMaxAttempts(int n) {
-      return new Settings(bootstrap, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
           n, allowFaults, leaveOnStop);
     }
 
     public Settings withFaults(boolean allow) {
-      return new Settings(bootstrap, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
           maxAttempts, allow, leaveOnStop);
     }
 
     public Settings withLeaveOnStop(boolean leave) {
-      return new Settings(bootstrap, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
           maxAttempts, allowFaults, leave);
     }
   }
@@ -183,8 +188,8 @@ public final class Worker implements AutoCloseable {
       system.terminate();
       throw new IllegalStateException("cannot start the device pool: " + e.getMessage(), e);
     }
-    this.attempts = new Attempts(settings.bootstrap(), settings.workerId());
-    this.loop = new TaskLoop(new TaskLoop.Settings(settings.bootstrap(), settings.workerId(), GROUP,
+    this.attempts = new Attempts(settings.kafka(), settings.workerId());
+    this.loop = new TaskLoop(new TaskLoop.Settings(settings.kafka(), settings.workerId(), GROUP,
         settings.commitInterval(), settings.revokeDrain(), settings.sessionTimeout(), settings.leaveOnStop()),
         pool, attempts, observer);
     CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "drain-tasks", this::drain);
@@ -193,7 +198,7 @@ public final class Worker implements AutoCloseable {
   /** Starts a worker; it serves until {@link #close} or SIGTERM. */
   public static Worker start(Settings settings, EvaluatorRegistry registry, TaskObserver observer) {
     // Evaluators that read or write expresso.models (train/attack) find the cluster here.
-    System.setProperty("expresso.bootstrap", settings.bootstrap());
+    registry.useKafka(settings.kafka());
     Worker w = new Worker(settings, registry, observer);
     w.loop.start();
     return w;

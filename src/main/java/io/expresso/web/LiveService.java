@@ -4,6 +4,7 @@ import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.ResultMetricsListener;
 import io.expresso.runtime.Aggregator;
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Worker;
 import java.time.Duration;
@@ -21,16 +22,21 @@ public final class LiveService implements AutoCloseable {
   private final LagMonitor lag;
   private final HttpEndpoint http;
 
-  private LiveService(String bootstrap, String host, int port, Metrics metrics) {
+  private LiveService(KafkaClients clients, String host, int port, Metrics metrics) {
     this.metrics = metrics;
     this.http = HttpEndpoint.live(host, port, metrics, state);
-    this.counter = new TaskCounter(bootstrap, state);
-    this.lag = LagMonitor.start(bootstrap, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5));
+    this.counter = new TaskCounter(clients, state);
+    this.lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5));
   }
 
-  /** Binds host:port (0 = any free port) and starts following the cluster at {@code bootstrap}. */
+  /** Binds host:port (0 = any free port) and starts following the plaintext cluster at {@code bootstrap}. */
   public static LiveService start(String bootstrap, String host, int port, Metrics metrics) {
-    return new LiveService(bootstrap, host, port, metrics);
+    return start(KafkaClients.of(bootstrap), host, port, metrics);
+  }
+
+  /** Binds host:port (0 = any free port) and starts following the cluster {@code clients} reach. */
+  public static LiveService start(KafkaClients clients, String host, int port, Metrics metrics) {
+    return new LiveService(clients, host, port, metrics);
   }
 
   /** Feeds the page and the result meters from {@code aggregator}; call before it starts. */

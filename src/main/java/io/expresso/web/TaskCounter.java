@@ -1,5 +1,6 @@
 package io.expresso.web;
 
+import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskKind;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,10 +37,9 @@ final class TaskCounter implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
-  TaskCounter(String bootstrap, LiveState state) {
+  TaskCounter(KafkaClients clients, LiveState state) {
     this.state = state;
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    Properties p = clients.consumer();
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "expresso-live-task-counter");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
