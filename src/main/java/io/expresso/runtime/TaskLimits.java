@@ -129,12 +129,35 @@ public record TaskLimits(Map<String, Long> values) {
       checkPair(t);
     } else if (task instanceof TrainTask t) {
       spec("model", t.getModel());
+      spec("robust_job spec", jobField(t.getRobustJob(), "spec"));
       training(t.getTraining());
     } else if (task instanceof AttackTask t) {
       spec("model", t.getModel());
+      spec("robust_job spec", jobField(t.getRobustJob(), "spec"));
       at("beam-width", t.getBeamWidth(), "beam_width");
+      String beam = jobField(t.getRobustJob(), "beam");
+      try {
+        at("beam-width", beam.isEmpty() ? 0 : (long) Double.parseDouble(beam), "robust_job beam");
+      } catch (NumberFormatException e) {
+        // not a number: the evaluator's own parsing names it
+      }
     }
   }
+
+  /** A field of a robust job's JSON as text ("" if absent or the JSON is malformed: the evaluator says so). */
+  private static String jobField(String json, String field) {
+    if (json.isEmpty()) {
+      return "";
+    }
+    try {
+      com.fasterxml.jackson.databind.JsonNode n = JSON.readTree(json).get(field);
+      return n == null || !n.isValueNode() ? "" : n.asText();
+    } catch (java.io.IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   private void checkPair(PairTask t) {
     String method = t.getMethod().toLowerCase(Locale.ROOT);
