@@ -65,7 +65,7 @@ record NpyStringDtype(Kind kind, int itemBytes, boolean bigEndian) {
   }
 
   private static IllegalArgumentException unsupported(Object descr) {
-    String shown = descr instanceof String ? "'" + descr + "'" : String.valueOf(descr);
+    String shown = descr instanceof String ? "'" + descr + "'" : descr + " (a structured dtype)";
     return new IllegalArgumentException("NPY dtype " + shown + " is not an array of strings; accepted: " + ACCEPTED);
   }
 
