@@ -78,6 +78,11 @@ record NpyHeader(String version, Object descr, boolean fortranOrder, long[] shap
         throw new IllegalArgumentException("needs 'descr', 'fortran_order' (bool) and 'shape' (tuple), found "
             + dict.strip());
       }
+      for (long dim : s) {
+        if (dim < 0) {
+          throw new IllegalArgumentException("negative dimension in shape " + dict.strip());
+        }
+      }
       return new NpyHeader(versionText, descr, f, s);
     } catch (IllegalArgumentException e) {
       throw new GraphFormatException(name + ": bad NPY header: " + e.getMessage(), e);

@@ -79,7 +79,7 @@ public final class NpyStringArray {
       throw new GraphFormatException(name + ": NPY header declares " + count + " entries of "
           + dtype.itemBytes() + " bytes, more than the file holds");
     }
-    List<String> out = new ArrayList<>((int) count);
+    List<String> out = new ArrayList<>((int) Math.min(count, 1 << 16));
     byte[] item = new byte[dtype.itemBytes()];
     for (int i = 0; i < count; i++) {
       if (in.readNBytes(item, 0, item.length) != item.length) {

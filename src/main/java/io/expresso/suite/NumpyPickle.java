@@ -42,8 +42,6 @@ final class NumpyPickle {
     Object root;
     try {
       root = new Unpickler().load(in);
-    } catch (IOException e) {
-      throw e;
     } catch (RuntimeException e) {
       // A malformed pickle surfaces as PickleException or as whatever the unpickler tripped over.
       throw new IllegalArgumentException(e.getMessage() == null ? e.toString() : e.getMessage(), e);

@@ -15,10 +15,11 @@ import java.util.List;
  * <ul>
  *   <li>{@code brec:<path>[#indices=<list>]} — a file in BREC layout ({@link BrecLayout}), either a
  *       {@code .npy} NumPy array of graph6 strings in any encoding {@link NpyStringArray} reads
- *       (recognised by its magic bytes) or graph6 text, one graph per line, in the same order. Pairs get official indices 0..P-1 and
- *       the official categories those indices fall in; {@code #indices=} gives the official index
- *       of each pair instead, for excerpts of the official file: a comma-separated list of
- *       indices and ranges {@code a-b} (inclusive), e.g. {@code #indices=0,60,110,160}.
+ *       (recognised by its magic bytes) or graph6 text, one graph per line, in the same order.
+ *       Pairs get official indices 0..P-1 and the official categories those indices fall in;
+ *       {@code #indices=} gives the official index of each pair instead, for excerpts of the
+ *       official file: a comma-separated list of indices and ranges {@code a-b} (inclusive), e.g.
+ *       {@code #indices=0,60,110,160}.
  *   <li>{@code pairs:<path>} — graph6/sparse6 text where consecutive lines form pairs, or a 1-D
  *       {@code .npy} array of graph6 strings where consecutive entries do (BREC's raw category
  *       files); one category named after the file.

@@ -148,6 +148,9 @@ class NpyStringArrayTest {
     Path zero = writeNpy(dir, "s0.npy", 1, "{'descr': '|S0', 'fortran_order': False, 'shape': (1,), }", new byte[4]);
     assertThatThrownBy(() -> NpyStringArray.read(zero))
         .hasMessage("s0.npy: NPY dtype '|S0' has an item width of 0; a graph6 string needs at least 1");
+    Path negative = writeNpy(dir, "neg.npy", 1, "{'descr': '|S4', 'fortran_order': False, 'shape': (-1,), }", new byte[4]);
+    assertThatThrownBy(() -> NpyStringArray.read(negative))
+        .hasMessageStartingWith("neg.npy: bad NPY header: negative dimension in shape");
     Path notNpy = dir.resolve("text.npy");
     Files.writeString(notNpy, "C~\n");
     assertThatThrownBy(() -> NpyStringArray.read(notNpy))
