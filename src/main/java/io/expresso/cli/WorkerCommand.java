@@ -7,6 +7,7 @@ import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskLimits;
 import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
@@ -64,6 +65,14 @@ final class WorkerCommand implements Callable<Integer> {
       + " times becomes an error result and a dead letter 'poison: N attempts' (default: ${DEFAULT-VALUE})")
   int maxAttempts = Worker.Settings.DEFAULT_MAX_ATTEMPTS;
 
+  @Option(names = "--limits", paramLabel = "FILE", description = "limits on the work one task may ask for, as"
+      + " properties (vertices, edges, dense-vertices, cubic-vertices, model-vertices, epochs, q, batch-size, hidden,"
+      + " layers, width-x-depth, spec-chars, beam-width); unnamed ones keep their defaults (README: Limits)")
+  java.nio.file.Path limitsFile;
+
+  @Option(names = "--limit", paramLabel = "KEY=N,...", description = "limits over those of --limits, e.g. vertices=5000,epochs=500")
+  String limitOverrides;
+
   @Option(names = "--stay-in-group", description = "on stop, stay a group member until the session timeout (for a"
       + " restart in place with the same --id) instead of leaving at once")
   boolean stayInGroup;
@@ -95,8 +104,9 @@ final class WorkerCommand implements Callable<Integer> {
           .withTimeouts(TaskTimeouts.parse(taskTimeout))
           .withMaxAttempts(maxAttempts)
           .withFaults(allowFaults)
-          .withLeaveOnStop(!stayInGroup);
-    } catch (IllegalArgumentException e) {
+          .withLeaveOnStop(!stayInGroup)
+          .withLimits((limitsFile == null ? TaskLimits.DEFAULTS : TaskLimits.read(limitsFile)).with(limitOverrides));
+    } catch (IllegalArgumentException | java.io.IOException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     if (id != null) {
@@ -115,7 +125,7 @@ final class WorkerCommand implements Callable<Integer> {
       AtomicBoolean said = new AtomicBoolean();
       Runnable sayStopped = () -> {
         if (said.compareAndSet(false, true)) {
-          System.err.println("worker " + w.id() + ": stopped (" + w.tally() + ")");
+          System.err.println("worker " + w.id() + ": stopped");
         }
       };
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

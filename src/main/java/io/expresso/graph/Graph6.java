@@ -53,6 +53,30 @@ public final class Graph6 {
     return s.charAt(0) == ':' ? decodeSparse6(s) : decodeGraph6(s);
   }
 
+  /**
+   * The vertex count a graph6 or sparse6 string declares, read from its header alone: lets a caller
+   * refuse a graph too big for it before decoding allocates anything.
+   */
+  public static long declaredVertices(String text) {
+    String s = text.strip();
+    if (s.startsWith(G6_HEADER)) {
+      s = s.substring(G6_HEADER.length());
+    } else if (s.startsWith(S6_HEADER)) {
+      s = s.substring(S6_HEADER.length());
+    }
+    if (s.isEmpty()) {
+      throw new GraphFormatException("empty graph6 string");
+    }
+    int from = s.charAt(0) == ':' || s.charAt(0) == ';' || s.charAt(0) == '&' ? 1 : 0;
+    for (int i = from; i < Math.min(s.length(), from + 8); i++) {
+      if (s.charAt(i) < 63 || s.charAt(i) > 126) {
+        throw new GraphFormatException("invalid character '" + printable(s.charAt(i)) + "' at position " + i
+            + " (graph6 bytes are 63..126)");
+      }
+    }
+    return readSize(s, from)[0];
+  }
+
   private static String printable(char c) {
     return c >= 32 && c < 127 ? String.valueOf(c) : String.format("\\u%04x", (int) c);
   }

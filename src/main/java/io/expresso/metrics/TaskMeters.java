@@ -76,6 +76,28 @@ public final class TaskMeters {
     }
   }
 
+  /**
+   * Makes the fleet's series visible at zero before their first event (a poison task may never
+   * come; a dashboard should still show 0, not "no data"), for these task kinds.
+   */
+  public void registerFleet(java.util.Collection<String> kinds) {
+    for (String kind : kinds) {
+      for (String reason : java.util.List.of("revoked", "stopping")) {
+        Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and handed back to be redone elsewhere")
+            .tag(KIND, kind).tag(REASON, reason).register(registry);
+      }
+      Counter.builder(TASK_ATTEMPTS).description("Task starts recorded as attempts before they ran")
+          .tag(KIND, kind).register(registry);
+      Counter.builder(TASKS_POISON).description("Tasks dead-lettered after taking down workers too often")
+          .tag(KIND, kind).register(registry);
+    }
+    for (String change : java.util.List.of("assigned", "revoked", "lost")) {
+      Counter.builder(REBALANCES).description("Partition moves seen by this worker").tag(CHANGE, change).register(registry);
+    }
+    handedBack(0);
+    Counter.builder(TASK_LOOP_RESTARTS).description("Task loop failures recovered with new Kafka clients").register(registry);
+  }
+
   /** A running task was cancelled for {@code reason} (revoked, stopping) after {@code seconds}: it leaves no result here. */
   public void cancelled(String kind, String device, String reason, double seconds) {
     inFlightOf(device).decrementAndGet();

@@ -12,6 +12,7 @@ public final class TaskMetricsObserver implements TaskObserver {
 
   public TaskMetricsObserver(TaskMeters meters) {
     this.meters = meters;
+    meters.registerFleet(java.util.Arrays.stream(TaskKind.values()).map(TaskKind::label).toList());
   }
 
   @Override

@@ -51,6 +51,8 @@ public final class Aggregator implements AutoCloseable {
   private volatile boolean running = true;
   private boolean fromNow;
   private volatile Thread thread;
+  private volatile long lastHealthyMs = System.currentTimeMillis();
+  private volatile String lastError;
   private KafkaConsumer<String, byte[]> consumer;
 
   /**
@@ -107,39 +109,64 @@ public final class Aggregator implements AutoCloseable {
 
   private void loop() {
     long lastRefresh = 0;
+    int failures = 0;
     try {
       while (running) {
-        long now = System.currentTimeMillis();
-        if (now - lastRefresh > 2000) {
-          refreshAssignment();
-          lastRefresh = now;
-        }
-        if (assigned.isEmpty()) {
-          Thread.sleep(100);
-          continue;
-        }
-        ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(100));
-        for (ConsumerRecord<String, byte[]> r : polled) {
-          accept(r);
-        }
-        if (!polled.isEmpty()) {
-          // wake waiters once per poll, not per record: a wake-up per record cost the waiting
-          // thread and this one a context switch each at tens of thousands of results a second
-          synchronized (this) {
-            notifyAll();
+        try {
+          long now = System.currentTimeMillis();
+          if (now - lastRefresh > 2000) {
+            refreshAssignment();
+            lastRefresh = now;
           }
-        }
-        if (!caughtUp) {
-          checkCaughtUp();
+          if (assigned.isEmpty()) {
+            Thread.sleep(100);
+            continue;
+          }
+          ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(100));
+          for (ConsumerRecord<String, byte[]> r : polled) {
+            accept(r);
+          }
+          if (!polled.isEmpty()) {
+            // wake waiters once per poll, not per record: a wake-up per record cost the waiting
+            // thread and this one a context switch each at tens of thousands of results a second
+            synchronized (this) {
+              notifyAll();
+            }
+          }
+          if (!caughtUp) {
+            checkCaughtUp();
+          }
+          lastHealthyMs = System.currentTimeMillis();
+          failures = 0;
+        } catch (WakeupException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          // a broker outage or timeout: the consumer keeps its positions, so wait and read on
+          failures++;
+          lastError = e.toString();
+          long backoff = Math.min(30_000, 500L << Math.min(6, failures - 1));
+          LOG.warn("aggregator: cannot read {} ({}); retrying in {} ms", Topics.RESULTS, e.toString(), backoff);
+          Thread.sleep(backoff);
         }
       }
     } catch (WakeupException | InterruptedException e) {
       // closing
-    } catch (RuntimeException e) {
-      LOG.error("aggregator stopped: {}", e.toString());
     } finally {
       consumer.close(Duration.ofSeconds(5));
     }
+  }
+
+  /**
+   * Whether this aggregator is current: it read from the broker within the last {@code staleAfter}
+   * (it retries through outages, and says here that it is behind).
+   */
+  public boolean healthy(Duration staleAfter) {
+    return System.currentTimeMillis() - lastHealthyMs <= staleAfter.toMillis();
+  }
+
+  /** The last read error, or null if none since the last successful read. */
+  public String lastError() {
+    return healthy(Duration.ofSeconds(30)) ? null : lastError;
   }
 
   /** Picks up the results topic's partitions (the topic may appear after we start). */

@@ -90,13 +90,20 @@ final class DeviceWorker {
         continue; // dropped while it waited: its partition moved
       }
       Duration limit = s.timeouts().of(j.kind());
-      Cancellable timer = ctx.getSystem().scheduler().scheduleOnce(limit,
-          () -> j.cancellation().cancel(Cancellation.Reason.TIMEOUT), ctx.getSystem().executionContext());
+      Cancellable timer = null;
+      try {
+        timer = ctx.getSystem().scheduler().scheduleOnce(limit,
+            () -> j.cancellation().cancel(Cancellation.Reason.TIMEOUT), ctx.getSystem().executionContext());
+      } catch (IllegalStateException shuttingDown) {
+        j.cancellation().cancel(Cancellation.Reason.STOPPING); // the actor system is going down
+      }
       Outcome o;
       try {
         o = s.processor().process(j.record(), device, j.cancellation());
       } finally {
-        timer.cancel();
+        if (timer != null) {
+          timer.cancel();
+        }
       }
       j.finish(o);
     }

@@ -17,6 +17,8 @@ public final class TaskFailure extends RuntimeException {
   /** The task took down or was lost with workers too many times; the dead letter's reason reads {@code poison: N attempts}. */
   public static final String POISON = "poison";
   public static final String OUT_OF_MEMORY = "out-of-memory";
+  /** The task asks for more work than a limit of the worker allows (see {@link TaskLimits}). */
+  public static final String OVER_LIMIT = "over-limit";
   /** The result would exceed the broker's record limit. */
   public static final String RESULT_TOO_LARGE = "result-too-large";
 

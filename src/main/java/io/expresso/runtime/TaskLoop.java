@@ -77,6 +77,7 @@ final class TaskLoop {
   private final ActorRef<DevicePool.Command> pool;
   private final Attempts attempts;
   private final TaskObserver observer;
+  private final Runnable onFatal;
   private final Thread thread;
   private final Map<TopicPartition, PartitionProgress> owned = new LinkedHashMap<>();
   private final AtomicReference<Duration> stopGrace = new AtomicReference<>();
@@ -86,11 +87,13 @@ final class TaskLoop {
   private boolean paused;
   private long lastCommit;
 
-  TaskLoop(Settings settings, ActorRef<DevicePool.Command> pool, Attempts attempts, TaskObserver observer) {
+  /** {@code onFatal} runs when the loop cannot go on (a duplicate worker id): the worker should stop. */
+  TaskLoop(Settings settings, ActorRef<DevicePool.Command> pool, Attempts attempts, TaskObserver observer, Runnable onFatal) {
     this.settings = settings;
     this.pool = pool;
     this.attempts = attempts;
     this.observer = observer;
+    this.onFatal = onFatal;
     this.thread = new Thread(this::run, "expresso-tasks-" + settings.workerId());
   }
 
@@ -120,8 +123,19 @@ final class TaskLoop {
       while (!stopping()) {
         try {
           session();
+        } catch (DuplicateWorkerException e) {
+          LOG.error("worker {}: {}; this worker stops", settings.workerId(), e.getMessage());
+          giveUp(new ArrayList<>(owned.keySet()));
+          onFatal.run();
+          break;
         } catch (Exception e) {
           if (stopping()) {
+            break;
+          }
+          if (e instanceof FencedInstanceIdException) {
+            LOG.error("worker {}: another worker joined the group with the same --id; this one stops", settings.workerId());
+            giveUp(new ArrayList<>(owned.keySet()));
+            onFatal.run();
             break;
           }
           observer.onRestart();
@@ -238,8 +252,8 @@ final class TaskLoop {
       producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
       producer.commitTransaction();
     } catch (ProducerFencedException | FencedInstanceIdException e) {
-      throw new IllegalStateException("fenced: another process runs as worker " + settings.workerId()
-          + " (worker ids must be unique): " + e.getMessage(), e);
+      throw new DuplicateWorkerException("another process runs as worker " + settings.workerId()
+          + " (worker ids must be unique in the fleet): " + e.getMessage(), e);
     } catch (CommitFailedException e) {
       LOG.warn("worker {}: commit fenced ({}); this worker lost its partitions, its uncommitted results are dropped",
           settings.workerId(), e.getMessage());
@@ -447,6 +461,13 @@ final class TaskLoop {
       observer.onRebalance("lost", parts.size());
       LOG.warn("worker {}: lost {} (no longer a member of the group); their tasks are dropped", settings.workerId(), parts);
       giveUp(parts);
+    }
+  }
+
+  /** Another live process uses this worker's id (static member id, transactional id): not recoverable by a restart. */
+  private static final class DuplicateWorkerException extends RuntimeException {
+    DuplicateWorkerException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 

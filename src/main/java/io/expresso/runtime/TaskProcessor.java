@@ -49,15 +49,22 @@ public final class TaskProcessor {
   static final int RESULT_LIMIT = 900 * 1024;
 
   private final TaskTimeouts timeouts;
+  private final TaskLimits limits;
 
   public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer) {
-    this(registry, workerId, observer, TaskTimeouts.DEFAULTS);
+    this(registry, workerId, observer, TaskTimeouts.DEFAULTS, TaskLimits.DEFAULTS);
   }
 
   public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer, TaskTimeouts timeouts) {
+    this(registry, workerId, observer, timeouts, TaskLimits.DEFAULTS);
+  }
+
+  public TaskProcessor(EvaluatorRegistry registry, String workerId, TaskObserver observer, TaskTimeouts timeouts,
+      TaskLimits limits) {
     this.registry = registry;
     this.observer = observer;
     this.timeouts = timeouts;
+    this.limits = limits;
     this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
     this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all()));
   }
@@ -228,6 +235,7 @@ public final class TaskProcessor {
     if (taskIdOf(task).isEmpty()) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no task_id");
     }
+    limits.check(kind, task);
     Evaluator<Message> e = registry.find(kind, task);
     Result.Builder b;
     if (kind == TaskKind.TRAIN || e.trainsWithDjl(task)) {

@@ -61,10 +61,11 @@ public final class Worker implements AutoCloseable {
    * @param maxAttempts starts after which a task that keeps taking workers down is dead-lettered as poison
    * @param allowFaults honour synthetic tasks' fault injection (chaos testing only)
    * @param leaveOnStop leave the group when stopped (false: stay a member for the session timeout, for a restart in place)
+   * @param limits the work one task may ask for (graph sizes, epochs, model size), checked before it runs
    */
   public record Settings(KafkaClients kafka, List<Device> devices, String workerId, Duration commitInterval,
       Duration revokeDrain, Duration stopGrace, Duration sessionTimeout, TaskTimeouts timeouts, int maxAttempts,
-      boolean allowFaults, boolean leaveOnStop) {
+      boolean allowFaults, boolean leaveOnStop, TaskLimits limits) {
 
     /** Default revocation drain: longer than a BREC pair's training, well under the 2 h pair limit. */
     public static final Duration DEFAULT_REVOKE_DRAIN = Duration.ofMinutes(10);
@@ -87,47 +88,52 @@ public final class Worker implements AutoCloseable {
     public static Settings of(KafkaClients kafka, List<Device> devices) {
       return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8),
           Duration.ofMillis(100), DEFAULT_REVOKE_DRAIN, DEFAULT_STOP_GRACE, DEFAULT_SESSION_TIMEOUT,
-          TaskTimeouts.DEFAULTS, DEFAULT_MAX_ATTEMPTS, false, true);
+          TaskTimeouts.DEFAULTS, DEFAULT_MAX_ATTEMPTS, false, true, TaskLimits.DEFAULTS);
     }
 
     public Settings withWorkerId(String id) {
       return new Settings(kafka, devices, id, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop);
+          maxAttempts, allowFaults, leaveOnStop, limits);
     }
 
     public Settings withCommitInterval(Duration d) {
       return new Settings(kafka, devices, workerId, d, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop);
+          maxAttempts, allowFaults, leaveOnStop, limits);
     }
 
     public Settings withDrain(Duration revokeDrain, Duration stopGrace) {
       return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop);
+          maxAttempts, allowFaults, leaveOnStop, limits);
     }
 
     public Settings withSessionTimeout(Duration d) {
       return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, d, timeouts,
-          maxAttempts, allowFaults, leaveOnStop);
+          maxAttempts, allowFaults, leaveOnStop, limits);
     }
 
     public Settings withTimeouts(TaskTimeouts t) {
       return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, t,
-          maxAttempts, allowFaults, leaveOnStop);
+          maxAttempts, allowFaults, leaveOnStop, limits);
     }
 
     public Settings withMaxAttempts(int n) {
       return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          n, allowFaults, leaveOnStop);
+          n, allowFaults, leaveOnStop, limits);
     }
 
     public Settings withFaults(boolean allow) {
       return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allow, leaveOnStop);
+          maxAttempts, allow, leaveOnStop, limits);
+    }
+
+    public Settings withLimits(TaskLimits l) {
+      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
+          maxAttempts, allowFaults, leaveOnStop, l);
     }
 
     public Settings withLeaveOnStop(boolean leave) {
       return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leave);
+          maxAttempts, allowFaults, leave, limits);
     }
   }
 
@@ -175,7 +181,7 @@ public final class Worker implements AutoCloseable {
         observer.onAttempts(kind, tasks);
       }
     };
-    TaskProcessor processor = new TaskProcessor(registry, settings.workerId(), both, settings.timeouts());
+    TaskProcessor processor = new TaskProcessor(registry, settings.workerId(), both, settings.timeouts(), settings.limits());
     DeviceWorker.Settings ds = new DeviceWorker.Settings(processor, settings.timeouts(), settings.maxAttempts(), both,
         settings.commitInterval());
     ActorRef<DevicePool.Command> pool;
@@ -191,7 +197,8 @@ public final class Worker implements AutoCloseable {
     this.attempts = new Attempts(settings.kafka(), settings.workerId());
     this.loop = new TaskLoop(new TaskLoop.Settings(settings.kafka(), settings.workerId(), GROUP,
         settings.commitInterval(), settings.revokeDrain(), settings.sessionTimeout(), settings.leaveOnStop()),
-        pool, attempts, observer);
+        pool, attempts, observer,
+        () -> CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.unknownReason()));
     CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "drain-tasks", this::drain);
   }
 
@@ -225,6 +232,7 @@ public final class Worker implements AutoCloseable {
   private CompletionStage<Done> drain() {
     return loop.stop(settings.stopGrace()).thenApply(v -> {
       attempts.close();
+      LOG.info("worker {}: stopped ({})", settings.workerId(), tally());
       stopped.complete(Done.getInstance());
       return Done.getInstance();
     });

@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * A parser for the Python literal in an NPY header: a dict of strings, booleans, {@code None},
- * integers, tuples of integers (returned as {@code long[]}) and lists. Anything else is rejected
+ * integers, tuples (of integers, as a shape: {@code long[]}; otherwise a list) and lists. Anything else is rejected
  * with {@link IllegalArgumentException} naming the position.
  */
 final class PythonLiteral {
@@ -89,20 +89,19 @@ final class PythonLiteral {
     }
   }
 
-  private long[] parseTuple() {
+  /** A tuple of integers (a shape) as {@code long[]}; any other tuple (a structured dtype) as a list. */
+  private Object parseTuple() {
     pos++; // '('
-    List<Long> items = new ArrayList<>();
+    List<Object> items = new ArrayList<>();
     while (true) {
       skipSpace();
       if (peek() == ')') {
         pos++;
-        return items.stream().mapToLong(Long::longValue).toArray();
+        return items.stream().allMatch(Long.class::isInstance)
+            ? items.stream().mapToLong(Long.class::cast).toArray()
+            : items;
       }
-      Object v = value();
-      if (!(v instanceof Long l)) {
-        throw error("tuple item is not an integer");
-      }
-      items.add(l);
+      items.add(value());
       skipSpace();
       if (peek() == ',') {
         pos++;

@@ -4,8 +4,6 @@ import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,24 +14,27 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@code brec:<path>[#indices=<list>]} — a file in BREC layout ({@link BrecLayout}), either a
- *       {@code .npy} NumPy object array of graph6 byte strings (recognised by its magic bytes) or
- *       graph6 text, one graph per line, in the same order. Pairs get official indices 0..P-1 and
- *       the official categories those indices fall in; {@code #indices=} gives the official index
- *       of each pair instead, for excerpts of the official file: a comma-separated list of
- *       indices and ranges {@code a-b} (inclusive), e.g. {@code #indices=0,60,110,160}.
- *   <li>{@code pairs:<path.g6>} — graph6/sparse6 text where consecutive lines form pairs; one
- *       category named after the file.
+ *       {@code .npy} NumPy array of graph6 strings in any encoding {@link NpyStringArray} reads
+ *       (recognised by its magic bytes) or graph6 text, one graph per line, in the same order.
+ *       Pairs get official indices 0..P-1 and the official categories those indices fall in;
+ *       {@code #indices=} gives the official index of each pair instead, for excerpts of the
+ *       official file: a comma-separated list of indices and ranges {@code a-b} (inclusive), e.g.
+ *       {@code #indices=0,60,110,160}.
+ *   <li>{@code pairs:<path>} — graph6/sparse6 text where consecutive lines form pairs, or a 1-D
+ *       {@code .npy} array of graph6 strings where consecutive entries do (BREC's raw category
+ *       files); one category named after the file.
  *   <li>{@code builtin} — the suite the project generates ({@link BuiltinSuite}).
  * </ul>
  *
  * <p>Errors: an unknown form or a malformed {@code #indices} is an {@link IllegalArgumentException}
  * listing the valid forms; a missing, unreadable or malformed file is a {@link
- * GraphFormatException} naming the file (and the line or entry).
+ * GraphFormatException} naming the file (and the line or entry); so is an empty file, and a pairs
+ * file with fewer than two graphs.
  */
 public final class SuiteSpecs {
 
   /** The spec forms, for help texts and error messages. */
-  public static final String FORMS = "brec:<path.npy|path.g6>[#indices=0,60,110-112], pairs:<path.g6>, builtin";
+  public static final String FORMS = "brec:<path.npy|path.g6>[#indices=0,60,110-112], pairs:<path.g6|path.npy>, builtin";
 
   private static final String INDICES = "#indices=";
 
@@ -64,19 +65,22 @@ public final class SuiteSpecs {
     }
     Path file = existingFile(rest, spec);
     String name = file.getFileName().toString();
-    List<Graph> entries = isNpy(file) ? readNpy(file) : readText(file);
-    return BrecLayout.suite(spec, name, entries, indices);
+    return BrecLayout.suite(spec, name, readGraphs(file), indices);
   }
 
   private static Suite loadPairs(String spec, String rest) {
     Path file = existingFile(rest, spec);
     String name = file.getFileName().toString();
-    List<Graph> graphs = readText(file);
+    List<Graph> graphs = readGraphs(file);
+    if (graphs.size() < 2) {
+      throw new GraphFormatException(name + ": " + (graphs.isEmpty() ? "no graphs" : "1 graph")
+          + "; a pairs file needs at least one pair (two consecutive graphs)");
+    }
     if (graphs.size() % 2 != 0) {
       throw new GraphFormatException(name + ": " + graphs.size()
           + " graphs, an odd number; consecutive lines must form pairs");
     }
-    String category = name.endsWith(".g6") || name.endsWith(".s6") ? name.substring(0, name.length() - 3) : name;
+    String category = name.replaceFirst("\\.(g6|s6|npy)$", "");
     List<GraphPair> pairs = new ArrayList<>();
     for (int i = 0; i < graphs.size(); i += 2) {
       pairs.add(new GraphPair(i / 2, category, graphs.get(i), graphs.get(i + 1), null));
@@ -127,37 +131,30 @@ public final class SuiteSpecs {
     return out.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private static boolean isNpy(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] head = in.readNBytes(6);
-      return head.length == 6 && (head[0] & 0xff) == 0x93 && new String(head, 1, 5, StandardCharsets.US_ASCII).equals("NUMPY");
-    } catch (IOException e) {
-      throw new GraphFormatException(file + ": cannot read: " + e.getMessage(), e);
-    }
-  }
-
-  private static List<Graph> readNpy(Path file) {
+  /** The graphs of a suite file: an NPY array (by its magic bytes) or graph6/sparse6 text. */
+  private static List<Graph> readGraphs(Path file) {
     String name = file.getFileName().toString();
-    List<byte[]> strings;
     try {
-      strings = NpyObjectArray.readByteStrings(file);
-    } catch (IOException e) {
-      throw new GraphFormatException(file + ": cannot read: " + e.getMessage(), e);
-    }
-    List<Graph> graphs = new ArrayList<>(strings.size());
-    for (int i = 0; i < strings.size(); i++) {
-      try {
-        graphs.add(Graph6.decode(new String(strings.get(i), StandardCharsets.ISO_8859_1)));
-      } catch (GraphFormatException e) {
-        throw e.at(name + " entry " + i);
+      if (Files.size(file) == 0) {
+        throw new GraphFormatException(name + ": the file is empty");
       }
-    }
-    return graphs;
-  }
-
-  private static List<Graph> readText(Path file) {
-    try {
-      return Graph6.readFile(file);
+      if (!NpyStringArray.isNpy(file)) {
+        List<Graph> graphs = Graph6.readFile(file);
+        if (graphs.isEmpty()) {
+          throw new GraphFormatException(name + ": the file holds no graphs, only blank lines");
+        }
+        return graphs;
+      }
+      List<String> strings = NpyStringArray.read(file);
+      List<Graph> graphs = new ArrayList<>(strings.size());
+      for (int i = 0; i < strings.size(); i++) {
+        try {
+          graphs.add(Graph6.decode(strings.get(i)));
+        } catch (GraphFormatException e) {
+          throw e.at(name + " entry " + i);
+        }
+      }
+      return graphs;
     } catch (IOException e) {
       throw new GraphFormatException(file + ": cannot read: " + e.getMessage(), e);
     }

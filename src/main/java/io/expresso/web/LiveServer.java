@@ -22,7 +22,8 @@ import org.apache.pekko.stream.javadsl.Source;
 /**
  * The HTTP server of {@code up} and of workers: {@code /metrics} always; with a {@link LiveState},
  * also the live page ({@code /}), its JSON snapshot ({@code /api/state}), the SSE stream
- * ({@code /events}, one {@code state} event per change, checked every {@value #PUSH_MILLIS} ms)
+ * ({@code /events}, one {@code state} event per change, checked every {@value #PUSH_MILLIS} ms),
+ * {@code /health} (200 while the readers behind the page are current, 503 with which are not)
  * and Chart.js from its WebJar ({@code /webjars/...}).
  */
 public final class LiveServer {
@@ -52,6 +53,10 @@ public final class LiveServer {
         path(PathMatchers.segment("api").slash("state"), () -> get(() -> complete(
             HttpEntities.create(ContentTypes.APPLICATION_JSON,
                 state.json(System.currentTimeMillis()))))),
+        path("health", () -> get(() -> complete(
+            state.current() ? org.apache.pekko.http.javadsl.model.StatusCodes.OK
+                : org.apache.pekko.http.javadsl.model.StatusCodes.SERVICE_UNAVAILABLE,
+            HttpEntities.create(ContentTypes.APPLICATION_JSON, state.healthJson())))),
         path("events", () -> get(() ->
             completeOK(events(state), EventStreamMarshalling.toEventStream()))));
   }

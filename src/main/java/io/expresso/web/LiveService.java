@@ -16,6 +16,9 @@ import java.time.Duration;
  */
 public final class LiveService implements AutoCloseable {
 
+  /** A reader that has not read from the broker for this long is reported as behind on {@code /health}. */
+  static final Duration STALE_AFTER = Duration.ofSeconds(30);
+
   private final Metrics metrics;
   private final LiveState state = new LiveState();
   private final TaskCounter counter;
@@ -26,6 +29,7 @@ public final class LiveService implements AutoCloseable {
     this.metrics = metrics;
     this.http = HttpEndpoint.live(host, port, metrics, state);
     this.counter = new TaskCounter(clients, state);
+    state.reader("task-counter", () -> counter.healthy(STALE_AFTER));
     this.lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5));
   }
 
@@ -41,6 +45,7 @@ public final class LiveService implements AutoCloseable {
 
   /** Feeds the page and the result meters from {@code aggregator}; call before it starts. */
   public Aggregator attach(Aggregator aggregator) {
+    state.reader("aggregator", () -> aggregator.healthy(STALE_AFTER));
     return aggregator.addListener(new ResultMetricsListener(metrics.results()))
         .addListener(new LiveStateListener(state));
   }

@@ -179,4 +179,29 @@ public final class LiveState {
       this.device = device;
     }
   }
+
+  private final Map<String, java.util.function.BooleanSupplier> readers = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Registers a reader of the cluster (aggregator, task counter) whose currency {@code /health} reports. */
+  public void reader(String name, java.util.function.BooleanSupplier current) {
+    readers.put(name, current);
+  }
+
+  /** {@code {"current":true,"readers":{"aggregator":true,...}}}: whether every reader read from the broker lately. */
+  public String healthJson() {
+    StringBuilder sb = new StringBuilder("{\"readers\":{");
+    boolean all = true;
+    boolean first = true;
+    for (Map.Entry<String, java.util.function.BooleanSupplier> e : new java.util.TreeMap<>(readers).entrySet()) {
+      boolean ok = e.getValue().getAsBoolean();
+      all &= ok;
+      sb.append(first ? "" : ",").append('"').append(e.getKey()).append("\":").append(ok);
+      first = false;
+    }
+    return "{\"current\":" + all + "," + sb.substring(1) + "}}";
+  }
+
+  public boolean current() {
+    return readers.values().stream().allMatch(java.util.function.BooleanSupplier::getAsBoolean);
+  }
 }

@@ -35,6 +35,7 @@ final class TaskCounter implements AutoCloseable {
   private final Map<String, Set<String>> tasks = new HashMap<>();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Thread thread;
+  private volatile long lastHealthyMs = System.currentTimeMillis();
   private volatile boolean running = true;
 
   TaskCounter(KafkaClients clients, LiveState state) {
@@ -51,33 +52,49 @@ final class TaskCounter implements AutoCloseable {
 
   private void loop() {
     long lastRefresh = 0;
+    int failures = 0;
     try {
       while (running) {
-        if (System.currentTimeMillis() - lastRefresh > 2000) {
-          refreshAssignment();
-          lastRefresh = System.currentTimeMillis();
-        }
-        if (assigned.isEmpty()) {
-          Thread.sleep(200);
-          continue;
-        }
-        Map<String, Integer> grown = new HashMap<>();
-        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          String experiment = experimentOf(r);
-          if (experiment != null && r.key() != null
-              && tasks.computeIfAbsent(experiment, e -> new HashSet<>()).add(r.key())) {
-            grown.put(experiment, tasks.get(experiment).size());
+        try {
+          if (System.currentTimeMillis() - lastRefresh > 2000) {
+            refreshAssignment();
+            lastRefresh = System.currentTimeMillis();
           }
+          if (assigned.isEmpty()) {
+            Thread.sleep(200);
+            continue;
+          }
+          Map<String, Integer> grown = new HashMap<>();
+          for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+            String experiment = experimentOf(r);
+            if (experiment != null && r.key() != null
+                && tasks.computeIfAbsent(experiment, e -> new HashSet<>()).add(r.key())) {
+              grown.put(experiment, tasks.get(experiment).size());
+            }
+          }
+          grown.forEach(state::expect);
+          lastHealthyMs = System.currentTimeMillis();
+          failures = 0;
+        } catch (WakeupException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          // a broker outage: positions are kept, so wait and read on rather than freeze the page
+          failures++;
+          long backoff = Math.min(30_000, 500L << Math.min(6, failures - 1));
+          LOG.warn("task counter: cannot read the task topics ({}); retrying in {} ms", e.toString(), backoff);
+          Thread.sleep(backoff);
         }
-        grown.forEach(state::expect);
       }
     } catch (WakeupException | InterruptedException e) {
       // closing
-    } catch (RuntimeException e) {
-      LOG.warn("task counter stopped: {}", e.toString());
     } finally {
       consumer.close(Duration.ofSeconds(2));
     }
+  }
+
+  /** Whether the counter read from the broker within {@code staleAfter}. */
+  public boolean healthy(Duration staleAfter) {
+    return System.currentTimeMillis() - lastHealthyMs <= staleAfter.toMillis();
   }
 
   private static String experimentOf(ConsumerRecord<String, byte[]> r) {

@@ -130,9 +130,13 @@ class BaselineCommandTest {
     assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + dir.resolve("absent.g6"))).isEqualTo(1);
     assertThat(err.toString()).contains("absent.g6").contains("not found");
     Path odd = dir.resolve("odd.g6");
-    Files.writeString(odd, "C~\n");
+    Files.writeString(odd, "C~\nCr\nC~\n");
     assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + odd)).isEqualTo(1);
     assertThat(err.toString()).contains("odd number");
+    // An empty pairs file used to give an empty table and exit 0.
+    Path empty = Files.createFile(dir.resolve("empty.g6"));
+    assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + empty)).isEqualTo(1);
+    assertThat(err.toString()).contains("empty.g6: the file is empty");
   }
 
   @Test

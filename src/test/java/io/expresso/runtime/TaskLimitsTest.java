@@ -3,112 +3,118 @@ package io.expresso.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import io.expresso.graph.GraphBuilder;
+import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.PairTask;
-import io.expresso.proto.v1.Result;
-import io.expresso.proto.v1.SyntheticTask;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
+import io.expresso.proto.v1.Relabelings;
+import io.expresso.proto.v1.RpcSettings;
+import io.expresso.proto.v1.TrainTask;
+import io.expresso.proto.v1.TrainingSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The task processor's limits: timeouts, hand-backs, poison, bounded dead letters, faults gated by a flag. */
+/**
+ * One test per limit: a task over it ends as an {@code over-limit} error result naming the limit
+ * and the value, decided from the task's text (graph headers, settings, spec) before anything is
+ * decoded or allocated.
+ */
 class TaskLimitsTest {
 
   private final Device cpu = new Device("cpu", 0);
 
-  private static ConsumerRecord<String, byte[]> record(String topic, String key, byte[] value) {
-    return new ConsumerRecord<>(topic, 1, 5L, key, value);
-  }
-
-  private static SyntheticTask synthetic(String id, int workMs, String fault) {
-    return SyntheticTask.newBuilder().setExperimentId("e").setTaskId(id).setWorkMs(workMs).setFault(fault).build();
-  }
-
-  private static String header(ProducerRecord<String, byte[]> r, String name) {
-    return r.headers().lastHeader(name) == null ? null : new String(r.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
-  }
-
-  @Test
-  void aTimedOutTaskEndsAsAnErrorResultNamingItsLimit() throws Exception {
-    TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE, TaskTimeouts.parse("synthetic=3s"));
-    Cancellation c = new Cancellation();
-    c.cancel(Cancellation.Reason.TIMEOUT);
-    Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/t", synthetic("e/t", 5000, "").toByteArray()), cpu, c);
-    assertThat(o.handedBack()).isFalse();
-    assertThat(o.result().getError().getReason()).isEqualTo("timeout");
-    assertThat(o.result().getError().getMessage()).contains("limit of 3s").contains("--task-timeout synthetic=");
-    assertThat(o.records()).extracting(ProducerRecord::topic).containsExactly(Topics.RESULTS, Topics.DEAD_LETTERS);
-  }
-
-  @Test
-  void aTaskCancelledForAHandOverLeavesNothingToCommit() {
-    TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    for (Cancellation.Reason why : List.of(Cancellation.Reason.REVOKED, Cancellation.Reason.STOPPING)) {
-      Cancellation c = new Cancellation();
-      c.cancel(why);
-      Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/h", synthetic("e/h", 5000, "").toByteArray()), cpu, c);
-      assertThat(o.handedBack()).as(why.name()).isTrue();
-      assertThat(o.handedBackFor()).isEqualTo(why);
-      assertThat(o.records()).isEmpty();
+  private static String cycle(int n) {
+    GraphBuilder b = new GraphBuilder(n);
+    for (int i = 0; i < n; i++) {
+      b.addEdge(i, (i + 1) % n);
     }
+    return Graph6.encode(b.build());
+  }
+
+  private static PairTask pair(String method, String g, String h) {
+    return PairTask.newBuilder().setExperimentId("e").setTaskId("e/t").setMethod(method).setGraphFirst(g).setGraphSecond(h).build();
+  }
+
+  /** The error of {@code task} under {@code limits}: reason and message. */
+  private String[] refusal(TaskKind kind, com.google.protobuf.Message task, TaskLimits limits) {
+    TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE, TaskTimeouts.DEFAULTS, limits);
+    Outcome o = p.process(new ConsumerRecord<>(kind.topic(), 0, 0L, "e/t", task.toByteArray()), cpu);
+    return new String[] {o.result().getError().getReason(), o.result().getError().getMessage()};
+  }
+
+  private void assertRefused(TaskKind kind, com.google.protobuf.Message task, TaskLimits limits, String limit, String value) {
+    String[] r = refusal(kind, task, limits);
+    assertThat(r[0]).as(r[1]).isEqualTo("over-limit");
+    assertThat(r[1]).contains("limit " + limit + " = ").contains(" is " + value + ",");
   }
 
   @Test
-  void aPoisonTaskIsAnErrorResultAndADeadLetterWithTheAttemptCount() throws Exception {
-    TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    Outcome o = p.poison(record(Topics.TASKS_SYNTHETIC, "e/p", synthetic("e/p", 0, "crash").toByteArray()), cpu, 3);
-    assertThat(o.result().getTaskId()).isEqualTo("e/p");
-    assertThat(o.result().getExperimentId()).isEqualTo("e");
-    assertThat(o.result().getError().getReason()).isEqualTo("poison");
-    assertThat(o.result().getError().getMessage()).startsWith("poison: 3 attempts");
-    ProducerRecord<String, byte[]> dead = o.records().get(1);
-    assertThat(dead.topic()).isEqualTo(Topics.DEAD_LETTERS);
-    assertThat(header(dead, Topics.HEADER_REASON)).isEqualTo("poison: 3 attempts");
-    assertThat(Result.parseFrom(o.records().get(0).value()).getError().getReason()).isEqualTo("poison");
+  void aFiveCharacterSparse6DeclaringNearly33000VerticesIsRefusedBeforeDecoding() {
+    String huge = ":~F~~"; // sparse6: five characters that declare n = 32767 (and no edges)
+    assertThat(Graph6.declaredVertices(huge)).isGreaterThan(10_000);
+    assertRefused(TaskKind.PAIR, pair("spd-wl", huge, huge), TaskLimits.DEFAULTS, "dense-vertices", String.valueOf(Graph6.declaredVertices(huge)));
+    assertRefused(TaskKind.PAIR, pair("1-wl", huge, huge), TaskLimits.DEFAULTS, "vertices", String.valueOf(Graph6.declaredVertices(huge)));
   }
 
   @Test
-  void deadLettersAndErrorMessagesStayBoundedWhateverTheTaskSize() {
-    TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    PairTask huge = PairTask.newBuilder().setExperimentId("e").setTaskId("e/huge").setMethod("gin:" + "x".repeat(2 << 20))
-        .setGraphFirst("C~").setGraphSecond("C~").build();
-    Outcome o = p.process(record(Topics.TASKS_PAIR, "e/huge", huge.toByteArray()), cpu);
-    assertThat(o.failed()).isTrue();
-    assertThat(o.result().getError().getMessage().length()).isLessThan(TaskProcessor.MESSAGE_LIMIT + 200);
-    ProducerRecord<String, byte[]> dead = o.records().get(1);
-    assertThat(dead.value()).hasSize(TaskProcessor.DEAD_LETTER_VALUE_LIMIT);
-    assertThat(header(dead, Topics.HEADER_TRUNCATED)).isEqualTo("value: kept the first " + TaskProcessor.DEAD_LETTER_VALUE_LIMIT
-        + " of " + huge.toByteArray().length + " bytes");
-    int total = dead.value().length;
-    for (var h : dead.headers()) {
-      total += h.value().length;
+  void eachVertexLimitFollowsHowTheMethodGrows() {
+    String c400 = cycle(400);
+    assertRefused(TaskKind.PAIR, pair("4-wl", c400, c400), TaskLimits.DEFAULTS, "cubic-vertices", "400");
+    assertRefused(TaskKind.PAIR, pair("ppgn", c400, c400), TaskLimits.DEFAULTS, "model-vertices", "400");
+    assertRefused(TaskKind.PAIR, pair("3-wl", c400, c400), TaskLimits.DEFAULTS.with("dense-vertices=300"), "dense-vertices", "400");
+    assertThat(refusal(TaskKind.PAIR, pair("1-wl", c400, c400), TaskLimits.DEFAULTS)[0]).as("1-WL on 400 vertices runs").isEmpty();
+  }
+
+  @Test
+  void edgesAreCountedFromTheGraph6BitsWithoutDecoding() {
+    String c50 = cycle(50);
+    assertRefused(TaskKind.PAIR, pair("1-wl", c50, c50), TaskLimits.DEFAULTS.with("edges=49"), "edges", "50");
+  }
+
+  @Test
+  void trainingSettingsAndRelabelingsAreBounded() {
+    String c = cycle(8);
+    PairTask base = pair("gin", c, c);
+    assertRefused(TaskKind.PAIR, base.toBuilder().setTraining(TrainingSettings.newBuilder().setEpochs(1_000_000)).build(),
+        TaskLimits.DEFAULTS, "epochs", "1000000");
+    assertRefused(TaskKind.PAIR, base.toBuilder().setTraining(TrainingSettings.newBuilder().setBatchSize(1 << 20)).build(),
+        TaskLimits.DEFAULTS, "batch-size", String.valueOf(1 << 20));
+    assertRefused(TaskKind.PAIR, base.toBuilder().setRpc(RpcSettings.newBuilder().setQ(100_000)).build(),
+        TaskLimits.DEFAULTS, "q", "100000");
+    Relabelings.Builder r = Relabelings.newBuilder();
+    for (int i = 0; i < 300; i++) {
+      r.addFirst(c);
     }
-    assertThat(total).as("dead letter bytes, value and headers").isLessThan(100_000);
+    assertRefused(TaskKind.PAIR, base.toBuilder().setRelabelings(r).build(), TaskLimits.DEFAULTS, "q", "300");
   }
 
   @Test
-  void faultsAreRefusedUnlessTheWorkerAllowsThem() {
-    EvaluatorRegistry r = EvaluatorRegistry.defaults();
-    TaskProcessor p = new TaskProcessor(r, "w", TaskObserver.NONE);
-    Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/f", synthetic("e/f", 0, "hang").toByteArray()), cpu);
-    assertThat(o.result().getError().getReason()).isEqualTo("invalid-task");
-    assertThat(o.result().getError().getMessage()).contains("--allow-faults");
-    r.allowFaults();
-    Outcome oom = p.process(record(Topics.TASKS_SYNTHETIC, "e/o", synthetic("e/o", 0, "oom").toByteArray()), cpu);
-    assertThat(oom.result().getError().getReason()).isEqualTo("out-of-memory");
+  void modelWidthDepthAndSpecLengthAreBounded() {
+    String c = cycle(8);
+    assertRefused(TaskKind.PAIR, pair("gin:hidden=4000", c, c), TaskLimits.DEFAULTS, "hidden", "4000");
+    assertRefused(TaskKind.PAIR, pair("gin:layers=60", c, c), TaskLimits.DEFAULTS, "layers", "60");
+    assertRefused(TaskKind.PAIR, pair("gin:hidden=1000,layers=30", c, c), TaskLimits.DEFAULTS, "width-x-depth", "30000");
+    assertRefused(TaskKind.PAIR, pair("gin:" + "x".repeat(280_000), c, c), TaskLimits.DEFAULTS, "spec-chars", "280004");
+    assertRefused(TaskKind.TRAIN, TrainTask.newBuilder().setExperimentId("e").setTaskId("e/t").setModel("i2gnn:hidden=5000").build(),
+        TaskLimits.DEFAULTS, "hidden", "5000");
+    assertRefused(TaskKind.ATTACK, AttackTask.newBuilder().setExperimentId("e").setTaskId("e/t").setBeamWidth(50_000).build(),
+        TaskLimits.DEFAULTS, "beam-width", "50000");
   }
 
   @Test
-  void timeoutsParseOverTheDefaultsAndRejectNonsense() {
-    TaskTimeouts t = TaskTimeouts.parse("pair=30m, synthetic=90s");
-    assertThat(t.of(TaskKind.PAIR)).isEqualTo(Duration.ofMinutes(30));
-    assertThat(t.of(TaskKind.SYNTHETIC)).isEqualTo(Duration.ofSeconds(90));
-    assertThat(t.of(TaskKind.TRAIN)).isEqualTo(Duration.ofHours(24));
-    assertThatThrownBy(() -> TaskTimeouts.parse("pear=1h")).hasMessageContaining("unknown task kind 'pear'");
-    assertThatThrownBy(() -> TaskTimeouts.parse("pair=soon")).hasMessageContaining("'soon'");
-    assertThatThrownBy(() -> TaskTimeouts.parse("pair=0s")).hasMessageContaining("must be positive");
-    assertThat(TaskTimeouts.format(Duration.ofMinutes(90))).isEqualTo("90m");
+  void limitsComeFromAFileAndFlagsAndRejectNonsense(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("limits.properties");
+    Files.writeString(f, "vertices = 500\nepochs=100\n");
+    TaskLimits l = TaskLimits.read(f).with("epochs=50");
+    assertThat(l.of("vertices")).isEqualTo(500);
+    assertThat(l.of("epochs")).isEqualTo(50);
+    assertThat(l.of("q")).isEqualTo(TaskLimits.DEFAULTS.of("q"));
+    assertThatThrownBy(() -> TaskLimits.DEFAULTS.with("vertexes=5")).hasMessageContaining("unknown limit 'vertexes'");
+    assertThatThrownBy(() -> TaskLimits.DEFAULTS.with("epochs=lots")).hasMessageContaining("not a whole number");
+    assertThatThrownBy(() -> TaskLimits.DEFAULTS.with("epochs=0")).hasMessageContaining("at least 1");
   }
 }

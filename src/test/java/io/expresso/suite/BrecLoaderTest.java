@@ -13,6 +13,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,11 +111,11 @@ class BrecLoaderTest {
   void npyHeaderIsCheckedPerTheFormatSpec(@TempDir Path dir) throws IOException {
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "f8.npy", 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (128,), }")))
         .isInstanceOf(GraphFormatException.class)
-        .hasMessage("f8.npy: NPY dtype is '<f8', expected an object array ('|O') of graph6 byte strings");
+        .hasMessageStartingWith("f8.npy: NPY dtype '<f8' is not an array of strings; accepted: '|S<n>'");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "2d.npy", 2, "{'descr': '|O', 'fortran_order': False, 'shape': (2, 64), }")))
-        .hasMessage("2d.npy: NPY array has 2 dimensions, expected 1");
+        .hasMessage("2d.npy: NPY array has shape (2, 64), 2 dimensions; expected a 1-D list of graph6 strings");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "v9.npy", 9, "{}")))
-        .hasMessage("v9.npy: unsupported NPY format version 9.0");
+        .hasMessage("v9.npy: unsupported NPY format version 9.0 (supported: 1.0, 2.0, 3.0)");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + writeNpy(dir, "dict.npy", 1, "{'descr': '|O', 'shape': (128,)")))
         .hasMessageStartingWith("dict.npy: bad NPY header: ");
     // A version-2 header (4-byte length) is read like version 1; the missing pickle is then reported.
@@ -142,7 +145,7 @@ class BrecLoaderTest {
     assertThatThrownBy(() -> SuiteSpecs.load("brec2:x.npy"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown suite spec 'brec2:x.npy'")
-        .hasMessageContaining("pairs:<path.g6>");
+        .hasMessageContaining("pairs:<path.g6|path.npy>");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + dir.resolve("nope.npy")))
         .isInstanceOf(GraphFormatException.class)
         .hasMessageContaining("nope.npy: suite file not found");
@@ -206,5 +209,77 @@ class BrecLoaderTest {
     assertThatThrownBy(() -> SuiteSpecs.load("pairs:" + f))
         .isInstanceOf(GraphFormatException.class)
         .hasMessage("mine.g6: 3 graphs, an odd number; consecutive lines must form pairs");
+  }
+
+  @Test
+  void brecFilesInEveryNumpyEncodingGiveTheSameSuite() {
+    Suite text = SuiteSpecs.load("brec:" + NpyStringArrayTest.fixture("brec_one_pair.g6"));
+    // |S is what BREC's own np.save writes; <U and pickled objects are the other ways to save the list.
+    for (String file : List.of("brec_one_pair.npy", "brec_one_pair_unicode.npy", "brec_one_pair_object.npy")) {
+      assertThat(SuiteSpecs.load("brec:" + NpyStringArrayTest.fixture(file)).pairs().toList())
+          .as(file).isEqualTo(text.pairs().toList());
+    }
+    GraphPair pair = text.pairs().toList().get(0);
+    assertThat(pair.index()).isZero();
+    assertThat(pair.category()).isEqualTo("Basic");
+    // The hexagon versus two triangles: 1-WL cannot tell them apart, 3-WL can.
+    assertThat(WlMethods.byName("1-wl").distinguishes(pair.first(), pair.second())).isFalse();
+    assertThat(WlMethods.byName("3-wl").distinguishes(pair.first(), pair.second())).isTrue();
+    assertThat(pair.relabelings().q()).isEqualTo(32);
+    assertThat(Isomorphism.isomorphic(pair.relabelings().second().get(31), pair.second())).isTrue();
+  }
+
+  @Test
+  void emptyFilesAndPairFilesWithoutAPairAreErrors(@TempDir Path dir) throws IOException {
+    Path empty = Files.write(dir.resolve("empty.g6"), new byte[0]);
+    for (String form : List.of("brec:", "pairs:")) {
+      assertThatThrownBy(() -> SuiteSpecs.load(form + empty))
+          .isInstanceOf(GraphFormatException.class)
+          .hasMessage("empty.g6: the file is empty");
+      assertThatThrownBy(() -> SuiteSpecs.load(form + NpyStringArrayTest.fixture("empty.npy")))
+          .isInstanceOf(GraphFormatException.class)
+          .hasMessage("empty.npy: NPY array is empty (shape (0,)); expected graph6 strings");
+    }
+    Path blank = Files.writeString(dir.resolve("blank.g6"), "\n  \n");
+    assertThatThrownBy(() -> SuiteSpecs.load("pairs:" + blank))
+        .hasMessage("blank.g6: the file holds no graphs, only blank lines");
+    Path one = Files.writeString(dir.resolve("one.g6"), "C~\n");
+    assertThatThrownBy(() -> SuiteSpecs.load("pairs:" + one))
+        .isInstanceOf(GraphFormatException.class)
+        .hasMessage("one.g6: 1 graph; a pairs file needs at least one pair (two consecutive graphs)");
+    Path oneNpy = NpyStringArrayTest.writeNpy(dir, "one.npy", 1,
+        "{'descr': '|S2', 'fortran_order': False, 'shape': (1,), }", "C~".getBytes(StandardCharsets.US_ASCII));
+    assertThatThrownBy(() -> SuiteSpecs.load("pairs:" + oneNpy))
+        .hasMessage("one.npy: 1 graph; a pairs file needs at least one pair (two consecutive graphs)");
+  }
+
+  @Test
+  void pairsFromNpyNameTheEntryOfABadGraph(@TempDir Path dir) throws IOException {
+    byte[] data = "C~\0\0C\u00ac\0\0".getBytes(StandardCharsets.ISO_8859_1);
+    Path f = NpyStringArrayTest.writeNpy(dir, "bad.npy", 1, "{'descr': '|S4', 'fortran_order': False, 'shape': (2,), }", data);
+    assertThatThrownBy(() -> SuiteSpecs.load("pairs:" + f))
+        .isInstanceOf(GraphFormatException.class)
+        .hasMessageStartingWith("bad.npy entry 1: invalid character");
+  }
+
+  /** BREC's raw category files (|S and <U, 1-D and 2-D), where the shared data is present. */
+  @Test
+  void brecRawCategoryFiles() {
+    Path raw = SHARED.resolve("data/brec-raw");
+    Assumptions.assumeTrue(Files.isDirectory(raw), "no " + raw);
+    PairDistinguisher oneWl = WlMethods.byName("1-wl");
+    Map<String, Integer> pairs = Map.of("basic.npy", 60, "str.npy", 50, "4vtx.npy", 20, "dr.npy", 20);
+    pairs.forEach((file, count) -> {
+      Suite s = SuiteSpecs.load("pairs:" + raw.resolve(file));
+      assertThat(s.size()).as(file).isEqualTo(count);
+      assertThat(s.categories()).extracting(Category::name).containsExactly(file.replace(".npy", ""));
+      // Every BREC pair is 1-WL-equivalent: a decoding slip would show up here.
+      assertThat(s.pairs().filter(p -> oneWl.distinguishes(p.first(), p.second()))).as(file).isEmpty();
+    });
+    for (String file : List.of("regular.npy", "extension.npy", "cfi.npy")) {
+      assertThatThrownBy(() -> SuiteSpecs.load("pairs:" + raw.resolve(file)))
+          .hasMessageContaining(file + ": NPY array has shape (")
+          .hasMessageContaining(", 2), 2 dimensions; expected a 1-D list of graph6 strings");
+    }
   }
 }
