@@ -136,7 +136,13 @@ public final class Aggregator implements AutoCloseable {
           if (!caughtUp) {
             checkCaughtUp();
           }
-          lastHealthyMs = System.currentTimeMillis();
+          if (System.currentTimeMillis() - lastHealthyMs > 5000) {
+            // an empty poll does not prove the broker answers (the consumer retries silently);
+            // a list-offsets request does, and throws after 5 s when it does not
+            consumer.endOffsets(assigned, Duration.ofSeconds(5));
+            lastHealthyMs = System.currentTimeMillis();
+            lastError = null;
+          }
           failures = 0;
         } catch (WakeupException e) {
           throw e;
@@ -164,9 +170,9 @@ public final class Aggregator implements AutoCloseable {
     return System.currentTimeMillis() - lastHealthyMs <= staleAfter.toMillis();
   }
 
-  /** The last read error, or null if none since the last successful read. */
+  /** The last read error, or null if the broker has answered since. */
   public String lastError() {
-    return healthy(Duration.ofSeconds(30)) ? null : lastError;
+    return lastError;
   }
 
   /** Picks up the results topic's partitions (the topic may appear after we start). */

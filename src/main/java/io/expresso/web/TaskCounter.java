@@ -73,7 +73,10 @@ final class TaskCounter implements AutoCloseable {
             }
           }
           grown.forEach(state::expect);
-          lastHealthyMs = System.currentTimeMillis();
+          if (System.currentTimeMillis() - lastHealthyMs > 5000) {
+            consumer.endOffsets(assigned, Duration.ofSeconds(5)); // proves the broker answers; throws if not
+            lastHealthyMs = System.currentTimeMillis();
+          }
           failures = 0;
         } catch (WakeupException e) {
           throw e;

@@ -40,18 +40,24 @@ class AggregatorRecoveryTest {
       results(broker.bootstrap(), "heal", 0, 50);
       try (Aggregator a = new Aggregator(broker.bootstrap(), "heal").start()) {
         assertThat(a.awaitUnique(50, Duration.ofSeconds(60))).isTrue();
-        assertThat(a.healthy(Duration.ofSeconds(5))).isTrue();
+        assertThat(a.healthy(Duration.ofSeconds(15))).isTrue();
         broker.stop();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (a.healthy(Duration.ofSeconds(5))) {
+        while (a.healthy(Duration.ofSeconds(15))) {
           assertThat(System.nanoTime()).as("the aggregator reports that it is behind").isLessThan(deadline);
           Thread.sleep(200);
         }
-        Thread.sleep(15_000); // longer than partitionsFor's 5 s and a poll's fetch timeouts
+        assertThat(a.lastError()).isNotNull();
+        Thread.sleep(15_000); // longer than the readers' 5 s request timeouts
         broker.restart();
         results(broker.bootstrap(), "heal", 50, 100);
         assertThat(a.awaitUnique(100, Duration.ofSeconds(90))).as("caught up after the outage").isTrue();
-        assertThat(a.healthy(Duration.ofSeconds(5))).isTrue();
+        deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!a.healthy(Duration.ofSeconds(15))) {
+          assertThat(System.nanoTime()).as("the aggregator reports that it is current again").isLessThan(deadline);
+          Thread.sleep(200);
+        }
+        assertThat(a.lastError()).isNull();
       }
     }
   }
