@@ -155,6 +155,9 @@ public final class LabelGuard {
     if (raw == null) {
       return NONE;
     }
+    if (plain(raw)) {
+      return raw; // the usual case, checked without copying: every task's meters pass here
+    }
     StringBuilder sb = new StringBuilder(Math.min(raw.length(), MAX_LENGTH));
     boolean space = false;
     for (int i = 0; i < raw.length() && sb.length() < MAX_LENGTH; ) {
@@ -175,6 +178,21 @@ public final class LabelGuard {
     }
     String v = sb.toString().strip();
     return v.isEmpty() ? NONE : v;
+  }
+
+  /** Short, printable ASCII, not blank, single spaces only inside. */
+  private static boolean plain(String s) {
+    int n = s.length();
+    if (n == 0 || n > MAX_LENGTH || s.charAt(0) == ' ' || s.charAt(n - 1) == ' ') {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < ' ' || c > '~' || c == ' ' && s.charAt(i - 1) == ' ') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean printable(int cp) {
