@@ -3,6 +3,8 @@
 
 const charts = new Map();
 
+// Builds the DOM from text nodes (append) and attribute values (setAttribute), never from HTML
+// strings: experiment ids, suites, categories, models and worker ids come from task messages.
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);

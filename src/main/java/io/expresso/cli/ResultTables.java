@@ -1,11 +1,15 @@
 package io.expresso.cli;
 
+import io.expresso.report.Escape;
 import io.expresso.runtime.ResultSummary;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** People-readable tables of a {@link ResultSummary}: one per method, then synthetic and errors. */
+/**
+ * People-readable tables of a {@link ResultSummary}: one per method, then synthetic and errors.
+ * Strings from messages reach the terminal only through {@link Table} or {@link Escape#terminal}.
+ */
 final class ResultTables {
 
   private ResultTables() {}
@@ -13,7 +17,7 @@ final class ResultTables {
   static String render(ResultSummary s) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "experiment %s: %d unique results, %d duplicates in report, %d errors%n",
-        s.experiment(), s.uniqueResults(), s.duplicatesInReport(), s.errors()));
+        Escape.terminal(s.experiment()), s.uniqueResults(), s.duplicatesInReport(), s.errors()));
     for (Map.Entry<String, List<ResultSummary.Row>> e : s.rowsByMethod().entrySet()) {
       String method = e.getKey();
       if (method.equals("synthetic") || method.equals("?") || method.equals("train") || method.equals("attack")) {
@@ -34,14 +38,15 @@ final class ResultTables {
       }
       t.separator().row("total", String.valueOf(pairs), String.valueOf(dist), percent(dist, pairs - err),
           String.valueOf(rel), String.valueOf(err));
-      sb.append("\nmethod ").append(method).append('\n').append(t.render());
+      sb.append("\nmethod ").append(Escape.terminal(method)).append('\n').append(t.render());
     }
     for (ResultSummary.Row r : s.rows()) {
       if (r.method().equals("synthetic")) {
         sb.append(String.format(Locale.ROOT, "%nsynthetic tasks: %d (%d errors); publish to finish p50 %s, p99 %s%n",
             r.tasks(), r.errors(), seconds(s.syntheticLatency(0.5)), seconds(s.syntheticLatency(0.99))));
       } else if (r.method().equals("?")) {
-        sb.append(String.format(Locale.ROOT, "%s tasks: %d (%d errors)%n", r.category(), r.tasks(), r.errors()));
+        sb.append(String.format(Locale.ROOT, "%s tasks: %d (%d errors)%n", Escape.terminal(r.category()), r.tasks(),
+            r.errors()));
       }
     }
     // train before attack whatever order the results came in: the attacks are on those models

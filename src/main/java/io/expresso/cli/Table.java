@@ -1,9 +1,14 @@
 package io.expresso.cli;
 
+import io.expresso.report.Escape;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain-text table with aligned columns, for people reading a terminal. */
+/**
+ * A plain-text table with aligned columns, for people reading a terminal. Cells often come from
+ * task messages, so each passes {@link Escape#terminal}: no newline breaks a row, no escape
+ * sequence reaches the terminal.
+ */
 public final class Table {
 
   private final String[] header;
@@ -11,14 +16,14 @@ public final class Table {
   private final List<Integer> separatorsBefore = new ArrayList<>();
 
   public Table(String... header) {
-    this.header = header;
+    this.header = clean(header);
   }
 
   public Table row(String... cells) {
     if (cells.length != header.length) {
       throw new IllegalArgumentException(cells.length + " cells for " + header.length + " columns");
     }
-    rows.add(cells);
+    rows.add(clean(cells));
     return this;
   }
 
@@ -46,6 +51,14 @@ public final class Table {
       line(sb, rows.get(i), width);
     }
     return sb.toString();
+  }
+
+  private static String[] clean(String[] cells) {
+    String[] out = new String[cells.length];
+    for (int c = 0; c < cells.length; c++) {
+      out[c] = Escape.terminal(cells[c]);
+    }
+    return out;
   }
 
   private static void line(StringBuilder sb, String[] cells, int[] width) {

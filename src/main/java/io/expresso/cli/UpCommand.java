@@ -95,7 +95,7 @@ final class UpCommand implements Callable<Integer> {
           @Override
           public void onSuperseded(Result earlier, Result later) {
             if (!later.hasError()) {
-              System.err.println("up: " + later.getTaskId() + " succeeded on a retry (" + errors.decrementAndGet()
+              System.err.println("up: " + io.expresso.report.Escape.terminal(later.getTaskId()) + " succeeded on a retry (" + errors.decrementAndGet()
                   + " errors)");
             }
           }

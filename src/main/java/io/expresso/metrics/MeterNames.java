@@ -7,7 +7,8 @@ import java.util.List;
  * Each constant is the Micrometer name; the Prometheus registry exposes it in snake case with the
  * base unit and {@code _total} for counters, as written after each constant. Labels are
  * low-cardinality (kind, model, device, suite, category, pattern, space, budget, experiment) and
- * never a task id.
+ * never a task id; values taken from messages pass {@link LabelGuard} (suite = short name, model =
+ * architecture or method, sanitised, capped per label and per meter, then {@code other}).
  */
 public final class MeterNames {
   private MeterNames() {}
@@ -76,9 +77,9 @@ public final class MeterNames {
    */
   public static final String RESULTS = "expresso.results";
   /**
-   * {@code expresso_experiment_tasks{experiment,kind,outcome}}: gauge of an experiment's tasks by
-   * the outcome of their kept result (first success, else latest error): a retry that succeeds
-   * moves its task from error to ok.
+   * {@code expresso_experiment_tasks{kind,outcome}}: gauge of the tasks (of every experiment the
+   * aggregator reads) by the outcome of their kept result (first success, else latest error): a
+   * retry that succeeds moves its task from error to ok. No experiment label: no dashboard needs one.
    */
   public static final String EXPERIMENT_TASKS = "expresso.experiment.tasks";
 

@@ -16,7 +16,8 @@ import java.lang.management.ManagementFactory;
 
 /**
  * One process's metrics: a Prometheus registry with the JVM and process meters bound, plus the
- * task meters (workers) and result meters (aggregator) on top of it.
+ * task meters (workers) and result meters (aggregator) on top of it, sharing one {@link
+ * LabelGuard} so a label is capped the same way in every meter.
  */
 public final class Metrics implements AutoCloseable {
 
@@ -25,7 +26,12 @@ public final class Metrics implements AutoCloseable {
   private final TaskMeters tasks;
   private final ResultMeters results;
 
+  /** Label caps from the environment ({@link LabelGuard#fromEnvironment}). */
   public Metrics() {
+    this(LabelGuard.fromEnvironment());
+  }
+
+  public Metrics(LabelGuard labels) {
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     // Two Micrometer binder names break Prometheus conventions (promtool check metrics): the CPU
     // time in nanoseconds (abbreviated unit) and a gauge ending in _count. Replace the first by
@@ -50,8 +56,8 @@ public final class Metrics implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
-    tasks = new TaskMeters(registry);
-    results = new ResultMeters(registry);
+    tasks = new TaskMeters(registry, labels);
+    results = new ResultMeters(registry, labels);
   }
 
   public PrometheusMeterRegistry registry() {

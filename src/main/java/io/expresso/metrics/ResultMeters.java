@@ -7,16 +7,21 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Aggregator-side meters, fed once per unique result: pair-suite outcomes and Hotelling's T²,
- * training epochs and final loss, attack successes by budget and the resulting AUC; and each
- * experiment's tasks by their current outcome, where a retry's success replaces the error.
+ * training epochs and final loss, attack successes by budget and the resulting AUC; and tasks by
+ * their current outcome, where a retry's success replaces the error. Every label value that comes
+ * from a message passes the {@link LabelGuard}: suites by short name, models by architecture or
+ * method, all sanitised and capped.
  */
 public final class ResultMeters {
 
@@ -26,28 +31,31 @@ public final class ResultMeters {
   };
 
   private final MeterRegistry registry;
-  /** Per (model, pattern, space): budget → {attacked, succeeded}, for the AUC gauge. */
+  private final LabelGuard guard;
+  /** Per guarded (model, pattern, space): budget → {attacked, succeeded}, for the AUC gauge. */
   private final Map<String, NavigableMap<Integer, long[]>> curves = new ConcurrentHashMap<>();
   private final Map<String, double[]> auc = new ConcurrentHashMap<>();
-  /** Per (experiment, kind, outcome): tasks whose kept result has that outcome. */
+  /** Per (guarded kind, outcome): tasks whose kept result has that outcome. */
   private final Map<String, AtomicLong> tasksByOutcome = new ConcurrentHashMap<>();
 
-  ResultMeters(MeterRegistry registry) {
+  ResultMeters(MeterRegistry registry, LabelGuard guard) {
     this.registry = registry;
+    this.guard = guard;
   }
 
   /**
-   * A result that sets the outcome of a task of {@code kind} in {@code experiment}: its first, or
-   * a success superseding its error (then call {@link #errorSuperseded} for the error first).
+   * A result that sets the outcome of a task of {@code kind}: its first, or a success superseding
+   * its error (then call {@link #errorSuperseded} for the error first).
    */
-  public void result(String experiment, String kind, boolean ok) {
-    outcomeSet(kind, ok);
-    tasks(experiment, kind, ok).incrementAndGet();
+  public void result(String kind, boolean ok) {
+    String k = guard.value(KIND, kind);
+    outcomeSet(k, ok);
+    tasks(k, ok).incrementAndGet();
   }
 
   /** A task's error result was superseded by a success: the task no longer counts as failed. */
-  public void errorSuperseded(String experiment, String kind) {
-    tasks(experiment, kind, false).decrementAndGet();
+  public void errorSuperseded(String kind) {
+    tasks(guard.value(KIND, kind), false).decrementAndGet();
   }
 
   // a counter only counts up, so it counts events; the current state is the gauge below
@@ -58,43 +66,57 @@ public final class ResultMeters {
         .tag(KIND, kind).tag(OUTCOME, ok ? "ok" : "error").register(registry).increment();
   }
 
-  private AtomicLong tasks(String experiment, String kind, boolean ok) {
+  // no experiment label: no dashboard needs one here, and every experiment would add series
+  private AtomicLong tasks(String kind, boolean ok) {
     String outcome = ok ? "ok" : "error";
-    return tasksByOutcome.computeIfAbsent(experiment + '\u0000' + kind + '\u0000' + outcome, k -> {
+    return tasksByOutcome.computeIfAbsent(kind + '\u0000' + outcome, k -> {
       AtomicLong n = new AtomicLong();
       Gauge.builder(EXPERIMENT_TASKS, n, AtomicLong::get)
-          .description("Tasks of an experiment by the outcome of their kept result; a retry's success moves a task"
+          .description("Tasks by the outcome of their kept result; a retry's success moves a task"
               + " from error to ok, so outcome=error is the tasks failed now")
-          .tag(EXPERIMENT, experiment).tag(KIND, kind).tag(OUTCOME, outcome).register(registry);
+          .tag(KIND, kind).tag(OUTCOME, outcome).register(registry);
       return n;
     });
   }
 
   /**
-   * One pair judged. {@code t2Test} and {@code t2Reliability} are NaN for exact (non-GNN) methods,
-   * which have no statistic.
+   * One pair judged. {@code suite} is the suite spec, {@code model} the method or model spec.
+   * {@code t2Test} and {@code t2Reliability} are NaN for exact (non-GNN) methods, which have no
+   * statistic.
    */
   public void pair(String experiment, String suite, String category, String model,
       boolean distinguished, boolean reliable, double t2Test, double t2Reliability) {
+    String suiteName = LabelGuard.suiteName(suite);
+    String modelName = LabelGuard.modelName(model);
+    // experiment only here: the Expressiveness dashboard selects by it
+    Tags pairTags = guard.series(PAIRS_EVALUATED,
+        EXPERIMENT, experiment, SUITE, suiteName, CATEGORY, category, MODEL, modelName);
     // all three series exist from the first pair on (at 0), so ratios and panels show zeros
-    counter(PAIRS_EVALUATED, "Pairs judged", experiment, suite, category, model).increment();
-    counter(PAIRS_DISTINGUISHED, "Pairs judged distinguishable", experiment, suite, category, model)
-        .increment(distinguished ? 1 : 0);
-    counter(PAIRS_RELIABILITY_FAILURES, "Pairs whose reliability check failed",
-        experiment, suite, category, model).increment(reliable ? 0 : 1);
-    t2(suite, category, model, "test", t2Test);
-    t2(suite, category, model, "reliability", t2Reliability);
+    counter(PAIRS_EVALUATED, "Pairs judged", pairTags).increment();
+    counter(PAIRS_DISTINGUISHED, "Pairs judged distinguishable", pairTags).increment(distinguished ? 1 : 0);
+    counter(PAIRS_RELIABILITY_FAILURES, "Pairs whose reliability check failed", pairTags)
+        .increment(reliable ? 0 : 1);
+    if (Double.isNaN(t2Test) && Double.isNaN(t2Reliability)) {
+      return;
+    }
+    Tags t2Tags = guard.series(PAIR_T2, SUITE, suiteName, CATEGORY, category, MODEL, modelName);
+    t2(t2Tags, "test", t2Test);
+    t2(t2Tags, "reliability", t2Reliability);
   }
 
   /** A model was trained for {@code epochs} epochs, ending at {@code finalLoss} (NaN if unknown). */
   public void training(String kind, String model, int epochs, double finalLoss) {
+    if (epochs <= 0 && !Double.isFinite(finalLoss)) {
+      return;
+    }
+    Tags tags = guard.series(TRAINING_EPOCHS, KIND, kind, MODEL, LabelGuard.modelName(model));
     if (epochs > 0) {
       Counter.builder(TRAINING_EPOCHS).description("Epochs trained")
-          .tag(KIND, kind).tag(MODEL, model).register(registry).increment(epochs);
+          .tags(tags).register(registry).increment(epochs);
     }
     if (Double.isFinite(finalLoss)) {
       DistributionSummary.builder(TRAINING_FINAL_LOSS).description("Training loss at the last epoch")
-          .tag(KIND, kind).tag(MODEL, model).register(registry).record(finalLoss);
+          .tags(tags).register(registry).record(finalLoss);
     }
   }
 
@@ -106,16 +128,15 @@ public final class ResultMeters {
     if (budgets.length != succeeded.length) {
       throw new IllegalArgumentException(budgets.length + " budgets for " + succeeded.length + " outcomes");
     }
-    String key = model + '\u0000' + pattern + '\u0000' + space;
+    Tags curveTags = guard.series(ATTACK_AUC, MODEL, LabelGuard.modelName(model), PATTERN, pattern, SPACE, space);
+    String key = curveTags.stream().map(Tag::getValue).collect(Collectors.joining("\u0000"));
     NavigableMap<Integer, long[]> curve = curves.computeIfAbsent(key, k -> new TreeMap<>());
     for (int b = 0; b < budgets.length; b++) {
-      String budget = Integer.toString(budgets[b]);
-      Counter.builder(ATTACK_TARGETS).description("Graphs attacked")
-          .tag(MODEL, model).tag(PATTERN, pattern).tag(SPACE, space).tag(BUDGET, budget)
-          .register(registry).increment();
+      Tags tags = guard.series(ATTACK_TARGETS, MODEL, LabelGuard.modelName(model), PATTERN, pattern, SPACE, space,
+          BUDGET, Integer.toString(budgets[b]));
+      Counter.builder(ATTACK_TARGETS).description("Graphs attacked").tags(tags).register(registry).increment();
       Counter successes = Counter.builder(ATTACK_SUCCESSES).description("Adversarial examples found")
-          .tag(MODEL, model).tag(PATTERN, pattern).tag(SPACE, space).tag(BUDGET, budget)
-          .register(registry);
+          .tags(tags).register(registry);
       if (succeeded[b]) {
         successes.increment();
       }
@@ -140,25 +161,22 @@ public final class ResultMeters {
       double[] holder = {Double.NaN};
       Gauge.builder(ATTACK_AUC, holder, h -> h[0])
           .description("Normalised area under attack success rate versus budget")
-          .tag(MODEL, model).tag(PATTERN, pattern).tag(SPACE, space).register(registry);
+          .tags(curveTags).register(registry);
       return holder;
     })[0] = value;
   }
 
-  private Counter counter(String name, String description, String experiment, String suite,
-      String category, String model) {
-    return Counter.builder(name).description(description)
-        .tag(EXPERIMENT, experiment).tag(SUITE, suite).tag(CATEGORY, category).tag(MODEL, model)
-        .register(registry);
+  private Counter counter(String name, String description, Tags tags) {
+    return Counter.builder(name).description(description).tags(tags).register(registry);
   }
 
-  private void t2(String suite, String category, String model, String statistic, double value) {
+  private void t2(Tags tags, String statistic, double value) {
     if (Double.isNaN(value)) {
       return;
     }
     DistributionSummary.builder(PAIR_T2).description("Hotelling's T² of a pair test")
         .serviceLevelObjectives(T2_BUCKETS)
-        .tag(SUITE, suite).tag(CATEGORY, category).tag(MODEL, model).tag(STATISTIC, statistic)
+        .tags(tags).tag(STATISTIC, statistic)
         .register(registry).record(value);
   }
 }

@@ -23,7 +23,7 @@ public final class ResultMetricsListener implements ResultListener {
 
   @Override
   public void onResult(Result r) {
-    meters.result(experimentOf(r), kindOf(r), !r.hasError());
+    meters.result(kindOf(r), !r.hasError());
     if (!r.hasError()) {
       success(r);
     }
@@ -34,13 +34,13 @@ public final class ResultMetricsListener implements ResultListener {
     if (later.hasError()) {
       return; // a newer error for a task that already counts as failed: nothing changes
     }
-    meters.errorSuperseded(experimentOf(earlier), kindOf(earlier));
+    meters.errorSuperseded(kindOf(earlier));
     onResult(later);
   }
 
   private void success(Result r) {
     switch (r.getPayloadCase()) {
-      case PAIR -> pair(r.getExperimentId(), r.getPair());
+      case PAIR -> pair(experimentOf(r), r.getPair());
       case TRAIN -> train(r.getTrain());
       case ATTACK -> attack(r.getAttack());
       default -> { }

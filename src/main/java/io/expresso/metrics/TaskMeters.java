@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Worker-side meters: tasks received, completed and failed by kind, their duration by kind and
  * model, and per device the tasks in flight and the busy time. Thread-safe; device workers call
- * it from their own dispatchers.
+ * it from their own dispatchers. The model and error reason come from task content and pass the
+ * {@link LabelGuard}; kind, device, group and topic are the worker's own.
  */
 public final class TaskMeters {
 
@@ -29,14 +30,16 @@ public final class TaskMeters {
   };
 
   private final MeterRegistry registry;
+  private final LabelGuard guard;
   private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
   private final Map<String, Counter> busy = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
   /** Per device, when its current task started (System.nanoTime), 0 when idle. */
   private final Map<String, AtomicLong> taskStart = new ConcurrentHashMap<>();
 
-  TaskMeters(MeterRegistry registry) {
+  TaskMeters(MeterRegistry registry, LabelGuard guard) {
     this.registry = registry;
+    this.guard = guard;
   }
 
   /** Makes a device's series visible (at zero) before its first task. */
@@ -65,14 +68,14 @@ public final class TaskMeters {
     busyOf(device).increment(seconds);
     Timer.builder(TASK_DURATION).description("Time to evaluate a task")
         .serviceLevelObjectives(DURATION_BUCKETS)
-        .tag(KIND, kind).tag(MODEL, model).register(registry)
+        .tags(guard.series(TASK_DURATION, MODEL, LabelGuard.modelName(model))).tag(KIND, kind).register(registry)
         .record(Duration.ofNanos(Math.round(seconds * 1e9)));
     if (errorReason == null) {
       Counter.builder(TASKS_COMPLETED).description("Tasks that produced a result")
           .tag(KIND, kind).register(registry).increment();
     } else {
       Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
-          .tag(KIND, kind).tag(REASON, errorReason).register(registry).increment();
+          .tag(KIND, kind).tag(REASON, guard.value(REASON, errorReason)).register(registry).increment();
     }
   }
 

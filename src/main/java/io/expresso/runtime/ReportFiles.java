@@ -3,6 +3,7 @@ package io.expresso.runtime;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.expresso.proto.v1.Result;
+import io.expresso.report.Escape;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import java.util.Map;
 /**
  * Writes an experiment's report files: {@code <experiment>.results.jsonl} (one result per line,
  * protobuf JSON with proto field names), {@code <experiment>.summary.json}, a Markdown and an
- * HTML summary.
+ * HTML summary. Strings from messages pass {@link Escape} in the Markdown and HTML.
  */
 public final class ReportFiles {
 
@@ -54,19 +55,19 @@ public final class ReportFiles {
 
   static String markdown(ResultSummary s) {
     StringBuilder sb = new StringBuilder();
-    sb.append("# Experiment ").append(s.experiment()).append("\n\n");
+    sb.append("# Experiment ").append(md(s.experiment())).append("\n\n");
     sb.append(String.format(Locale.ROOT, "%d unique results, %d duplicates in report, %d errors.%n%n",
         s.uniqueResults(), s.duplicatesInReport(), s.errors()));
     sb.append("| method | category | tasks | distinguished | % | reliable | errors |\n");
     sb.append("|---|---|---:|---:|---:|---:|---:|\n");
     for (ResultSummary.Row r : s.rows()) {
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %d |%n", r.method(), r.category(),
+      sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %d |%n", md(r.method()), md(r.category()),
           r.tasks(), pairCell(r, r.distinguished()), percent(r), pairCell(r, r.reliable()), r.errors()));
     }
     if (!s.errorsByReason().isEmpty()) {
       sb.append("\nErrors by reason:\n\n");
       for (Map.Entry<String, Integer> e : s.errorsByReason().entrySet()) {
-        sb.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
+        sb.append("- ").append(md(e.getKey())).append(": ").append(e.getValue()).append('\n');
       }
     }
     if (!Double.isNaN(s.syntheticLatency(0.5))) {
@@ -74,10 +75,11 @@ public final class ReportFiles {
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
     for (RobustTable t : robustTables(s)) {
-      sb.append("\n## ").append(t.title()).append("\n\n| ").append(String.join(" | ", t.header())).append(" |\n|")
+      sb.append("\n## ").append(md(t.title())).append("\n\n| ")
+          .append(String.join(" | ", t.header().stream().map(ReportFiles::md).toList())).append(" |\n|")
           .append("---|".repeat(t.header().size())).append('\n');
       for (List<String> row : t.rows()) {
-        sb.append("| ").append(String.join(" | ", row.stream().map(c -> c.replace("|", "\\|")).toList())).append(" |\n");
+        sb.append("| ").append(String.join(" | ", row.stream().map(ReportFiles::md).toList())).append(" |\n");
       }
     }
     return sb.toString();
@@ -151,7 +153,7 @@ public final class ReportFiles {
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
     for (RobustTable t : robustTables(s)) {
-      sb.append("<h2>").append(t.title()).append("</h2>\n<table><tr>");
+      sb.append("<h2>").append(esc(t.title())).append("</h2>\n<table><tr>");
       t.header().forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));
       sb.append("</tr>\n");
       for (List<String> row : t.rows()) {
@@ -180,7 +182,11 @@ public final class ReportFiles {
   }
 
   private static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return Escape.html(s);
+  }
+
+  private static String md(String s) {
+    return Escape.markdown(s);
   }
 
   private static String safe(String experiment) {

@@ -63,7 +63,7 @@ public final class SyntheticEvaluator implements Evaluator<SyntheticTask> {
     }
     switch (task.getFault()) {
       case "crash" -> {
-        System.err.println("synthetic task " + task.getTaskId() + ": injected crash, halting the JVM");
+        System.err.println("synthetic task " + io.expresso.report.Escape.terminal(task.getTaskId()) + ": injected crash, halting the JVM");
         Runtime.getRuntime().halt(CRASH_STATUS);
       }
       case "oom" -> {

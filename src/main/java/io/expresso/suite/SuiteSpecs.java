@@ -56,6 +56,31 @@ public final class SuiteSpecs {
     throw new IllegalArgumentException("unknown suite spec '" + spec + "'; valid forms: " + FORMS);
   }
 
+  /**
+   * A short name for a suite spec, for metric labels: the file name without directories, extension
+   * or {@code #indices} ({@code brec:/data/x/brec_v3.npy#indices=0-9} → {@code brec_v3}),
+   * {@code builtin} for the built-in suite. Never a path, whatever the spec; the spec itself need
+   * not be valid.
+   */
+  public static String shortName(String spec) {
+    String s = spec.strip();
+    if (s.equals("builtin")) {
+      return s;
+    }
+    int colon = s.indexOf(':');
+    String form = colon > 0 ? s.substring(0, colon) : "";
+    String name = s.substring(Math.max(Math.max(s.lastIndexOf('/'), s.lastIndexOf('\\')), colon) + 1);
+    int hash = name.indexOf('#');
+    if (hash >= 0) {
+      name = name.substring(0, hash);
+    }
+    int dot = name.lastIndexOf('.');
+    if (dot > 0) {
+      name = name.substring(0, dot);
+    }
+    return name.isBlank() ? (form.isEmpty() ? "unnamed" : form) : name;
+  }
+
   private static Suite loadBrec(String spec, String rest) {
     int[] indices = null;
     int hash = rest.lastIndexOf(INDICES);

@@ -36,17 +36,25 @@ public final class ExternalTools {
   /** Runs a command with stdin from {@code input}; returns exit code and combined output. */
   public static Run run(List<String> command, String input, long timeoutSeconds)
       throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    if (input != null) {
-      p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+    // output to a file, not a pipe read to its end: a program that hangs (or leaves a child
+    // holding the pipe, as a browser does) must fail the test after the timeout, not block it
+    Path out = Files.createTempFile("expresso-tool-", ".out");
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+      if (input != null) {
+        p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+      }
+      p.getOutputStream().close();
+      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        throw new AssertionError(command + " did not finish in " + timeoutSeconds + " s; its output:\n"
+            + new String(Files.readAllBytes(out), StandardCharsets.UTF_8));
+      }
+      return new Run(p.exitValue(), new String(Files.readAllBytes(out), StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
     }
-    p.getOutputStream().close();
-    byte[] out = p.getInputStream().readAllBytes();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(command + " did not finish in " + timeoutSeconds + " s");
-    }
-    return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
   }
 
   /** A finished command. */

@@ -25,7 +25,7 @@ class MetricsTest {
     t.rebalance("revoked", 4);
     t.restart();
     ResultMeters r = m.results();
-    r.result("e1", "pair", true);
+    r.result("pair", true);
     r.pair("e1", "builtin", "Regular", "gin", true, true, 150.0, 12.0);
     r.pair("e1", "builtin", "Regular", "gin", false, false, 3.0, 90.0);
     r.pair("e1", "builtin", "Basic", "1-wl", true, true, Double.NaN, Double.NaN);

@@ -67,12 +67,12 @@ class ResultMetricsListenerTest {
       assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "error").counter().count()).isEqualTo(1.0);
       assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "ok").counter().count()).isEqualTo(1.0);
       assertThat(m.scrape()).contains(
-          "expresso_experiment_tasks{experiment=\"e\",kind=\"pair\",outcome=\"error\"} 0.0",
-          "expresso_experiment_tasks{experiment=\"e\",kind=\"pair\",outcome=\"ok\"} 1.0");
+          "expresso_experiment_tasks{kind=\"pair\",outcome=\"error\"} 0.0",
+          "expresso_experiment_tasks{kind=\"pair\",outcome=\"ok\"} 1.0");
     }
   }
 
   private static double tasks(Metrics m, String outcome) {
-    return m.registry().get(MeterNames.EXPERIMENT_TASKS).tag("experiment", "e").tag("outcome", outcome).gauge().value();
+    return m.registry().get(MeterNames.EXPERIMENT_TASKS).tag("kind", "pair").tag("outcome", outcome).gauge().value();
   }
 }
