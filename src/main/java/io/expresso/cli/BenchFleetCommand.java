@@ -543,9 +543,9 @@ final class BenchFleetCommand implements Callable<Integer> {
 
   private String markdown(List<RunReport> reports, String started) {
     StringBuilder md = new StringBuilder();
-    String args = String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    String args = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
     md.append("# Fleet benchmark: long tasks on an elastic fleet\n\n");
-    md.append("Command: `expresso bench fleet").append(args.isEmpty() ? "" : " " + args).append("`  \n");
+    md.append("Command: `expresso ").append(args).append("`  \n");
     md.append("Commit: `").append(commit()).append("`  \n");
     md.append("Date: ").append(started).append("  \n");
     md.append("Machine: ").append(machine()).append("\n\n");
@@ -614,7 +614,7 @@ final class BenchFleetCommand implements Callable<Integer> {
       StringBuilder sb = new StringBuilder();
       sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
       for (int c = 0; c < header.length; c++) {
-        sb.append(c == 0 ? "---|" : "---:|");
+        sb.append("---|");
       }
       sb.append('\n');
       for (String[] r : rows) {

@@ -188,7 +188,10 @@ final class FleetSchedule {
     for (int s = 0; s < end; s += every) {
       int c = (int) Math.round(s / step);
       String label = s + "s";
-      for (int i = 0; i < label.length() && c + i < cells; i++) {
+      if (c + label.length() > cells) {
+        break;
+      }
+      for (int i = 0; i < label.length(); i++) {
         row.set(c + i, label.charAt(i));
       }
     }
