@@ -113,7 +113,7 @@ final class BenchFleetCommand implements Callable<Integer> {
       double deviceSeconds, double committedCompute, double wasted, String wasteCaveat, double executions,
       double completed, double failed, double cancelled, double handedBack, double attempts, double joinAssigned,
       double joinFirstStart, double leaverLastFinish, int movedOnLeave, double leavePickup, double leaveReassigned,
-      String initialSplit, String loadBefore, String loadAfter, List<String[]> events, List<String[]> perWorker,
+      String initialSplit, double idealWithHandover, double idleWhileWaiting, String loadBefore, String loadAfter, List<String[]> events, List<String[]> perWorker,
       List<String[]> perTask, List<String> chart, Path logDir) {
 
     double ofIdeal() {
@@ -425,10 +425,34 @@ final class BenchFleetCommand implements Callable<Integer> {
     List<String[]> perTask = done.stream().map(d -> new String[] {d.task(), String.valueOf(d.partition()), d.worker(),
         f(d.started(), 2), f(d.finished(), 2), f(d.compute(), 3)}).toList();
     double supplied = FleetSchedule.supplied(windows, wall);
+    // the ideal once the join's hand-over is paid: w3 counted from its first assignment, not from serving
+    List<Window> afterHandover = new ArrayList<>(windows);
+    if (afterHandover.size() > 2 && !Double.isNaN(joinAssigned)) {
+      afterHandover.set(2, new Window("w3", joinAssigned, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY));
+    }
+    double idealHandover = FleetSchedule.fluidIdeal(work, afterHandover);
+    List<List<double[]>> busyByDevice = new ArrayList<>();
+    for (int i = 0; i < windows.size(); i++) {
+      String id = workers.get(i).id;
+      busyByDevice.add(done.stream().filter(d -> d.worker().equals(id)).map(d -> new double[] {d.started(), d.finished()})
+          .toList());
+    }
+    double[] idle = FleetSchedule.idleWhileWaiting(busyByDevice, windows, done.stream().mapToDouble(Done::started)
+        .toArray(), Double.isNaN(wall) ? lastFinished : wall);
+    for (int i = 0; i < idle.length && i < perWorker.size(); i++) {
+      String[] row = java.util.Arrays.copyOf(perWorker.get(i), perWorker.get(i).length + 1);
+      row[row.length - 1] = f(idle[i], 1);
+      perWorker.set(i, row);
+    }
+    for (int i = idle.length; i < perWorker.size(); i++) {
+      String[] row = java.util.Arrays.copyOf(perWorker.get(i), perWorker.get(i).length + 1);
+      row[row.length - 1] = "-";
+      perWorker.set(i, row);
+    }
     return new RunReport(run, complete, done.size(), duplicates, wall, lastFinished, fluid, discrete, join, sigterm,
         exit, supplied, deviceSeconds, committedCompute, deviceSeconds - committedCompute, String.join("; ", caveats),
         executions, completed, failed, cancelled, handedBack, attempts, joinAssigned, joinFirstStart, leaverLast, moved,
-        pickup, reassigned, split, loadBefore, loadAfter, events(workers, zero, done, wall), perWorker, perTask,
+        pickup, reassigned, split, idealHandover, java.util.Arrays.stream(idle).sum(), loadBefore, loadAfter, events(workers, zero, done, wall), perWorker, perTask,
         chart(workers, windows, done, Double.isNaN(wall) ? lastFinished : wall), dir);
   }
 
@@ -495,7 +519,7 @@ final class BenchFleetCommand implements Callable<Integer> {
 
   private Rows perWorkerTable(RunReport r) {
     Rows t = Rows.of("worker", "last scrape s", "device s", "results", "their compute s", "device - compute s",
-        "executions", "cancelled", "handed back", "attempts");
+        "executions", "cancelled", "handed back", "attempts", "idle while tasks waited s");
     r.perWorker().forEach(t::add);
     return t;
   }
@@ -516,12 +540,13 @@ final class BenchFleetCommand implements Callable<Integer> {
   }
 
   private Rows summaryTable(List<RunReport> reports) {
-    Rows t = Rows.of("run", "wall s", "ideal s", "wall/ideal", "discrete ideal s", "tasks w1/w2 at publish",
+    Rows t = Rows.of("run", "wall s", "ideal s", "wall/ideal", "ideal after join hand-over s", "discrete ideal s",
+        "tasks w1/w2 at publish", "idle device-s while tasks waited",
         "join: serving->assigned s", "join: assigned->1st task s", "leave: SIGTERM->exit s", "leave: exit->reassigned s",
         "wasted device-s", "executions", "cancelled", "dup. results");
     for (RunReport r : reports) {
-      t.add(String.valueOf(r.run()), f(r.wall(), 1), f(r.fluidIdeal(), 1), pct(r.ofIdeal()), f(r.discreteIdeal(), 1),
-          r.initialSplit(), f(r.joinAssigned() - r.join(), 1), f(r.joinFirstStart() - r.joinAssigned(), 1),
+      t.add(String.valueOf(r.run()), f(r.wall(), 1), f(r.fluidIdeal(), 1), pct(r.ofIdeal()), f(r.idealWithHandover(), 1),
+          f(r.discreteIdeal(), 1), r.initialSplit(), f(r.idleWhileWaiting(), 1), f(r.joinAssigned() - r.join(), 1), f(r.joinFirstStart() - r.joinAssigned(), 1),
           f(r.leaveExit() - r.leaveSigterm(), 1), f(r.leaveReassigned() - r.leaveExit(), 1), f(r.wasted(), 1),
           f(r.executions(), 0) + "/" + tasks, f(r.cancelled(), 0), String.valueOf(r.duplicatesCommitted()));
     }
@@ -561,6 +586,9 @@ final class BenchFleetCommand implements Callable<Integer> {
         running task's `expresso_device_task_age_seconds` at each worker's last scrape (every 200 ms, and just
         before each SIGTERM) plus committed work after that scrape, minus the `provenance.compute_seconds`
         of the unique committed results. Executions: `expresso_tasks_received_total` summed over workers.
+        Ideal after join hand-over: the same with w3 counted only from its first assignment. Idle device-s
+        while tasks waited: time a device sat idle within its window while some task had not started yet
+        (from the results' provenance): the hand-overs plus work queued behind another, busy device.
 
         """, partitions, sessionTimeout, revokeDrain == null ? "" : " --revoke-drain " + revokeDrain,
         stopGrace == null ? "" : " --stop-grace " + stopGrace, tasks, workMs, tasks * workMs / 1e3, joinAt, leaveAt));

@@ -93,6 +93,44 @@ final class FleetSchedule {
     return makespan;
   }
 
+  /**
+   * Device-seconds each device sat idle within its window while some task had not started yet
+   * (it waited in a queue somewhere): the time lost to hand-overs and to work stuck behind a busy
+   * device. {@code busy.get(i)} are device i's task intervals, {@code starts} every task's start.
+   */
+  static double[] idleWhileWaiting(List<List<double[]>> busy, List<Window> windows, double[] starts, double end) {
+    double step = 0.01;
+    double[] sorted = starts.clone();
+    Arrays.sort(sorted);
+    double[] idle = new double[windows.size()];
+    int startedSoFar = 0;
+    for (double t = step / 2; t < end; t += step) {
+      while (startedSoFar < sorted.length && sorted[startedSoFar] <= t) {
+        startedSoFar++;
+      }
+      if (startedSoFar == sorted.length) {
+        break; // every task has started: idle devices now have nothing they could do
+      }
+      for (int i = 0; i < windows.size(); i++) {
+        Window w = windows.get(i);
+        if (t < w.from() || t >= w.until()) {
+          continue;
+        }
+        boolean working = false;
+        for (double[] iv : busy.get(i)) {
+          if (iv[0] <= t && t < iv[1]) {
+            working = true;
+            break;
+          }
+        }
+        if (!working) {
+          idle[i] += step;
+        }
+      }
+    }
+    return idle;
+  }
+
   /** One line of Prometheus text exposition: metric name (labels dropped) and value, or null for comments and blanks. */
   static Map.Entry<String, Double> parseLine(String line) {
     String l = line.trim();

@@ -46,6 +46,17 @@ class FleetScheduleTest {
   }
 
   @Test
+  void idleTimeCountsOnlyWhileSomeTaskWaits() {
+    // a: busy 0-10 and 10-20; b: joins at 5, busy 12-22; the last task starts at 12
+    List<List<double[]>> busy = List.of(List.of(new double[] {0, 10}, new double[] {10, 20}),
+        List.of(new double[] {12, 22}));
+    List<Window> w = List.of(Window.always("a"), new Window("b", 5, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY));
+    double[] idle = FleetSchedule.idleWhileWaiting(busy, w, new double[] {0, 10, 12}, 22);
+    assertThat(idle[0]).isCloseTo(0, within(0.02));
+    assertThat(idle[1]).isCloseTo(7, within(0.02)); // 5 to 12, then nothing waits
+  }
+
+  @Test
   void theChartMarksWorkAndAvailability() {
     String row = FleetSchedule.chart(List.of(new double[] {2, 6}), new Window("w", 1, 8, 8), 10, 1);
     assertThat(row).isEqualTo(" .####..");
