@@ -479,7 +479,7 @@ final class BenchFleetCommand implements Callable<Integer> {
         if (s.startsWith("worker " + w.id + ": serving")) {
           ev.add(new Object[] {t, w.id, "serving (asks to join the group)"});
         } else if (s.contains(" WARN ") || s.contains(" ERROR ") || s.contains(": stopped")) {
-          ev.add(new Object[] {t, w.id, s.replaceFirst("^\\S+ ", "")});
+          ev.add(new Object[] {t, w.id, s.replaceFirst("^\\d\\d:\\d\\d:\\d\\d\\.\\d+ ", "")});
         }
       }
       for (FleetWorker.Move m : w.moves()) {

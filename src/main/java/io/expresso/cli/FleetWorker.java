@@ -181,12 +181,16 @@ final class FleetWorker implements AutoCloseable {
     return lastScrape;
   }
 
-  /** SIGTERM (Process.destroy on Linux): the worker drains and leaves the group. */
+  /**
+   * SIGTERM: the worker drains and leaves the group. Through the process handle, not {@link
+   * Process#destroy} (SIGTERM too on Linux), which also closes our end of the worker's output pipe
+   * and so loses everything it logs while it drains.
+   */
   void terminate() {
     if (Double.isNaN(sigterm)) {
       sigterm = now();
     }
-    process.destroy();
+    process.toHandle().destroy();
   }
 
   boolean awaitExit(Duration timeout) throws InterruptedException {
