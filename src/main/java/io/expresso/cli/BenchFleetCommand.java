@@ -654,7 +654,11 @@ final class BenchFleetCommand implements Callable<Integer> {
   }
 
   private static String f(double v, int digits) {
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + digits + "f", v);
+    if (Double.isNaN(v)) {
+      return "-";
+    }
+    String s = String.format(Locale.ROOT, "%." + digits + "f", v);
+    return s.matches("-0\\.?0*") ? s.substring(1) : s; // -0.0: a rounding residue, not a sign
   }
 
   private static String pct(double v) {
