@@ -558,10 +558,10 @@ final class BenchFleetCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder();
     for (RunReport r : reports) {
       sb.append(String.format(Locale.ROOT,
-          "run %d: wall %.1f s = %s of the ideal %.1f s (goal: within 10%%: %s); wasted %.1f device-s = %.2f tasks for 1"
+          "run %d: wall %.1f s = %s of the ideal %.1f s (goal: within 10%%: %s); wasted %s device-s = %s tasks for 1"
               + " departure (goal: at most 1 task: %s); %.0f executions for %d tasks, %d duplicate results%n",
-          r.run(), r.wall(), pct(r.ofIdeal()), r.fluidIdeal(), r.ofIdeal() <= 1.10 ? "met" : "NOT met", r.wasted(),
-          r.wasted() / task, r.wasted() <= task ? "met" : "NOT met", r.executions(), tasks, r.duplicatesCommitted()));
+          r.run(), r.wall(), pct(r.ofIdeal()), r.fluidIdeal(), r.ofIdeal() <= 1.10 ? "met" : "NOT met", f(r.wasted(), 1),
+          f(r.wasted() / task, 2), r.wasted() <= task ? "met" : "NOT met", r.executions(), tasks, r.duplicatesCommitted()));
     }
     return sb.toString().stripTrailing();
   }
