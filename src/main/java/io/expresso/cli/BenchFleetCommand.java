@@ -147,6 +147,7 @@ final class BenchFleetCommand implements Callable<Integer> {
     }
     Path logRoot = logs != null ? Files.createDirectories(logs) : Files.createTempDirectory("expresso-bench-fleet-");
     String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    String commit = commit(); // now: the checkout may move on while the runs take minutes
     List<RunReport> reports = new ArrayList<>();
     for (int r = 1; r <= runs; r++) {
       Path dir = Files.createDirectories(logRoot.resolve("run" + r));
@@ -167,7 +168,7 @@ final class BenchFleetCommand implements Callable<Integer> {
       if (parent != null) {
         Files.createDirectories(parent);
       }
-      Files.writeString(markdown, markdown(reports, started), StandardCharsets.UTF_8);
+      Files.writeString(markdown, markdown(reports, started, commit), StandardCharsets.UTF_8);
       System.err.println("bench fleet: wrote " + markdown);
     }
     return reports.stream().allMatch(RunReport::complete) ? 0 : 1;
@@ -566,12 +567,12 @@ final class BenchFleetCommand implements Callable<Integer> {
     return sb.toString().stripTrailing();
   }
 
-  private String markdown(List<RunReport> reports, String started) {
+  private String markdown(List<RunReport> reports, String started, String commit) {
     StringBuilder md = new StringBuilder();
     String args = String.join(" ", spec.root().commandLine().getParseResult().originalArgs());
     md.append("# Fleet benchmark: long tasks on an elastic fleet\n\n");
     md.append("Command: `expresso ").append(args).append("`  \n");
-    md.append("Commit: `").append(commit()).append("`  \n");
+    md.append("Commit: `").append(commit).append("` (`git describe` where it ran, at its start)  \n");
     md.append("Date: ").append(started).append("  \n");
     md.append("Machine: ").append(machine()).append("\n\n");
     md.append(String.format(Locale.ROOT, """
