@@ -480,7 +480,7 @@ final class BenchFleetCommand implements Callable<Integer> {
         if (s.startsWith("worker " + w.id + ": serving")) {
           ev.add(new Object[] {t, w.id, "serving (asks to join the group)"});
         } else if (s.contains(" WARN ") || s.contains(" ERROR ") || s.contains(": stopped")) {
-          ev.add(new Object[] {t, w.id, s.replaceFirst("^\\d\\d:\\d\\d:\\d\\d\\.\\d+ ", "")});
+          ev.add(new Object[] {t, w.id, abbreviate(s.replaceFirst("^\\d\\d:\\d\\d:\\d\\d\\.\\d+ ", ""))});
         }
       }
       for (FleetWorker.Move m : w.moves()) {
@@ -498,6 +498,17 @@ final class BenchFleetCommand implements Callable<Integer> {
     }
     ev.sort(Comparator.comparingDouble(e -> (double) e[0]));
     return ev.stream().map(e -> new String[] {f((double) e[0], 2), (String) e[1], (String) e[2]}).toList();
+  }
+
+  /** A log line with its long partition lists cut to their length ("[128 partitions]"). */
+  static String abbreviate(String line) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[([^\\]]{120,})]").matcher(line);
+    StringBuilder sb = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(sb, "[" + m.group(1).split(",").length + " partitions]");
+    }
+    m.appendTail(sb);
+    return sb.toString();
   }
 
   /** One text row per worker: '#' committed work, '.' available but not on committed work. */
