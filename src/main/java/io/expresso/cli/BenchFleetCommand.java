@@ -191,7 +191,7 @@ final class BenchFleetCommand implements Callable<Integer> {
     String loadBefore = load();
     long base = System.nanoTime();
     String experiment = "fleet" + run;
-    List<FleetWorker> workers = new ArrayList<>();
+    List<FleetWorker> workers = new java.util.concurrent.CopyOnWriteArrayList<>(); // the scraper reads it
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       String b = broker.bootstrap();
       Topics.ensure(b, partitions);
@@ -226,8 +226,10 @@ final class BenchFleetCommand implements Callable<Integer> {
                 w.scrape();
               }
             }
+            // a stopping worker is scraped every 25 ms, so its last scrape follows its last task closely
+            boolean draining = List.copyOf(workers).stream().anyMatch(w -> w.alive() && !Double.isNaN(w.sigterm()));
             try {
-              Thread.sleep(200);
+              Thread.sleep(draining ? 25 : 200);
             } catch (InterruptedException e) {
               return;
             }
@@ -595,8 +597,8 @@ final class BenchFleetCommand implements Callable<Integer> {
         `serving` line, w1 until its process exited) supply the work, as if it were divisible; the discrete
         ideal schedules the indivisible tasks greedily on the same windows (w1 may start tasks until its
         SIGTERM). Wasted device-s: the sum over workers of `expresso_device_busy_seconds_total` plus the
-        running task's `expresso_device_task_age_seconds` at each worker's last scrape (every 200 ms, and just
-        before each SIGTERM) plus committed work after that scrape, minus the `provenance.compute_seconds`
+        running task's `expresso_device_task_age_seconds` at each worker's last scrape (every 200 ms, every
+        25 ms once it got SIGTERM, and just before each SIGTERM) plus committed work after that scrape, minus the `provenance.compute_seconds`
         of the unique committed results. Executions: `expresso_tasks_received_total` summed over workers.
         Ideal after join hand-over: the same with w3 counted only from its first assignment. Idle device-s
         while tasks waited: time a device sat idle within its window while some task had not started yet
