@@ -30,11 +30,11 @@ import picocli.CommandLine.Option;
  * relay of plain clients on the same embedded broker in the same run (see {@link BenchPaths}).
  * A benchmark, not a test: it measures and prints, including where the CPU went.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = BenchFleetCommand.class,
     description = "Benchmark the runtime: no-op synthetic tasks through an embedded broker, a worker and"
         + " the aggregator (tasks/s, p50/p99 end-to-end latency, CPU per task by stage) beside the raw"
         + " producer->consumer rate and an exactly-once relay of plain Kafka clients, on the same broker in"
-        + " the same run.")
+        + " the same run. 'bench fleet': long tasks while workers join and leave.")
 final class BenchCommand implements Callable<Integer> {
 
   private static final int RAW = 0;

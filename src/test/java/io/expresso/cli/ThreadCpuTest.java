@@ -17,6 +17,10 @@ class ThreadCpuTest {
     assertThat(ThreadCpu.stageOf("expresso-worker-expresso.dispatchers.cpu-1-7")).isEqualTo("worker devices");
     assertThat(ThreadCpu.stageOf("expresso-worker-pekko.kafka.default-dispatcher-12")).isEqualTo("worker source + stream");
     assertThat(ThreadCpu.stageOf("expresso-aggregator")).isEqualTo("end consumer");
+    assertThat(ThreadCpu.stageOf("expresso-tasks-worker-1a2b3c4d")).isEqualTo("worker source + stream");
+    assertThat(ThreadCpu.stageOf("kafka-producer-network-thread | worker-1a2b3c4d-results")).isEqualTo("worker producer");
+    assertThat(ThreadCpu.stageOf("kafka-producer-network-thread | worker-1a2b3c4d-attempts")).isEqualTo("worker attempts");
+    assertThat(ThreadCpu.stageOf("expresso-attempts-worker-1a2b3c4d")).isEqualTo("worker attempts");
     assertThat(ThreadCpu.stageOf("Finalizer")).isEqualTo("other");
   }
 
