@@ -168,25 +168,32 @@ final class Attempts implements AutoCloseable {
   }
 
   /**
-   * One owned partition's attempt counts: those inherited from earlier owners plus the starts
-   * counted here, for offsets not yet committed. Thread-safe: devices count starts, the loop
-   * commits and hands back.
+   * One owned partition's attempt counts: those inherited from earlier owners (few: only tasks that
+   * took a worker down) plus the starts counted here, for offsets not yet committed. The starts
+   * counted here are kept as ranges of offsets, since a chunk is a run of consecutive offsets: the
+   * record written before each chunk is a handful of runs, not one entry per task. Thread-safe:
+   * devices count starts, the loop commits and hands back.
    */
   final class Partition {
     private final TopicPartition tp;
-    private final NavigableMap<Long, Integer> counts;
-    /** Offsets this owner counted a start for, not committed yet. */
-    private final Map<Long, Integer> mine = new HashMap<>();
+    private final NavigableMap<Long, Integer> inherited;
+    /** Offsets this owner counted a start for and that are not committed: from → to, inclusive, disjoint. */
+    private final NavigableMap<Long, Long> mine = new TreeMap<>();
     private long committed;
 
-    private Partition(TopicPartition tp, NavigableMap<Long, Integer> counts, long committed) {
+    private Partition(TopicPartition tp, NavigableMap<Long, Integer> inherited, long committed) {
       this.tp = tp;
-      this.counts = counts;
+      this.inherited = inherited;
       this.committed = committed;
     }
 
     synchronized int prior(long offset) {
-      return counts.getOrDefault(offset, 0);
+      return inherited.getOrDefault(offset, 0) + (isMine(offset) ? 1 : 0);
+    }
+
+    private boolean isMine(long offset) {
+      Map.Entry<Long, Long> e = mine.floorEntry(offset);
+      return e != null && e.getValue() >= offset;
     }
 
     /** Counts a start of each of {@code offsets} and returns once the broker has it. */
@@ -194,19 +201,58 @@ final class Attempts implements AutoCloseable {
       byte[] value;
       synchronized (this) {
         for (long o : offsets) {
-          counts.merge(o, 1, Integer::sum);
-          mine.merge(o, 1, Integer::sum);
+          if (isMine(o)) {
+            // started here before and not handed back (a retry in this incarnation): count it as inherited
+            inherited.merge(o, 1, Integer::sum);
+          } else {
+            addMine(o);
+          }
         }
         value = encode();
       }
       write(value);
     }
 
+    private void addMine(long o) {
+      Map.Entry<Long, Long> below = mine.floorEntry(o);
+      Map.Entry<Long, Long> above = mine.higherEntry(o);
+      long from = o;
+      long to = o;
+      if (below != null && below.getValue() == o - 1) {
+        from = below.getKey();
+        mine.remove(below.getKey());
+      }
+      if (above != null && above.getKey() == o + 1) {
+        to = above.getValue();
+        mine.remove(above.getKey());
+      }
+      mine.put(from, to);
+    }
+
+    private void removeMine(long o) {
+      Map.Entry<Long, Long> e = mine.floorEntry(o);
+      if (e == null || e.getValue() < o) {
+        return;
+      }
+      mine.remove(e.getKey());
+      if (e.getKey() < o) {
+        mine.put(e.getKey(), o - 1);
+      }
+      if (e.getValue() > o) {
+        mine.put(o + 1, e.getValue());
+      }
+    }
+
     /** The offsets before {@code next} have committed results: forget them. */
     synchronized void committed(long next) {
       committed = Math.max(committed, next);
-      counts.headMap(committed).clear();
-      mine.keySet().removeIf(o -> o < committed);
+      inherited.headMap(committed).clear();
+      while (!mine.isEmpty() && mine.firstKey() < committed) {
+        Map.Entry<Long, Long> first = mine.pollFirstEntry();
+        if (first.getValue() >= committed) {
+          mine.put(committed, first.getValue());
+        }
+      }
     }
 
     /** Hands the partition back: starts counted here that left no result are uncounted (they ended cleanly). */
@@ -215,9 +261,8 @@ final class Attempts implements AutoCloseable {
       synchronized (this) {
         boolean changed = false;
         for (long o : offsets) {
-          Integer n = mine.remove(o);
-          if (n != null) {
-            counts.computeIfPresent(o, (k, c) -> c - n <= 0 ? null : c - n);
+          if (isMine(o)) {
+            removeMine(o);
             changed = true;
           }
         }
@@ -237,25 +282,34 @@ final class Attempts implements AutoCloseable {
       producer.send(new ProducerRecord<>(Topics.ATTEMPTS, key(tp), value)).get(60, TimeUnit.SECONDS);
     }
 
-    /** Run-length encodes the counts at or after the committed offset. */
+    /** The counts at or after the committed offset as runs: my ranges, split where an inherited count differs. */
     private byte[] encode() {
       PartitionAttempts.Builder b = PartitionAttempts.newBuilder().setWorkerId(workerId)
           .setWrittenAtMs(System.currentTimeMillis());
-      AttemptRun.Builder run = null;
-      for (Map.Entry<Long, Integer> e : counts.tailMap(committed, true).entrySet()) {
-        if (run != null && run.getToOffset() == e.getKey() - 1 && run.getAttempts() == e.getValue()) {
-          run.setToOffset(e.getKey());
-        } else {
-          if (run != null) {
-            b.addRuns(run);
+      NavigableMap<Long, Integer> points = new TreeMap<>(inherited.tailMap(committed, true));
+      for (Map.Entry<Long, Long> r : mine.entrySet()) {
+        long from = Math.max(r.getKey(), committed);
+        // offsets of the range that also have an inherited count are written one by one below
+        long o = from;
+        for (Map.Entry<Long, Integer> special : inherited.subMap(from, true, r.getValue(), true).entrySet()) {
+          if (special.getKey() > o) {
+            b.addRuns(run(o, special.getKey() - 1, 1));
           }
-          run = AttemptRun.newBuilder().setFromOffset(e.getKey()).setToOffset(e.getKey()).setAttempts(e.getValue());
+          points.put(special.getKey(), special.getValue() + 1);
+          o = special.getKey() + 1;
+        }
+        if (o <= r.getValue()) {
+          b.addRuns(run(o, r.getValue(), 1));
         }
       }
-      if (run != null) {
-        b.addRuns(run);
+      for (Map.Entry<Long, Integer> e : points.entrySet()) {
+        b.addRuns(run(e.getKey(), e.getKey(), e.getValue()));
       }
       return b.build().toByteArray();
+    }
+
+    private AttemptRun run(long from, long to, int attempts) {
+      return AttemptRun.newBuilder().setFromOffset(from).setToOffset(to).setAttempts(attempts).build();
     }
   }
 }

@@ -18,7 +18,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * A free device gets a chunk of one partition's queue, as many tasks as fit in about {@link
  * #CHUNK_MICROS} of device time by the running cost estimate: cheap tasks travel many to a
  * message, long ones one at a time, so a long task never holds others back from an idle device.
- * A task that was started before (it may be what took a worker down) always runs alone.
+ * A task started often enough before that it may be what takes workers down runs alone (see
+ * {@link DeviceWorker.Settings#quarantineAt}).
  */
 final class DevicePool {
 
@@ -45,7 +46,7 @@ final class DevicePool {
         idle.add(ctx.spawn(DeviceWorker.create(d, settings, ctx.getSelf()),
             "device-" + d.type() + "-" + d.index(), DispatcherSelector.fromConfig(DeviceWorker.dispatcher(d))));
       }
-      Queues queues = new Queues(devices.size() * 4, costs);
+      Queues queues = new Queues(devices.size() * 4, costs, settings.quarantineAt());
       Runnable dispatch = () -> {
         while (!idle.isEmpty()) {
           List<Job> chunk = queues.nextChunk();
@@ -76,11 +77,14 @@ final class DevicePool {
     private final ArrayDeque<TopicPartition> turn = new ArrayDeque<>();
     private final int shares;
     private final CostModel costs;
+    private final int quarantineAt;
     private int size;
 
-    Queues(int shares, CostModel costs) {
+    /** {@code quarantineAt}: a task started this many times before runs alone. */
+    Queues(int shares, CostModel costs, int quarantineAt) {
       this.shares = shares;
       this.costs = costs;
+      this.quarantineAt = quarantineAt;
     }
 
     void add(Job job) {
@@ -110,7 +114,8 @@ final class DevicePool {
           chunk.add(q.poll());
           size--;
           dropDeadHead(q);
-        } while (first.priorAttempts() == 0 && chunk.size() < limit && !q.isEmpty() && q.peek().priorAttempts() == 0);
+        } while (first.priorAttempts() < quarantineAt && chunk.size() < limit && !q.isEmpty()
+            && q.peek().priorAttempts() < quarantineAt);
         if (q.isEmpty()) {
           byPartition.remove(tp);
         } else {

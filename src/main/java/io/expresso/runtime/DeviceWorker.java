@@ -37,6 +37,16 @@ final class DeviceWorker {
     Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer, Duration commitInterval) {
       this(processor, timeouts, maxAttempts, observer, new ReentrantReadWriteLock(true), commitInterval);
     }
+
+    /**
+     * Starts after which a task runs alone, in quarantine: the last attempt before it would become
+     * poison. Earlier retries run in chunks as usual, so a crash that charged thousands of cheap
+     * in-flight tasks once does not make each of them wait in quarantine; a task that crashed
+     * twice gets its last attempt alone, and its crash then charges nobody else.
+     */
+    int quarantineAt() {
+      return Math.max(1, maxAttempts - 1);
+    }
   }
 
   sealed interface Command permits Run {}
@@ -49,7 +59,7 @@ final class DeviceWorker {
   static Behavior<Command> create(Device device, Settings settings, ActorRef<DevicePool.Command> pool) {
     return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
         .onMessage(Run.class, run -> {
-          boolean suspect = run.jobs().stream().anyMatch(j -> j.priorAttempts() > 0);
+          boolean suspect = run.jobs().stream().anyMatch(j -> j.priorAttempts() >= settings.quarantineAt());
           Lock lock = suspect ? settings.quarantine().writeLock() : settings.quarantine().readLock();
           // a suspect waits at most a minute for the other devices (they may run hour-long tasks);
           // past that it runs beside them, and a crash it causes may charge them an attempt

@@ -64,7 +64,7 @@ final class TaskLoop {
   static final int MAX_POLL_RECORDS = 2000;
 
   /** Tasks held (queued, running or finished but not committed) before the loop stops fetching. */
-  static final int MAX_BUFFERED = 4096;
+  static final int MAX_BUFFERED = 20_000;
 
   /** Producer batch size per partition, in bytes. */
   static final int PRODUCER_BATCH_BYTES = 256 * 1024;

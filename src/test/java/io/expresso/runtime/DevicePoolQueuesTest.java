@@ -21,7 +21,7 @@ class DevicePoolQueuesTest {
 
   @Test
   void longTasksGoOneAtATimeWithPartitionsTakingTurns() {
-    DevicePool.Queues q = new DevicePool.Queues(4, new CostModel()); // unseen kind: assumed expensive
+    DevicePool.Queues q = new DevicePool.Queues(4, new CostModel(), 2); // unseen kind: assumed expensive
     for (int p = 0; p < 3; p++) {
       for (long o = 0; o < 2; o++) {
         q.add(job(p, 10 * p + o));
@@ -39,7 +39,7 @@ class DevicePoolQueuesTest {
   void cheapTasksTravelManyToAChunkAndDroppedOnesAreSkipped() {
     CostModel costs = new CostModel();
     costs.onFinished(new Device("cpu", 0), TaskKind.SYNTHETIC, Result.getDefaultInstance(), 10e-6); // 10 µs each
-    DevicePool.Queues q = new DevicePool.Queues(1, costs);
+    DevicePool.Queues q = new DevicePool.Queues(1, costs, 2);
     List<Job> jobs = new ArrayList<>();
     for (long o = 0; o < 100; o++) {
       jobs.add(job(0, o));
@@ -53,13 +53,13 @@ class DevicePoolQueuesTest {
   }
 
   @Test
-  void aTaskStartedBeforeRunsAlone() {
+  void aTaskStartedTwiceBeforeRunsAlone() {
     CostModel costs = new CostModel();
     costs.onFinished(new Device("cpu", 0), TaskKind.SYNTHETIC, Result.getDefaultInstance(), 10e-6);
-    DevicePool.Queues q = new DevicePool.Queues(1, costs);
+    DevicePool.Queues q = new DevicePool.Queues(1, costs, 2);
     q.add(job(0, 0));
     q.add(job(0, 1));
-    q.add(new Job(new ConsumerRecord<>(Topics.TASKS_SYNTHETIC, 0, 2L, "k", new byte[0]), null, 1));
+    q.add(new Job(new ConsumerRecord<>(Topics.TASKS_SYNTHETIC, 0, 2L, "k", new byte[0]), null, 2));
     q.add(job(0, 3));
     assertThat(offsets(q.nextChunk())).containsExactly(0L, 1L);
     assertThat(offsets(q.nextChunk())).containsExactly(2L);
