@@ -180,6 +180,7 @@ final class Attempts implements AutoCloseable {
     /** Offsets this owner counted a start for and that are not committed: from → to, inclusive, disjoint. */
     private final NavigableMap<Long, Long> mine = new TreeMap<>();
     private long committed;
+    private long maxStarted = -1;
 
     private Partition(TopicPartition tp, NavigableMap<Long, Integer> inherited, long committed) {
       this.tp = tp;
@@ -187,8 +188,9 @@ final class Attempts implements AutoCloseable {
       this.committed = committed;
     }
 
+    /** Starts by earlier owners (or earlier sessions of this one); a task starts once per owner, so this owner's own count is not prior. */
     synchronized int prior(long offset) {
-      return inherited.getOrDefault(offset, 0) + (isMine(offset) ? 1 : 0);
+      return inherited.getOrDefault(offset, 0);
     }
 
     private boolean isMine(long offset) {
@@ -196,15 +198,30 @@ final class Attempts implements AutoCloseable {
       return e != null && e.getValue() >= offset;
     }
 
-    /** Counts a start of each of {@code offsets} and returns once the broker has it. */
-    void started(Collection<Long> offsets) throws Exception {
+    /**
+     * Counts a start of each of {@code offsets} and returns once the broker has it. With {@code
+     * lease} > 0 it also counts the next {@code lease} offsets after them, so that the chunks that
+     * follow (cheap tasks, many to a chunk) start without a write of their own; a crash charges
+     * those not yet started once, and only tasks never charged before are leased.
+     */
+    void started(Collection<Long> offsets, int lease) throws Exception {
       byte[] value;
       synchronized (this) {
+        long max = Long.MIN_VALUE;
+        boolean leased = true;
         for (long o : offsets) {
-          if (isMine(o)) {
-            // started here before and not handed back (a retry in this incarnation): count it as inherited
-            inherited.merge(o, 1, Integer::sum);
-          } else {
+          leased &= isMine(o);
+          max = Math.max(max, o);
+        }
+        maxStarted = Math.max(maxStarted, max);
+        if (leased) {
+          return; // counted by an earlier write: each offset starts once per owner
+        }
+        for (long o : offsets) {
+          addMine(o);
+        }
+        for (long o = max + 1; o <= max + lease; o++) {
+          if (!inherited.containsKey(o)) {
             addMine(o);
           }
         }
@@ -265,6 +282,14 @@ final class Attempts implements AutoCloseable {
             removeMine(o);
             changed = true;
           }
+        }
+        // offsets leased ahead and never started here
+        while (!mine.isEmpty() && mine.lastEntry().getValue() > maxStarted) {
+          Map.Entry<Long, Long> last = mine.pollLastEntry();
+          if (last.getKey() <= maxStarted) {
+            mine.put(last.getKey(), maxStarted);
+          }
+          changed = true;
         }
         if (!changed) {
           return;

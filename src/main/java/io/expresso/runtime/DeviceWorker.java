@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -25,6 +24,9 @@ import org.slf4j.LoggerFactory;
 final class DeviceWorker {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeviceWorker.class);
+
+  /** How many chunks of cheap tasks one attempts write counts ahead. */
+  static final int LEASE_CHUNKS = 16;
 
   /**
    * What every device worker of a process shares. {@code quarantine} lets a task that was started
@@ -57,7 +59,13 @@ final class DeviceWorker {
   private DeviceWorker() {}
 
   static Behavior<Command> create(Device device, Settings settings, ActorRef<DevicePool.Command> pool) {
-    return Behaviors.setup(ctx -> Behaviors.receive(Command.class)
+    return Behaviors.setup(ctx -> {
+      Watchdog watchdog = new Watchdog(settings.timeouts());
+      // one periodic check per device instead of a timer per task: a no-op task must not pay for
+      // scheduling and cancelling a timer; a limit is then enforced to within a second
+      ctx.getSystem().scheduler().scheduleAtFixedRate(Duration.ofSeconds(1), Duration.ofSeconds(1), watchdog,
+          ctx.getSystem().executionContext());
+      return Behaviors.receive(Command.class)
         .onMessage(Run.class, run -> {
           boolean suspect = run.jobs().stream().anyMatch(j -> j.priorAttempts() >= settings.quarantineAt());
           Lock lock = suspect ? settings.quarantine().writeLock() : settings.quarantine().readLock();
@@ -70,7 +78,7 @@ final class DeviceWorker {
               // if this task takes the worker down, no finished task is charged for it
               Thread.sleep(2 * settings.commitInterval().toMillis() + 200);
             }
-            runChunk(run.jobs(), device, settings, ctx);
+            runChunk(run.jobs(), device, settings, watchdog);
           } finally {
             if (locked) {
               lock.unlock();
@@ -79,11 +87,39 @@ final class DeviceWorker {
           }
           return Behaviors.same();
         })
-        .build());
+        .build();
+    });
   }
 
-  private static void runChunk(List<Job> jobs, Device device, Settings s,
-      org.apache.pekko.actor.typed.javadsl.ActorContext<Command> ctx) {
+  /** Cancels the device's running task once it has run past its kind's limit. */
+  private static final class Watchdog implements Runnable {
+    private final TaskTimeouts timeouts;
+    private volatile Job running;
+    private volatile long startedNanos;
+
+    Watchdog(TaskTimeouts timeouts) {
+      this.timeouts = timeouts;
+    }
+
+    void started(Job j) {
+      startedNanos = System.nanoTime();
+      running = j;
+    }
+
+    void finished() {
+      running = null;
+    }
+
+    @Override
+    public void run() {
+      Job j = running;
+      if (j != null && System.nanoTime() - startedNanos > timeouts.of(j.kind()).toNanos()) {
+        j.cancellation().cancel(Cancellation.Reason.TIMEOUT);
+      }
+    }
+  }
+
+  private static void runChunk(List<Job> jobs, Device device, Settings s, Watchdog watchdog) {
     List<Job> toRun = new ArrayList<>(jobs.size());
     for (Job j : jobs) {
       if (j.priorAttempts() >= s.maxAttempts()) {
@@ -99,21 +135,12 @@ final class DeviceWorker {
       if (!j.start()) {
         continue; // dropped while it waited: its partition moved
       }
-      Duration limit = s.timeouts().of(j.kind());
-      Cancellable timer = null;
-      try {
-        timer = ctx.getSystem().scheduler().scheduleOnce(limit,
-            () -> j.cancellation().cancel(Cancellation.Reason.TIMEOUT), ctx.getSystem().executionContext());
-      } catch (IllegalStateException shuttingDown) {
-        j.cancellation().cancel(Cancellation.Reason.STOPPING); // the actor system is going down
-      }
+      watchdog.started(j);
       Outcome o;
       try {
         o = s.processor().process(j.record(), device, j.cancellation());
       } finally {
-        if (timer != null) {
-          timer.cancel();
-        }
+        watchdog.finished();
       }
       j.finish(o);
     }
@@ -133,7 +160,9 @@ final class DeviceWorker {
     for (Map.Entry<Attempts.Partition, List<Long>> e : byPartition.entrySet()) {
       for (int tries = 1; ; tries++) {
         try {
-          e.getKey().started(e.getValue());
+          // a chunk of cheap tasks leases 16 chunks ahead; a long task (alone in its chunk) is counted exactly
+          int lease = e.getValue().size() > 1 ? LEASE_CHUNKS * e.getValue().size() : 0;
+          e.getKey().started(e.getValue(), lease);
           observer.onAttempts(jobs.get(0).kind(), e.getValue().size());
           break;
         } catch (Exception x) {
