@@ -255,8 +255,9 @@ final class TaskLoop {
       throw new DuplicateWorkerException("another process runs as worker " + settings.workerId()
           + " (worker ids must be unique in the fleet): " + e.getMessage(), e);
     } catch (CommitFailedException e) {
-      LOG.warn("worker {}: commit fenced ({}); this worker lost its partitions, its uncommitted results are dropped",
-          settings.workerId(), e.getMessage());
+      LOG.warn("worker {}: commit fenced by the group ({}); the transaction is aborted: its results commit with the"
+          + " next one if this worker still owns their partitions, else their new owner runs them", settings.workerId(),
+          e.getMessage());
       abort();
       return;
     } catch (KafkaException e) {
