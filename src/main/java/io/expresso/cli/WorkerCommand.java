@@ -67,7 +67,7 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Option(names = "--limits", paramLabel = "FILE", description = "limits on the work one task may ask for, as"
       + " properties (vertices, edges, dense-vertices, cubic-vertices, model-vertices, epochs, q, batch-size, hidden,"
-      + " layers, width-x-depth, spec-chars, beam-width); unnamed ones keep their defaults (README: Limits)")
+      + " layers, width-x-depth, spec-chars, beam-width); unnamed ones keep their defaults (docs/runtime.md, Limits)")
   java.nio.file.Path limitsFile;
 
   @Option(names = "--limit", paramLabel = "KEY=N,...", description = "limits over those of --limits, e.g. vertices=5000,epochs=500")

@@ -9,7 +9,7 @@ package io.expresso.model;
  *   <li>{@code ai.djl.pytorch.num_threads=1}: one intra-op thread. Expressiveness graphs are small
  *       (10–200 vertices), so per-op parallelism buys little, and on a shared CPU OpenMP barriers
  *       waiting for descheduled threads made pairs 10–100× slower in our measurements
- *       (README, "GNN evaluation"). Parallelism comes from more workers instead; set the property to
+ *       (docs/gnn-evaluation.md). Parallelism comes from more workers instead; set the property to
  *       use more threads per op on a dedicated machine.
  * </ul>
  */
