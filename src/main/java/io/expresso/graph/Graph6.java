@@ -26,15 +26,7 @@ public final class Graph6 {
 
   /** Decodes one graph6 or sparse6 string (header optional, trailing whitespace ignored). */
   public static Graph decode(String text) {
-    String s = text.strip();
-    if (s.startsWith(G6_HEADER)) {
-      s = s.substring(G6_HEADER.length());
-    } else if (s.startsWith(S6_HEADER)) {
-      s = s.substring(S6_HEADER.length());
-    }
-    if (s.isEmpty()) {
-      throw new GraphFormatException("empty graph6 string");
-    }
+    String s = body(text);
     if (s.charAt(0) == '&') {
       throw new GraphFormatException("digraph6 ('&') is not supported: graphs must be undirected");
     }
@@ -58,6 +50,37 @@ public final class Graph6 {
    * refuse a graph too big for it before decoding allocates anything.
    */
   public static long declaredVertices(String text) {
+    String s = body(text);
+    int from = s.charAt(0) == ':' || s.charAt(0) == ';' || s.charAt(0) == '&' ? 1 : 0;
+    for (int i = from; i < Math.min(s.length(), from + 8); i++) {
+      if (s.charAt(i) < 63 || s.charAt(i) > 126) {
+        throw new GraphFormatException("invalid character '" + printable(s.charAt(i)) + "' at position " + i
+            + " (graph6 bytes are 63..126)");
+      }
+    }
+    return readSize(s, from)[0];
+  }
+
+  /**
+   * The edge count of a graph6 string (its set bits, counted without decoding), or for sparse6 an
+   * upper bound (each edge takes at least one 6-bit character's worth of bits): lets a caller
+   * refuse a graph with too many edges before decoding it.
+   */
+  public static long edgeBound(String text) {
+    String s = body(text);
+    if (s.charAt(0) == ':' || s.charAt(0) == ';') {
+      return s.length();
+    }
+    int from = (int) readSize(s, 0)[1];
+    long bits = 0;
+    for (int i = from; i < s.length(); i++) {
+      bits += Integer.bitCount((s.charAt(i) - BIAS) & 0x3F);
+    }
+    return bits;
+  }
+
+  /** The string without surrounding whitespace and its optional {@code >>graph6<<}/{@code >>sparse6<<} header. */
+  private static String body(String text) {
     String s = text.strip();
     if (s.startsWith(G6_HEADER)) {
       s = s.substring(G6_HEADER.length());
@@ -67,14 +90,7 @@ public final class Graph6 {
     if (s.isEmpty()) {
       throw new GraphFormatException("empty graph6 string");
     }
-    int from = s.charAt(0) == ':' || s.charAt(0) == ';' || s.charAt(0) == '&' ? 1 : 0;
-    for (int i = from; i < Math.min(s.length(), from + 8); i++) {
-      if (s.charAt(i) < 63 || s.charAt(i) > 126) {
-        throw new GraphFormatException("invalid character '" + printable(s.charAt(i)) + "' at position " + i
-            + " (graph6 bytes are 63..126)");
-      }
-    }
-    return readSize(s, from)[0];
+    return s;
   }
 
   private static String printable(char c) {

@@ -56,7 +56,7 @@ public record TaskLimits(Map<String, Long> values) {
     m.put("width-x-depth", 8_192L);
     m.put("spec-chars", 1_024L);      // a model spec or method name
     m.put("beam-width", 1_000L);
-    return Map.copyOf(m);
+    return java.util.Collections.unmodifiableMap(m);
   }
 
   public TaskLimits {
@@ -71,7 +71,7 @@ public record TaskLimits(Map<String, Long> values) {
       }
       all.put(e.getKey(), e.getValue());
     }
-    values = Map.copyOf(all);
+    values = java.util.Collections.unmodifiableMap(all); // in the documented order, for messages
   }
 
   public long of(String key) {
@@ -231,26 +231,7 @@ public record TaskLimits(Map<String, Long> values) {
       return; // malformed: decoding reports it with its own reason
     }
     at(vertexLimit, n, field + " vertices");
-    at("edges", edges(text.strip()), field + " edges");
-  }
-
-  /**
-   * The edge count of a graph6 string (its set bits, counted without decoding), or for sparse6 an
-   * upper bound (each edge takes at least one 6-bit character's worth of bits).
-   */
-  private static long edges(String s) {
-    if (s.startsWith(">>")) {
-      s = s.substring(s.indexOf("<<") + 2);
-    }
-    if (s.startsWith(":")) {
-      return s.length();
-    }
-    int header = s.length() > 1 && s.charAt(0) == '~' ? (s.length() > 2 && s.charAt(1) == '~' ? 8 : 4) : 1;
-    long bits = 0;
-    for (int i = header; i < s.length(); i++) {
-      bits += Integer.bitCount((s.charAt(i) - 63) & 0x3F);
-    }
-    return bits;
+    at("edges", Graph6.edgeBound(text), field + " edges");
   }
 
   private void at(String limit, long value, String what) {

@@ -128,13 +128,12 @@ public final class TaskProcessor {
       result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record));
     }
     stamp(result, record, device, kind, publishedMs, startedMs, seconds);
-    if (failure == null && result.build().getSerializedSize() > RESULT_LIMIT) {
-      int size = result.build().getSerializedSize();
-      failure = new TaskFailure(TaskFailure.RESULT_TOO_LARGE, "the result is " + size + " bytes, over the "
-          + RESULT_LIMIT + "-byte limit of a result record");
-      result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record));
-    }
     Result built = result.build();
+    if (failure == null && built.getSerializedSize() > RESULT_LIMIT) {
+      failure = new TaskFailure(TaskFailure.RESULT_TOO_LARGE, "the result is " + built.getSerializedSize()
+          + " bytes, over the " + RESULT_LIMIT + "-byte limit of a result record");
+      built = result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record)).build();
+    }
     observer.onFinished(device, kind, built, seconds);
     return outcome(record, built, failure == null ? null : failure.reason());
   }

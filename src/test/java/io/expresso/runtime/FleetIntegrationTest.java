@@ -171,7 +171,7 @@ class FleetIntegrationTest {
       assertThat(poison.getError().getMessage()).startsWith("poison: 3 attempts");
       assertThat(results.entrySet().stream().filter(e -> !e.getKey().endsWith("/5")).map(e -> e.getValue().get(0)))
           .hasSize(5).noneMatch(Result::hasError);
-      List<ConsumerRecord<String, byte[]>> dead = read(Topics.DEAD_LETTERS, "read_committed").stream()
+      List<ConsumerRecord<String, byte[]>> dead = CommittedRecords.of(broker.bootstrap(), Topics.DEAD_LETTERS).stream()
           .filter(r -> (exp + "/synthetic/5").equals(r.key())).toList();
       assertThat(dead).hasSize(1);
       assertThat(new String(dead.get(0).headers().lastHeader(Topics.HEADER_REASON).value(), StandardCharsets.UTF_8))
@@ -198,7 +198,7 @@ class FleetIntegrationTest {
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
       assertThat(results.get(exp + "/huge").get(0).getError().getMessage().length()).isLessThan(8192);
       assertThat(results.get(exp + "/after").get(0).hasError()).isFalse();
-      ConsumerRecord<String, byte[]> dead = read(Topics.DEAD_LETTERS, "read_committed").stream()
+      ConsumerRecord<String, byte[]> dead = CommittedRecords.of(broker.bootstrap(), Topics.DEAD_LETTERS).stream()
           .filter(r -> (exp + "/huge").equals(r.key())).findFirst().orElseThrow();
       assertThat(dead.value().length).isEqualTo(TaskProcessor.DEAD_LETTER_VALUE_LIMIT);
       assertThat(new String(dead.headers().lastHeader(Topics.HEADER_TRUNCATED).value(), StandardCharsets.UTF_8))
@@ -255,28 +255,10 @@ class FleetIntegrationTest {
   /** Every committed result of {@code experiment}, by task id (duplicates kept). */
   private Map<String, List<Result>> committed(String experiment) throws Exception {
     Map<String, List<Result>> out = new HashMap<>();
-    for (ConsumerRecord<String, byte[]> rec : read(Topics.RESULTS, "read_committed")) {
+    for (ConsumerRecord<String, byte[]> rec : CommittedRecords.of(broker.bootstrap(), Topics.RESULTS)) {
       Result r = Result.parseFrom(rec.value());
       if (r.getExperimentId().equals(experiment)) {
         out.computeIfAbsent(r.getTaskId(), k -> new ArrayList<>()).add(r);
-      }
-    }
-    return out;
-  }
-
-  private List<ConsumerRecord<String, byte[]>> read(String topic, String isolation) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
-    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = c.partitionsFor(topic).stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-      c.assign(parts);
-      c.seekToBeginning(parts);
-      Map<TopicPartition, Long> end = c.endOffsets(parts);
-      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-        c.poll(Duration.ofMillis(200)).forEach(out::add);
       }
     }
     return out;

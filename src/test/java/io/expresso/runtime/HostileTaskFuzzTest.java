@@ -117,7 +117,7 @@ class HostileTaskFuzzTest {
         Map<String, Long> reasons = new HashMap<>();
         bySource.values().stream().filter(Result::hasError)
             .forEach(x -> reasons.merge(x.getError().getReason(), 1L, Long::sum));
-        List<ConsumerRecord<String, byte[]>> dead = read(broker.bootstrap(), Topics.DEAD_LETTERS);
+        List<ConsumerRecord<String, byte[]>> dead = CommittedRecords.of(broker.bootstrap(), Topics.DEAD_LETTERS);
         assertThat(dead).as("a dead letter per error result").hasSize((int) errors);
         assertThat(dead).allSatisfy(d -> {
           assertThat(d.headers().lastHeader(Topics.HEADER_REASON)).isNotNull();
@@ -248,24 +248,6 @@ class HostileTaskFuzzTest {
               + res.getProvenance().getOffset();
           assertThat(out.put(source, res)).as("a second committed result for %s", source).isNull();
         }
-      }
-    }
-    return out;
-  }
-
-  private static List<ConsumerRecord<String, byte[]>> read(String bootstrap, String topic) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    List<ConsumerRecord<String, byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = c.partitionsFor(topic).stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-      c.assign(parts);
-      c.seekToBeginning(parts);
-      Map<TopicPartition, Long> end = c.endOffsets(parts);
-      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-        c.poll(Duration.ofMillis(200)).forEach(out::add);
       }
     }
     return out;
