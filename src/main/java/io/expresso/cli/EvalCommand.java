@@ -22,7 +22,9 @@ import io.expresso.train.PairEvaluationException;
 import io.expresso.train.PairEvaluator;
 import io.expresso.train.ThresholdMode;
 import io.expresso.train.TrainingSettings;
+import io.expresso.model.MemoryBudget;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,6 +93,20 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print one JSON object instead of a table")
   boolean json;
 
+  @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory per forward/backward pass,"
+      + " e.g. 4g or 512m; larger batches are split into micro-batches with the same result (default: half of a GPU's"
+      + " memory, or half of the machine's)")
+  String memoryBudget;
+
+  @Option(names = "--results", paramLabel = "FILE", description = "JSONL file each pair's result is appended to as soon"
+      + " as it is judged (default: expresso-out/eval/<suite>-<model>-<hash of the configuration>.jsonl)")
+  Path resultsFile;
+
+  @Option(names = "--resume", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "skip the pairs and seeds the results file already holds for this configuration (default);"
+          + " --no-resume starts the file over")
+  boolean resume;
+
   @Override
   public Integer call() throws Exception {
     EngineDefaults.apply();
@@ -98,6 +114,7 @@ final class EvalCommand implements Callable<Integer> {
     Device dev;
     EvaluationSettings settings;
     long[] seedList;
+    MemoryBudget budget;
     try {
       modelSpec = ModelSpec.parse(model);
       dev = Devices.parse(device);
@@ -117,34 +134,49 @@ final class EvalCommand implements Callable<Integer> {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
       }
       seedList = seedList();
+      budget = memoryBudget == null ? MemoryBudget.defaultFor(dev, 1) : MemoryBudget.parse(memoryBudget);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
 
     PrintWriter err = spec.commandLine().getErr();
+    ObjectNode config = configuration(modelSpec, settings);
+    Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
+        SuiteSpecs.shortName(suiteSpec), modelSpec.architecture().cliName(), config);
     long start = System.nanoTime();
     List<List<PairEvaluation>> runs = new ArrayList<>();
     List<String> errors = new ArrayList<>();
-    Progress progress = new Progress(err, suite.size() * seedList.length);
-    for (long s : seedList) {
-      List<PairEvaluation> run = new ArrayList<>();
-      for (Category c : suite.categories()) {
-        for (GraphPair p : c.pairs()) {
-          try {
-            PairEvaluation e = PairEvaluator.evaluate(p, modelSpec, settings, s, dev);
-            run.add(e);
-            progress.step("pair " + p.index() + " " + c.name() + (e.distinguished() ? " distinguished" : ""));
-          } catch (PairEvaluationException e) {
-            errors.add("seed " + s + ": " + e.getMessage());
-            run.add(null);
-            progress.step("pair " + p.index() + " error");
+    try (EvalResults results = openResults(file, config)) {
+      err.println("results stream to " + results.file() + (results.resumed() > 0
+          ? " (" + results.resumed() + " pair results already there are kept; --no-resume starts over)" : ""));
+      Progress progress = new Progress(err, suite.size() * seedList.length);
+      for (long s : seedList) {
+        List<PairEvaluation> run = new ArrayList<>();
+        for (Category c : suite.categories()) {
+          for (GraphPair p : c.pairs()) {
+            PairEvaluation e = results.judged(s, p.index());
+            if (e != null) {
+              run.add(e);
+              progress.step("pair " + p.index() + " (resumed)");
+              continue;
+            }
+            try {
+              e = PairEvaluator.evaluate(p, modelSpec, settings, s, dev, budget, () -> false);
+              results.append(e);
+              run.add(e);
+              progress.step("pair " + p.index() + " " + c.name() + (e.distinguished() ? " distinguished" : ""));
+            } catch (PairEvaluationException x) {
+              errors.add("seed " + s + ": " + x.getMessage());
+              run.add(null);
+              progress.step("pair " + p.index() + " error");
+            }
           }
         }
+        runs.add(run);
       }
-      runs.add(run);
+      progress.done();
     }
-    progress.done();
     double elapsed = (System.nanoTime() - start) / 1e9;
 
     int bestIndex = bestSeed(runs, seedList);
@@ -156,6 +188,29 @@ final class EvalCommand implements Callable<Integer> {
       err.println("expresso: error: " + e);
     }
     return errors.isEmpty() ? 0 : 1;
+  }
+
+  private EvalResults openResults(Path file, ObjectNode config) {
+    try {
+      return EvalResults.open(file, config, resume);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Everything that decides a pair's result besides the pair and the seed (the results file's first line). */
+  private ObjectNode configuration(ModelSpec m, EvaluationSettings s) {
+    ObjectNode c = new ObjectMapper().createObjectNode();
+    TrainingSettings t = s.training();
+    c.put("suite", suiteSpec).put("model", m.toText()).put("threshold", s.threshold().id())
+        .put("convention", s.convention().id()).put("alpha", s.alpha()).put("rapc_groups", s.rapcGroups())
+        .put("q", t.q()).put("epochs", t.epochs()).put("batch_size", t.batchSize())
+        .put("learning_rate", t.learningRate()).put("weight_decay", t.weightDecay())
+        .put("loss_threshold", t.lossThreshold()).put("plateau_factor", t.plateauFactor())
+        .put("plateau_patience", t.plateauPatience()).put("min_learning_rate", t.minLearningRate());
+    return c;
   }
 
   private long[] seedList() {
@@ -243,9 +298,30 @@ final class EvalCommand implements Callable<Integer> {
       sb.append(cr.counts() ? "configuration counts: no seed failed reliability\n"
           : "configuration does NOT count: seeds " + cr.failingSeeds() + " failed reliability\n");
     }
-    sb.append(String.format(Locale.ROOT, "elapsed %.1f s (%.3f s per pair)%n", elapsed,
-        elapsed / Math.max(1, pairs * seedList.length)));
+    PairTimes times = PairTimes.of(runs);
+    sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run; %.3f s per judged pair (%d pairs, resumed ones"
+        + " included); peak resident memory %.2f GiB%n", elapsed, times.secondsPerPair(), times.pairs(),
+        times.peakRssBytes() / (double) (1L << 30)));
     return sb.toString();
+  }
+
+  /** Per-pair seconds and the highest peak resident memory over every judged pair of every seed. */
+  record PairTimes(int pairs, double secondsPerPair, long peakRssBytes) {
+    static PairTimes of(List<List<PairEvaluation>> runs) {
+      int n = 0;
+      double seconds = 0;
+      long peak = -1;
+      for (List<PairEvaluation> run : runs) {
+        for (PairEvaluation e : run) {
+          if (e != null) {
+            n++;
+            seconds += e.seconds();
+            peak = Math.max(peak, e.memory().peakRssBytes());
+          }
+        }
+      }
+      return new PairTimes(n, seconds / Math.max(1, n), peak);
+    }
   }
 
   private static String str(int v) {
@@ -272,6 +348,8 @@ final class EvalCommand implements Callable<Integer> {
     }
     root.putObject("total").put("pairs", pairs).put("distinguished", d).put("reliability_failures", f);
     root.put("elapsed_seconds", elapsed);
+    PairTimes times = PairTimes.of(runs);
+    root.put("seconds_per_pair", times.secondsPerPair()).put("peak_rss_bytes", times.peakRssBytes());
     ArrayNode ps = root.putArray("pairs");
     int i = 0;
     for (Category c : suite.categories()) {
@@ -288,7 +366,8 @@ final class EvalCommand implements Callable<Integer> {
         o.put("t2_test", finite(j.t2Test())).put("t2_reliability", finite(j.t2Reliability()))
             .put("distinguished", j.distinguished()).put("reliable", j.reliable())
             .put("epochs", e.training().epochs()).put("final_loss", finite(e.training().finalLoss()))
-            .put("seconds", e.seconds());
+            .put("seconds", e.seconds()).put("peak_rss_bytes", e.memory().peakRssBytes())
+            .put("training_graphs_per_pass", e.memory().trainingGraphsPerPass());
       }
     }
     if (seedList.length > 1) {

@@ -1,6 +1,7 @@
 package io.expresso.cli;
 
 import io.expresso.runtime.Device;
+import io.expresso.model.MemoryBudget;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.KafkaClients;
 import io.expresso.metrics.LagMonitor;
@@ -81,6 +82,11 @@ final class WorkerCommand implements Callable<Integer> {
       + " (publish synthetic --fault crash|oom|hang), which halt or hang this worker")
   boolean allowFaults;
 
+  @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory one device may use per"
+      + " forward/backward pass, e.g. 4g or 512m; larger batches are split into micro-batches with the same result"
+      + " (default: half of a GPU's memory; for CPU devices half of the machine's, or the container's, split by cores)")
+  String memoryBudget;
+
   @Option(names = "--metrics-port", paramLabel = "M", description = "serve Prometheus /metrics on this port (default: ${DEFAULT-VALUE} = any free port, printed)")
   int metricsPort = 0;
 
@@ -97,7 +103,11 @@ final class WorkerCommand implements Callable<Integer> {
     Topics.Creation creation = topics.creation(spec);
     KafkaClients clients = kafka.clients(spec);
     Worker.Settings s;
+    EvaluatorRegistry registry = EvaluatorRegistry.defaults();
     try {
+      if (memoryBudget != null) {
+        registry.useMemoryBudget(MemoryBudget.parse(memoryBudget));
+      }
       s = Worker.Settings.of(clients, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs))
           .withDrain(TaskTimeouts.duration(revokeDrain), TaskTimeouts.duration(stopGrace))
           .withSessionTimeout(TaskTimeouts.duration(sessionTimeout))
@@ -117,7 +127,7 @@ final class WorkerCommand implements Callable<Integer> {
     ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
     try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, metricsPort, metrics);
          LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
-      Worker w = Worker.start(s, EvaluatorRegistry.defaults(), new TaskMetricsObserver(metrics.tasks()));
+      Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));
       System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (group " + Worker.GROUP + ")"
           + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics");
       // On SIGTERM the JVM exits as soon as its shutdown hooks finish, maybe before this thread

@@ -29,7 +29,7 @@ final class BodyRegressor extends AbstractBlock implements GraphRegressor {
     this.spec = spec;
     this.body = addChildBlock("body", switch (spec.architecture()) {
       case GIN -> new GinBlock(spec);
-      case PPGN -> new PpgnBlock(spec);
+      case PPGN -> new PpgnBlock(spec, PpgnBlock.Variant.COUNTING);
       case NGNN_DE -> new NgnnDeBlock(spec);
     });
     this.head = addChildBlock("head", new SequentialBlock()

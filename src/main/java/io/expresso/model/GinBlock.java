@@ -40,6 +40,17 @@ final class GinBlock extends GraphBlock {
   }
 
   @Override
+  public long trainingBytesPerGraph(int n) {
+    // per layer: aggregation, two linear/norm/activation stages, the gathered neighbour rows
+    return 4L * n * spec.hidden() * spec.layers() * 16;
+  }
+
+  @Override
+  public long inferenceBytesPerGraph(int n) {
+    return 4L * n * spec.hidden() * 16;
+  }
+
+  @Override
   public NDList encode(NDManager manager, List<Graph> graphs) {
     NodeTables t = NodeTables.of(graphs);
     NDArray x = manager.ones(new Shape(t.nodes(), 1), DataType.FLOAT32);

@@ -25,6 +25,15 @@ public abstract class GraphBlock extends AbstractBlock {
   /** Columns of the output (d for an embedding, 1 for a scalar head before squeezing). */
   public abstract int outputSize();
 
+  /**
+   * Bytes of activations a training step keeps for one graph of {@code n} vertices until the
+   * backward pass (an upper estimate; sizes micro-batches under a memory budget).
+   */
+  public abstract long trainingBytesPerGraph(int n);
+
+  /** Bytes one graph of {@code n} vertices needs in an inference pass (an upper estimate). */
+  public abstract long inferenceBytesPerGraph(int n);
+
   /** Initialises every child block with shapes computed from the spec. */
   protected abstract void initializeFromSpec(NDManager manager, DataType dataType);
 

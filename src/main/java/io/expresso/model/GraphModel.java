@@ -32,8 +32,8 @@ import java.util.List;
  */
 public final class GraphModel implements AutoCloseable {
 
-  /** Budget of n×n cells per evaluation forward pass: PPGN's tensors are B×n×n×hidden. */
-  private static final int EVAL_CELLS = 1 << 20;
+  /** Most graphs per inference pass, however small: bounds the input arrays built in Java. */
+  private static final int MAX_INFERENCE_BATCH = 4096;
 
   private static final Object SEED_LOCK = new Object();
   private static final String ENGINE = "PyTorch";
@@ -48,6 +48,7 @@ public final class GraphModel implements AutoCloseable {
   private final Device device;
   private final Model model;
   private final GraphBlock block;
+  private MemoryBudget budget;
 
   private GraphModel(ModelSpec spec, Head head, Device device, Model model, GraphBlock block) {
     this.spec = spec;
@@ -55,6 +56,7 @@ public final class GraphModel implements AutoCloseable {
     this.device = device;
     this.model = model;
     this.block = block;
+    this.budget = MemoryBudget.defaultFor(device, 1);
   }
 
   /** A freshly initialised model; the seed fixes every initial weight. */
@@ -73,7 +75,7 @@ public final class GraphModel implements AutoCloseable {
   private static GraphBlock build(ModelSpec spec, Head head) {
     GraphBlock body = switch (spec.architecture()) {
       case GIN -> new GinBlock(spec);
-      case PPGN -> new PpgnBlock(spec);
+      case PPGN -> new PpgnBlock(spec, head == Head.SCALAR ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
       case NGNN_DE -> new NgnnDeBlock(spec);
     };
     return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
@@ -91,6 +93,48 @@ public final class GraphModel implements AutoCloseable {
     return device;
   }
 
+  /** Limits the activation memory of every later pass (training steps and inference). */
+  public void useMemoryBudget(MemoryBudget b) {
+    this.budget = b;
+  }
+
+  public MemoryBudget memoryBudget() {
+    return budget;
+  }
+
+  /**
+   * How many graphs of {@code graphs} one training pass may hold under the budget: even (G/H
+   * relabelings stay paired) and at most {@code graphs.size()} rounded up to even.
+   *
+   * @throws MemoryBudgetException if even two graphs do not fit
+   */
+  public int graphsPerTrainingPass(List<Graph> graphs) {
+    int n = maxVertices(graphs);
+    long perGraph = block.trainingBytesPerGraph(n);
+    long fit = budget.bytes() / Math.max(1, perGraph);
+    if (fit < 2) {
+      throw new MemoryBudgetException("a training pass over 2 graphs of " + n + " vertices needs about "
+          + new MemoryBudget(Math.max(1L << 20, 2 * perGraph)).text() + " for " + spec.toText()
+          + "; the memory budget is " + budget.text());
+    }
+    int batch = graphs.size() + (graphs.size() % 2);
+    return (int) Math.min(batch, fit - (fit % 2));
+  }
+
+  /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
+  public int graphsPerInferencePass(List<Graph> graphs) {
+    long perGraph = block.inferenceBytesPerGraph(maxVertices(graphs));
+    return (int) Math.max(1, Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph)));
+  }
+
+  private static int maxVertices(List<Graph> graphs) {
+    int n = 1;
+    for (Graph g : graphs) {
+      n = Math.max(n, g.n());
+    }
+    return n;
+  }
+
   /** The input tensors of a batch, on {@code manager} (for trainers). */
   public NDList encode(NDManager manager, List<Graph> graphs) {
     if (graphs.isEmpty()) {
@@ -104,7 +148,10 @@ public final class GraphModel implements AutoCloseable {
     return model.newTrainer(config);
   }
 
-  /** Embeddings in evaluation mode (batch norm uses running statistics), one row per graph. */
+  /**
+   * Embeddings in evaluation mode (batch norm uses running statistics, so the passes' split does
+   * not matter), one row per graph, in as few passes as the memory budget allows.
+   */
   public float[][] embed(List<Graph> graphs) {
     float[][] out = new float[graphs.size()][];
     int width = block.outputSize();
@@ -140,11 +187,7 @@ public final class GraphModel implements AutoCloseable {
     boolean grad = JniUtils.isGradMode();
     JniUtils.setGradMode(false); // inference: no autograd graph (grad mode is per thread)
     try {
-      int maxN = 1;
-      for (Graph g : graphs) {
-        maxN = Math.max(maxN, g.n());
-      }
-      int per = Math.max(1, Math.min(4096, EVAL_CELLS / (maxN * maxN)));
+      int per = graphsPerInferencePass(graphs);
       for (int from = 0; from < graphs.size(); from += per) {
         List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + per));
         try (NDManager sub = model.getNDManager().newSubManager()) {
@@ -155,6 +198,18 @@ public final class GraphModel implements AutoCloseable {
       }
     } finally {
       JniUtils.setGradMode(grad);
+    }
+  }
+
+  /** Clears the gradients that backward passes accumulated (a step that must not be applied). */
+  public void zeroGradients() {
+    for (Pair<String, Parameter> p : block.getParameters()) {
+      NDArray w = p.getValue().getArray();
+      if (p.getValue().requiresGradient() && w.hasGradient()) {
+        try (NDArray g = w.getGradient()) {
+          g.subi(g);
+        }
+      }
     }
   }
 

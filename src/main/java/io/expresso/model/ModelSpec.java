@@ -14,7 +14,8 @@ import java.util.Map;
  * @param embedding output dimension d (16 in BREC's RPC)
  * @param radius subgraph radius for NGNN-DE (ignored otherwise)
  * @param bnMomentum batch-norm running-statistics momentum in DJL's convention (weight of the old
- *     value; PyTorch's default 0.1 is DJL's 0.9)
+ *     value; PyTorch's default 0.1 is DJL's 0.9, BREC's PPGN uses PyTorch's 1.0, DJL's 0: evaluation
+ *     mode normalises with the last training batch's statistics)
  */
 public record ModelSpec(
     Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum) {
@@ -46,7 +47,7 @@ public record ModelSpec(
   public static ModelSpec defaults(Architecture a) {
     return switch (a) {
       case GIN -> new ModelSpec(a, 4, 32, 16, 1, 0.9f);
-      case PPGN -> new ModelSpec(a, 5, 32, 16, 1, 0.9f);
+      case PPGN -> new ModelSpec(a, 5, 32, 16, 1, 0f); // BREC's norms keep the last batch's statistics
       case NGNN_DE -> new ModelSpec(a, 4, 32, 16, 3, 0.9f);
     };
   }

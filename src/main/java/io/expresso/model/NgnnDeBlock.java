@@ -43,6 +43,17 @@ final class NgnnDeBlock extends GraphBlock {
   }
 
   @Override
+  public long trainingBytesPerGraph(int n) {
+    // as GIN's, over the nodes of all rooted subgraphs: at most n per root
+    return 4L * n * n * spec.hidden() * spec.layers() * 16;
+  }
+
+  @Override
+  public long inferenceBytesPerGraph(int n) {
+    return 4L * n * n * spec.hidden() * 16;
+  }
+
+  @Override
   public NDList encode(NDManager manager, List<Graph> graphs) {
     int radius = spec.radius();
     List<int[]> neighbours = new ArrayList<>();

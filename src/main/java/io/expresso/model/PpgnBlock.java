@@ -7,55 +7,117 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Activation;
 import ai.djl.nn.Block;
+import ai.djl.nn.Parameter;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.convolutional.Conv2d;
 import ai.djl.nn.core.Linear;
 import ai.djl.nn.norm.BatchNorm;
 import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.XavierInitializer;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * PPGN (Maron et al. 2019) on padded dense tensors B×n×n×c (channels last). Each block computes
- * two MLPs over the channel axis, multiplies them channel-wise as n×n matrices (the step that
- * gives 3-WL power), and mixes the product with the block input by a linear skip layer. Every
- * block contributes an invariant readout: the mean of the diagonal and the mean of the
- * off-diagonal entries, batch-normalised across the graphs of the batch, mapped linearly to d and
- * summed over blocks. The batch norm removes the component shared by all graphs, which otherwise
- * pins the cosine between G's and H's embeddings near 1 and leaves the siamese loss nothing to
- * descend; in evaluation mode it is a fixed per-channel affine map (running statistics).
+ * PPGN (Maron et al. 2019) on dense tensors B×c×n×n (channels first, as the reference code).
+ * Each regular block runs two MLPs of 1×1 convolutions, multiplies their outputs channel-wise as
+ * n×n matrices (the step that gives 3-WL power) and mixes the product with the block input by a
+ * linear 1×1 skip convolution. Every block contributes an invariant readout mapped linearly to d
+ * and summed over blocks. Two variants, one per task:
  *
- * <p>Padding rows/columns are zeroed by a mask after every MLP, so a graph's embedding does not
- * depend on the batch it sits in. The matrix product is divided by n (a graph invariant) to keep
- * magnitudes bounded on large graphs without changing what the model can tell apart.
+ * <ul>
+ *   <li>{@link Variant#BREC}, pair embeddings, as BREC's own PPGN ({@code
+ *       ProvablyPowerfulGraphNetworks_torch}, {@code new_suffix}, {@code depth_of_mlp} 1): a
+ *       non-affine batch norm over all cells after every block, diagonal and off-diagonal
+ *       <em>max</em> pooling, a non-affine batch norm on the summed embedding. BREC's norms use
+ *       PyTorch momentum 1.0, so evaluation mode normalises with the last training batch's
+ *       statistics; our default {@code bn-momentum} 0 (DJL's convention) is the same. A slower
+ *       running average (PyTorch's usual 0.1) leaves evaluation-mode embeddings that no longer
+ *       separate what training separated (see docs/results/brec-ppgn-fidelity.md).
+ *   <li>{@link Variant#COUNTING}, count regression, as the PPGN of Campi et al.: MLPs of depth 2,
+ *       no normalisation anywhere, diagonal and off-diagonal <em>sums</em> (counts are sums).
+ * </ul>
  *
- * <p>Inputs: features B×n×n×2 (adjacency, identity), mask B×n×n×1, 1/n as B×1×1×1.
+ * <p>Padding cells are zeroed by a mask after every convolution, so they never enter a matrix
+ * product; they do count in the training-mode statistics of the cell norm (BREC's batches hold
+ * graphs of one size, so there is no padding there).
+ *
+ * <p>Inputs: features B×2×n×n (adjacency, identity), mask B×1×n×n.
  */
 final class PpgnBlock extends GraphBlock {
 
+  /** Which of the two published PPGNs. */
+  enum Variant { BREC, COUNTING }
+
   private static final int INPUT_CHANNELS = 2;
+  /** Excludes masked cells from a max: far below any activation, far above float's minimum. */
+  private static final float EXCLUDED = 1e30f;
+  /**
+   * n×n×hidden float tensors one block leaves alive per graph until its pass ends (DJL frees a
+   * pass's intermediates only when the pass ends, in inference too): 13 GiB measured for 35
+   * graphs of 198 vertices, 5 blocks of 32, which is 15 per block; 16 leaves a margin.
+   */
+  private static final int TENSORS_PER_BLOCK = 16;
 
   private final ModelSpec spec;
+  private final Variant variant;
   private final List<Block> left = new ArrayList<>();
   private final List<Block> right = new ArrayList<>();
   private final List<Block> skip = new ArrayList<>();
-  private final List<Block> norms = new ArrayList<>();
+  private final List<Block> cellNorms = new ArrayList<>();
   private final List<Block> readouts = new ArrayList<>();
+  private final Block outputNorm;
 
-  PpgnBlock(ModelSpec spec) {
+  PpgnBlock(ModelSpec spec, Variant variant) {
     this.spec = spec;
+    this.variant = variant;
+    int depth = variant == Variant.BREC ? 1 : 2;
     for (int l = 0; l < spec.layers(); l++) {
-      left.add(addChildBlock("left" + l, Mlp.plain(spec.hidden())));
-      right.add(addChildBlock("right" + l, Mlp.plain(spec.hidden())));
-      skip.add(addChildBlock("skip" + l, Linear.builder().setUnits(spec.hidden()).build()));
-      norms.add(addChildBlock("norm" + l, BatchNorm.builder().optMomentum(spec.bnMomentum()).build()));
+      left.add(addChildBlock("left" + l, convMlp(spec.hidden(), depth)));
+      right.add(addChildBlock("right" + l, convMlp(spec.hidden(), depth)));
+      skip.add(addChildBlock("skip" + l, conv1x1(spec.hidden())));
+      if (variant == Variant.BREC) {
+        cellNorms.add(addChildBlock("norm" + l, plainNorm(spec.bnMomentum())));
+      }
       readouts.add(addChildBlock("readout" + l, Linear.builder().setUnits(spec.embedding()).build()));
     }
+    outputNorm = variant == Variant.BREC ? addChildBlock("outputNorm", plainNorm(spec.bnMomentum())) : null;
+    // The reference code initialises every weight Xavier-normal (biases zero, DJL's default too).
+    setInitializer(new XavierInitializer(XavierInitializer.RandomType.GAUSSIAN, XavierInitializer.FactorType.AVG, 1),
+        Parameter.Type.WEIGHT);
+  }
+
+  private static Block convMlp(int hidden, int depth) {
+    SequentialBlock mlp = new SequentialBlock();
+    for (int i = 0; i < depth; i++) {
+      mlp.add(conv1x1(hidden)).add(Activation.reluBlock());
+    }
+    return mlp;
+  }
+
+  private static Block conv1x1(int filters) {
+    return Conv2d.builder().setKernelShape(new Shape(1, 1)).setFilters(filters).build();
+  }
+
+  /** BREC's norms: no learned scale or shift ({@code affine=False}). */
+  private static Block plainNorm(float momentum) {
+    return BatchNorm.builder().optCenter(false).optScale(false).optMomentum(momentum).build();
   }
 
   @Override
   public int outputSize() {
     return spec.embedding();
+  }
+
+  @Override
+  public long trainingBytesPerGraph(int n) {
+    return 4L * n * n * spec.hidden() * spec.layers() * TENSORS_PER_BLOCK;
+  }
+
+  @Override
+  public long inferenceBytesPerGraph(int n) {
+    return trainingBytesPerGraph(n);
   }
 
   @Override
@@ -65,25 +127,25 @@ final class PpgnBlock extends GraphBlock {
     for (Graph g : graphs) {
       n = Math.max(n, g.n());
     }
-    float[] x = new float[b * n * n * INPUT_CHANNELS];
-    float[] mask = new float[b * n * n];
-    float[] inv = new float[b];
+    int cells = n * n;
+    float[] x = new float[b * INPUT_CHANNELS * cells];
+    float[] mask = new float[b * cells];
     for (int i = 0; i < b; i++) {
       Graph g = graphs.get(i);
-      inv[i] = 1f / Math.max(1, g.n());
+      int adjacency = i * INPUT_CHANNELS * cells;
+      int identity = adjacency + cells;
       for (int u = 0; u < g.n(); u++) {
         for (int v = 0; v < g.n(); v++) {
-          int cell = (i * n + u) * n + v;
-          mask[cell] = 1f;
-          x[cell * INPUT_CHANNELS] = g.adjacent(u, v) ? 1f : 0f;
-          x[cell * INPUT_CHANNELS + 1] = u == v ? 1f : 0f;
+          int cell = u * n + v;
+          mask[i * cells + cell] = 1f;
+          x[adjacency + cell] = g.adjacent(u, v) ? 1f : 0f;
+          x[identity + cell] = u == v ? 1f : 0f;
         }
       }
     }
     return new NDList(
-        manager.create(x, new Shape(b, n, n, INPUT_CHANNELS)),
-        manager.create(mask, new Shape(b, n, n, 1)),
-        manager.create(inv, new Shape(b, 1, 1, 1)));
+        manager.create(x, new Shape(b, INPUT_CHANNELS, n, n)),
+        manager.create(mask, new Shape(b, 1, n, n)));
   }
 
   @Override
@@ -91,27 +153,33 @@ final class PpgnBlock extends GraphBlock {
       ParameterStore ps, NDList inputs, boolean training, PairList<String, Object> params) {
     NDArray x = inputs.get(0);
     NDArray mask = inputs.get(1);
-    NDArray inv = inputs.get(2);
-    long b = x.getShape().get(0);
-    long n = x.getShape().get(1);
-    NDArray eye = x.getManager().eye((int) n).reshape(1, n, n, 1);
-    NDArray invFlat = inv.reshape(b, 1);
+    long n = x.getShape().get(2);
+    NDArray eye = x.getManager().eye((int) n).reshape(1, 1, n, n);
+    NDArray diagonal = mask.mul(eye);
+    NDArray offDiagonal = mask.sub(diagonal);
     NDArray out = null;
     for (int l = 0; l < left.size(); l++) {
       NDArray m1 = forward1(left.get(l), ps, x, training).mul(mask);
       NDArray m2 = forward1(right.get(l), ps, x, training).mul(mask);
-      NDArray prod = m1.transpose(0, 3, 1, 2).matMul(m2.transpose(0, 3, 1, 2))
-          .transpose(0, 2, 3, 1).mul(inv);
-      x = Activation.relu(forward1(skip.get(l), ps, x.concat(prod, 3), training)).mul(mask);
-      NDArray all = x.sum(new int[] {1, 2});
-      NDArray diag = x.mul(eye).sum(new int[] {1, 2});
-      NDArray diagMean = diag.mul(invFlat);
-      NDArray offMean = all.sub(diag).mul(invFlat).mul(invFlat);
-      NDArray pooled = forward1(norms.get(l), ps, diagMean.concat(offMean, 1), training);
+      x = forward1(skip.get(l), ps, x.concat(m1.matMul(m2), 1), training).mul(mask);
+      if (variant == Variant.BREC) {
+        x = forward1(cellNorms.get(l), ps, x, training).mul(mask);
+      }
+      NDArray pooled = variant == Variant.BREC
+          ? maxOver(x, diagonal).concat(maxOver(x, offDiagonal), 1)
+          : x.mul(diagonal).sum(new int[] {2, 3}).concat(x.mul(offDiagonal).sum(new int[] {2, 3}), 1);
       NDArray r = forward1(readouts.get(l), ps, pooled, training);
       out = out == null ? r : out.add(r);
     }
-    return new NDList(out);
+    return new NDList(outputNorm == null ? out : forward1(outputNorm, ps, out, training));
+  }
+
+  /** The per-channel max over the cells {@code where} selects; 0 where it selects none (n = 1). */
+  private static NDArray maxOver(NDArray x, NDArray where) {
+    NDArray any = where.sum(new int[] {2, 3}).gt(0).toType(x.getDataType(), false); // B×1
+    NDArray masked = x.sub(where.neg().add(1f).mul(EXCLUDED));
+    NDArray max = masked.reshape(masked.getShape().get(0), masked.getShape().get(1), -1).max(new int[] {2}); // B×c
+    return max.mul(any);
   }
 
   private static NDArray forward1(Block block, ParameterStore ps, NDArray x, boolean training) {
@@ -123,11 +191,16 @@ final class PpgnBlock extends GraphBlock {
     int h = spec.hidden();
     for (int l = 0; l < left.size(); l++) {
       int in = l == 0 ? INPUT_CHANNELS : h;
-      left.get(l).initialize(manager, dataType, new Shape(1, in));
-      right.get(l).initialize(manager, dataType, new Shape(1, in));
-      skip.get(l).initialize(manager, dataType, new Shape(1, in + h));
-      norms.get(l).initialize(manager, dataType, new Shape(1, 2L * h));
+      left.get(l).initialize(manager, dataType, new Shape(1, in, 1, 1));
+      right.get(l).initialize(manager, dataType, new Shape(1, in, 1, 1));
+      skip.get(l).initialize(manager, dataType, new Shape(1, in + h, 1, 1));
+      if (variant == Variant.BREC) {
+        cellNorms.get(l).initialize(manager, dataType, new Shape(1, h, 1, 1));
+      }
       readouts.get(l).initialize(manager, dataType, new Shape(1, 2L * h));
+    }
+    if (outputNorm != null) {
+      outputNorm.initialize(manager, dataType, new Shape(1, spec.embedding()));
     }
   }
 }

@@ -28,6 +28,16 @@ final class ScalarHeadBlock extends GraphBlock {
   }
 
   @Override
+  public long trainingBytesPerGraph(int n) {
+    return body.trainingBytesPerGraph(n);
+  }
+
+  @Override
+  public long inferenceBytesPerGraph(int n) {
+    return body.inferenceBytesPerGraph(n);
+  }
+
+  @Override
   public NDList encode(NDManager manager, List<Graph> graphs) {
     return body.encode(manager, graphs);
   }

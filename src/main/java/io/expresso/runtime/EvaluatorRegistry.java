@@ -1,6 +1,7 @@
 package io.expresso.runtime;
 
 import com.google.protobuf.Message;
+import io.expresso.model.MemoryBudget;
 import io.expresso.proto.v1.PairTask;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -21,6 +22,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
   private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
   private volatile boolean faultsAllowed;
   private volatile KafkaClients kafka;
+  private volatile MemoryBudget memoryBudget;
 
   public EvaluatorRegistry() {
     for (TaskKind k : TaskKind.values()) {
@@ -35,7 +37,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
   public static EvaluatorRegistry defaults() {
     EvaluatorRegistry r = new EvaluatorRegistry();
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
-    r.register(TaskKind.PAIR, new GnnPairEvaluator());
+    r.register(TaskKind.PAIR, new GnnPairEvaluator(r::memoryBudget));
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator(r::faultsAllowed));
     for (EvaluatorProvider p : providers()) {
       p.register(r);
@@ -61,6 +63,17 @@ public final class EvaluatorRegistry implements AutoCloseable {
 
   public boolean faultsAllowed() {
     return faultsAllowed;
+  }
+
+  /** The activation memory each device may use per pass ({@code worker --memory-budget}). */
+  public EvaluatorRegistry useMemoryBudget(MemoryBudget budget) {
+    this.memoryBudget = budget;
+    return this;
+  }
+
+  /** The configured per-device memory budget; empty: each device takes its default. */
+  public Optional<MemoryBudget> memoryBudget() {
+    return Optional.ofNullable(memoryBudget);
   }
 
   /** The cluster of the worker these evaluators run in (the worker sets it when it starts). */

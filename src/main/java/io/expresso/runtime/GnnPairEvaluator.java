@@ -6,6 +6,8 @@ import io.expresso.graph.GraphFormatException;
 import io.expresso.model.Architecture;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.EngineDefaults;
+import io.expresso.model.MemoryBudget;
+import io.expresso.model.MemoryBudgetException;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
@@ -17,6 +19,8 @@ import io.expresso.train.PairEvaluationException;
 import io.expresso.train.PairEvaluator;
 import io.expresso.train.TrainingSettings;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Pair tasks under a GNN model spec ({@code gin}, {@code ppgn:layers=3,...}, {@code ngnn-de}):
@@ -26,6 +30,16 @@ import java.util.List;
  * java.util.concurrent.CancellationException}, the model closed.
  */
 public final class GnnPairEvaluator implements Evaluator<PairTask> {
+
+  private final Supplier<Optional<MemoryBudget>> budget;
+
+  /**
+   * @param budget the worker's per-device memory budget; empty: half of the GPU's memory, or half
+   *     of the machine's split between as many CPU devices as there are cores
+   */
+  public GnnPairEvaluator(Supplier<Optional<MemoryBudget>> budget) {
+    this.budget = budget;
+  }
 
   @Override
   public boolean accepts(PairTask task) {
@@ -56,9 +70,12 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     ai.djl.Device djl = device.isGpu() ? ai.djl.Device.gpu(device.index()) : ai.djl.Device.cpu();
     PairEvaluation e;
     try {
-      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, cancelled);
+      MemoryBudget b = budget.get().orElseGet(() ->
+          MemoryBudget.defaultFor(djl, djl.isGpu() ? 1 : Runtime.getRuntime().availableProcessors()));
+      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, b, cancelled);
     } catch (PairEvaluationException x) {
-      throw new TaskFailure(TaskFailure.NAN, x.getMessage(), x);
+      throw new TaskFailure(x.getCause() instanceof MemoryBudgetException ? TaskFailure.OVER_LIMIT : TaskFailure.NAN,
+          x.getMessage(), x);
     }
     return Result.newBuilder().setPair(PairResult.newBuilder()
         .setSuiteId(task.getSuiteId())
@@ -73,6 +90,9 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
         .setThreshold(e.judgement().threshold())
         .setEpochs(e.training().epochs())
         .setFinalLoss(e.training().finalLoss())
+        .setTrainingGraphsPerPass(e.memory().trainingGraphsPerPass())
+        .setPeakRssBytes(e.memory().peakRssBytes())
+        .setMemoryBudgetBytes(e.memory().budgetBytes())
         .setExact(false));
   }
 

@@ -12,10 +12,11 @@ import io.expresso.stats.PairJudgement;
  * @param training what training did (epochs, final loss, skipped steps)
  * @param seconds wall-clock time for the whole pair (training and judging)
  * @param parameters trainable parameters of the model
+ * @param memory the memory budget, the passes it allowed and the peak resident memory
  */
 public record PairEvaluation(
     int index, String category, long seed, PairJudgement judgement, TrainingOutcome training, double seconds,
-    long parameters) {
+    long parameters, MemoryUse memory) {
 
   public boolean distinguished() {
     return judgement.distinguished();

@@ -5,6 +5,9 @@ import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
+import io.expresso.model.MemoryBudget;
+import io.expresso.model.MemoryBudgetException;
+import io.expresso.model.PeakRss;
 import io.expresso.model.ModelSpec;
 import io.expresso.stats.PairJudgement;
 import io.expresso.stats.PairedComparison;
@@ -36,22 +39,36 @@ public final class PairEvaluator {
     return evaluate(pair, spec, s, seed, device, () -> false);
   }
 
+  /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device, MemoryBudget, BooleanSupplier)} with the device's default budget. */
+  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device,
+      BooleanSupplier cancelled) {
+    return evaluate(pair, spec, s, seed, device, MemoryBudget.defaultFor(device, 1), cancelled);
+  }
+
   /**
    * Evaluates {@code spec} on {@code pair}.
    *
    * @param seed fixes initial weights and any relabelings the suite does not ship
+   * @param budget activation memory per pass; batches are split to fit, with the same result
    * @param cancelled checked before every training batch and before the embedding pass
-   * @throws PairEvaluationException if training diverged so far that embeddings are not finite
+   * @throws PairEvaluationException if training diverged so far that embeddings are not finite,
+   *     or if even the smallest pass does not fit in the budget
    * @throws CancellationException once {@code cancelled} is true; the model is closed first
    */
   public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device,
-      BooleanSupplier cancelled) {
+      MemoryBudget budget, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     int q = s.training().q();
     Relabelings r = RelabelingDraw.forPair(pair, q, seed);
-    try (GraphModel model = GraphModel.create(spec, Head.EMBEDDING, device, seed)) {
-      TrainingOutcome trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()),
-          s.training(), cancelled);
+    try (PeakRss rss = PeakRss.watch();
+        GraphModel model = GraphModel.create(spec, Head.EMBEDDING, device, seed)) {
+      model.useMemoryBudget(budget);
+      TrainingOutcome trained;
+      try {
+        trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()), s.training(), cancelled);
+      } catch (MemoryBudgetException e) {
+        throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage(), e);
+      }
 
       List<List<Graph>> blocks = new ArrayList<>(List.of(r.first(), r.second(), r.reliabilityFirst(), r.reliabilitySecond()));
       if (s.threshold() == ThresholdMode.RAPC) {
@@ -91,8 +108,10 @@ public final class PairEvaluator {
         throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage()
             + " (training skipped " + trained.skippedSteps() + " non-finite steps)", e);
       }
+      MemoryUse memory = new MemoryUse(budget.bytes(), trained.graphsPerPass(), model.graphsPerInferencePass(all),
+          rss.peakBytes());
       return new PairEvaluation(pair.index(), pair.category(), seed, judgement, trained,
-          (System.nanoTime() - start) / 1e9, model.parameterCount());
+          (System.nanoTime() - start) / 1e9, model.parameterCount(), memory);
     }
   }
 

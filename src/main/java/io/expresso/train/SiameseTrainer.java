@@ -20,6 +20,12 @@ import java.util.function.BooleanSupplier;
  * in fixed order and batches of {@code batchSize}, cosine-embedding loss (margin 0, target −1),
  * early stop once the epoch mean loss is below the threshold.
  *
+ * <p>A batch larger than the model's memory budget allows is split into micro-batches of whole
+ * (G, H) pairs whose gradients add up before one optimizer step, each micro-batch's loss weighted
+ * by its share of the batch's pairs. This gives the full batch's step, batch norm included: every
+ * pair of a batch holds relabelings of the same two graphs, so any micro-batch of whole pairs has
+ * the batch's per-channel statistics, as functions of the weights, not just in value.
+ *
  * <p>Safe to call from any thread: DJL's gradient collector switches PyTorch's thread-local grad
  * mode on for the calling thread. The PyTorch engine allows one collecting gradient collector per
  * process, so the forward/backward section is serialised by a process-wide lock; the rest (input
@@ -55,7 +61,7 @@ public final class SiameseTrainer {
     }
     long start = System.nanoTime();
     if (s.epochs() == 0) {
-      return new TrainingOutcome(0, Double.NaN, 0, s.learningRate(), 0);
+      return new TrainingOutcome(0, Double.NaN, 0, s.learningRate(), 0, 0);
     }
     PlateauSchedule schedule = new PlateauSchedule(s.learningRate(), s.plateauFactor(), s.plateauPatience(), s.minLearningRate());
     List<EpochListener> listeners = List.of(schedule, new LossThresholdStop(s.lossThreshold()));
@@ -65,6 +71,7 @@ public final class SiameseTrainer {
         .optDevices(new ai.djl.Device[] {model.device()});
     int epochs = 0;
     double loss = Double.NaN;
+    int perPass = model.graphsPerTrainingPass(major.subList(0, Math.min(major.size(), s.batchSize())));
     try (Trainer trainer = model.newTrainer(config)) {
       for (int epoch = 1; epoch <= s.epochs(); epoch++) {
         double weighted = 0;
@@ -74,7 +81,7 @@ public final class SiameseTrainer {
                 + ", before the batch at graph " + from + " of " + major.size());
           }
           List<Graph> batch = major.subList(from, Math.min(major.size(), from + s.batchSize()));
-          float l = step(trainer, model, batch, guard);
+          float l = step(trainer, model, batch, perPass, guard);
           if (Float.isFinite(l)) {
             weighted += l * batch.size() / 2.0;
           }
@@ -90,42 +97,56 @@ public final class SiameseTrainer {
         }
       }
     }
-    return new TrainingOutcome(epochs, loss, guard.skipped(), schedule.rate(), (System.nanoTime() - start) / 1e9);
+    return new TrainingOutcome(epochs, loss, guard.skipped(), schedule.rate(), (System.nanoTime() - start) / 1e9,
+        perPass);
   }
 
-  /** One optimisation step; returns the batch loss (not finite: the step was skipped). */
-  private static float step(Trainer trainer, GraphModel model, List<Graph> batch, DivergenceGuard guard) {
-    try (NDManager sub = trainer.getManager().newSubManager()) {
-      NDList inputs = model.encode(sub, batch);
-      float value;
-      boolean apply;
-      COLLECTOR.lock();
-      try (GradientCollector collector = trainer.newGradientCollector()) {
-        NDArray embeddings = trainer.forward(inputs).singletonOrThrow();
-        NDArray loss = CosineEmbeddingLoss.of(embeddings);
-        value = loss.getFloat();
-        // A zero loss (every pair already has cosine <= 0) has a zero gradient; DJL refuses an
-        // all-zero first step, and PyTorch's step would only apply momentum and decay: skip it.
-        apply = guard.accept(value) && value != 0f;
-        if (apply) {
-          collector.backward(loss);
-        }
-      } finally {
-        COLLECTOR.unlock();
-      }
-      if (apply) {
-        try {
-          trainer.step();
-        } catch (IllegalStateException e) {
-          // DJL checks the first update for all-zero gradients and refuses it. A network whose
-          // ReLUs are all dead (possible for tiny widths) legitimately has none: nothing to learn
-          // from this batch, so the step is skipped, as a zero-gradient Adam step would (almost) be.
-          if (!String.valueOf(e.getMessage()).startsWith("Gradient values are all zeros")) {
-            throw e;
+  /**
+   * One optimisation step over {@code batch}, in passes of at most {@code perPass} graphs; returns
+   * the batch loss (not finite: the step was skipped).
+   */
+  private static float step(Trainer trainer, GraphModel model, List<Graph> batch, int perPass, DivergenceGuard guard) {
+    double pairs = batch.size() / 2.0;
+    float value = 0f;
+    boolean finite = true;
+    COLLECTOR.lock();
+    try (GradientCollector collector = trainer.newGradientCollector()) {
+      for (int from = 0; from < batch.size() && finite; from += perPass) {
+        List<Graph> pass = batch.subList(from, Math.min(batch.size(), from + perPass));
+        try (NDManager sub = trainer.getManager().newSubManager()) {
+          NDList inputs = model.encode(sub, pass);
+          NDArray embeddings = trainer.forward(inputs).singletonOrThrow();
+          NDArray loss = CosineEmbeddingLoss.of(embeddings).mul((float) (pass.size() / 2.0 / pairs));
+          float part = loss.getFloat();
+          finite = Float.isFinite(part);
+          value += part;
+          if (finite && part != 0f) {
+            collector.backward(loss);
           }
         }
       }
-      return value;
+      if (!finite) {
+        value = Float.NaN;
+        model.zeroGradients(); // passes before the bad one left gradients behind
+      }
+    } finally {
+      COLLECTOR.unlock();
     }
+    // A zero loss (every pair already has cosine <= 0) has a zero gradient; DJL refuses an
+    // all-zero first step, and PyTorch's step would only apply momentum and decay: skip it.
+    boolean apply = guard.accept(value) && value != 0f;
+    if (apply) {
+      try {
+        trainer.step();
+      } catch (IllegalStateException e) {
+        // DJL checks the first update for all-zero gradients and refuses it. A network whose
+        // ReLUs are all dead (possible for tiny widths) legitimately has none: nothing to learn
+        // from this batch, so the step is skipped, as a zero-gradient Adam step would (almost) be.
+        if (!String.valueOf(e.getMessage()).startsWith("Gradient values are all zeros")) {
+          throw e;
+        }
+      }
+    }
+    return value;
   }
 }

@@ -8,5 +8,8 @@ package io.expresso.train;
  * @param skippedSteps steps skipped because their loss was not finite
  * @param finalLearningRate the rate after the plateau schedule
  * @param seconds wall-clock training time
+ * @param graphsPerPass graphs per forward/backward pass: the batch size, or less where the memory
+ *     budget split batches into micro-batches (0 if no step ran)
  */
-public record TrainingOutcome(int epochs, double finalLoss, int skippedSteps, float finalLearningRate, double seconds) {}
+public record TrainingOutcome(
+    int epochs, double finalLoss, int skippedSteps, float finalLearningRate, double seconds, int graphsPerPass) {}

@@ -42,7 +42,16 @@ class EvalCommandTest {
     Files.write(pairsFile, lines);
   }
 
+  private int runs;
+
+  /** Runs a command; eval streams to a fresh results file in the test's directory unless told where. */
   private int run(String... args) {
+    if (args.length > 0 && args[0].equals("eval") && !List.of(args).contains("--results")) {
+      List<String> a = new ArrayList<>(List.of(args));
+      a.add("--results");
+      a.add(dir.resolve("results-" + (runs++) + ".jsonl").toString());
+      args = a.toArray(new String[0]);
+    }
     CommandLine cl = Main.commandLine();
     cl.setOut(new PrintWriter(out));
     cl.setErr(new PrintWriter(err));
@@ -59,11 +68,13 @@ class EvalCommandTest {
 
   @Test
   void jsonHasExactlyTheIssueFieldsAndPpgnSeparatesThreeWlPairs() throws Exception {
-    assertThat(run("eval", "--model", "ppgn:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "2",
+    // BREC's PPGN at its size: a tiny one embeds these small graphs exactly, without rounding noise,
+    // and BREC's T² of differences with zero covariance is 0 (pinv of the zero matrix), not a separation.
+    assertThat(run("eval", "--model", "ppgn", "--suite", "pairs:" + pairsFile, "--epochs", "2",
         "--seed", "3", "--json")).isZero();
     JsonNode root = new ObjectMapper().readTree(out.toString());
     assertThat(keys(root)).containsExactly("model", "suite", "seed", "convention", "categories", "total",
-        "elapsed_seconds", "pairs");
+        "elapsed_seconds", "seconds_per_pair", "peak_rss_bytes", "pairs");
     assertThat(root.get("model").asText()).isEqualTo("ppgn");
     assertThat(root.get("seed").asLong()).isEqualTo(3);
     assertThat(root.get("convention").asText()).isEqualTo("brec");
@@ -72,7 +83,7 @@ class EvalCommandTest {
     JsonNode pairs = root.get("pairs");
     assertThat(pairs).hasSize(3);
     assertThat(keys(pairs.get(0))).containsExactly("index", "category", "t2_test", "t2_reliability", "distinguished",
-        "reliable", "epochs", "final_loss", "seconds");
+        "reliable", "epochs", "final_loss", "seconds", "peak_rss_bytes", "training_graphs_per_pass");
     assertThat(pairs.get(0).get("distinguished").asBoolean()).isTrue();
     assertThat(pairs.get(1).get("distinguished").asBoolean()).isTrue();
     assertThat(pairs.get(2).get("distinguished").asBoolean()).as("an isomorphic pair").isFalse();
@@ -124,5 +135,39 @@ class EvalCommandTest {
     JsonNode root = new ObjectMapper().readTree(out.toString());
     assertThat(root.get("seeds")).hasSize(2);
     assertThat(root.get("configuration_counts").asBoolean()).isTrue();
+  }
+
+  @Test
+  void resultsStreamToAFileAndTheSameCommandResumesWhereItStopped() throws Exception {
+    Path results = dir.resolve("stream.jsonl");
+    String[] first = {"eval", "--model", "gin:layers=1,hidden=4", "--suite", "pairs:" + pairsFile, "--epochs", "1",
+        "--pairs", "0-1", "--results", results.toString()};
+    assertThat(run(first)).isZero();
+    List<String> lines = Files.readAllLines(results);
+    assertThat(lines).hasSize(3); // the configuration, then one line per judged pair
+    assertThat(new ObjectMapper().readTree(lines.get(0)).get("config").get("model").asText()).startsWith("gin:layers=1");
+    JsonNode pair0 = new ObjectMapper().readTree(lines.get(1));
+    assertThat(pair0.get("index").asInt()).isZero();
+    assertThat(pair0.get("peak_rss_bytes").asLong()).isPositive();
+
+    // a kill while writing pair 1's line leaves half a line: it is dropped and pair 1 judged again
+    Files.writeString(results, lines.get(0) + "\n" + lines.get(1) + "\n" + lines.get(2).substring(0, 20));
+    err.getBuffer().setLength(0);
+    String[] more = first.clone();
+    more[8] = "0-2";
+    assertThat(run(more)).isZero();
+    assertThat(err.toString()).contains("1 pair results already there are kept").contains("pair 0 (resumed)");
+    List<String> after = Files.readAllLines(results);
+    assertThat(after).hasSize(4);
+    assertThat(after.subList(0, 2)).isEqualTo(lines.subList(0, 2));
+    assertThat(after.stream().skip(1).map(l -> l.replaceAll(".*\"index\":(\\d+).*", "$1"))).containsExactly("0", "1", "2");
+    assertThat(out.toString()).containsPattern("total\\s+3\\s+0");
+
+    // another configuration never appends to this file
+    String[] other = more.clone();
+    other[2] = "gin:layers=2,hidden=4";
+    assertThat(run(other)).isEqualTo(2);
+    assertThat(err.toString()).contains("holds results of another configuration").contains("--no-resume");
+    assertThat(Files.readAllLines(results)).hasSize(4);
   }
 }
