@@ -13,15 +13,18 @@ import java.util.Locale;
 /**
  * Writes a list of ASCII strings as a 1-D NumPy array of fixed-width byte strings {@code |S<n>},
  * byte for byte what {@code np.save} writes for a list of {@code bytes} (BREC's dataset scripts):
- * NPY 1.0 (2.0 if the header outgrows 64 KiB), the header padded with spaces to a multiple of 64
- * bytes and ended by a newline, then each item NUL-padded to the longest one's width.
+ * NPY 1.0, the header padded with spaces to a multiple of 64 bytes and ended by a newline, then
+ * each item NUL-padded to the longest one's width.
  */
 public final class NpyStringWriter {
 
   private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
 
-  /** NumPy aligns the data to 64 bytes (since 1.x; readers accept any alignment). */
+  /** NumPy aligns the data to 64 bytes. */
   private static final int ALIGN = 64;
+
+  /** NumPy leaves room in the header for the shape to grow to this many digits. */
+  private static final int GROWTH_AXIS_MAX_DIGITS = 21;
 
   private NpyStringWriter() {}
 
@@ -59,33 +62,29 @@ public final class NpyStringWriter {
     }
   }
 
-  /** Magic, version, little-endian header length and the padded dict, as {@code np.save} lays them out. */
+  /**
+   * Magic, version, little-endian header length and the padded dict, as NumPy's {@code
+   * _write_array_header} lays them out: the dict, room for the shape to grow to 21 digits, then
+   * spaces and a newline up to the next multiple of 64 bytes (a whole 64 more when already aligned).
+   */
   static byte[] header(int width, int count) {
-    String dict = "{'descr': '|S" + width + "', 'fortran_order': False, 'shape': (" + count + ",), }";
-    int major = 1;
-    int prefix = MAGIC.length + 2 + 2;
-    int total = pad(prefix + dict.length() + 1);
-    if (total - prefix > 0xFFFF) {
-      major = 2;
-      prefix = MAGIC.length + 2 + 4;
-      total = pad(prefix + dict.length() + 1);
-    }
-    int headerLength = total - prefix;
-    byte[] out = new byte[total];
+    String count10 = String.valueOf(count);
+    String dict = "{'descr': '|S" + width + "', 'fortran_order': False, 'shape': (" + count10 + ",), }"
+        + " ".repeat(GROWTH_AXIS_MAX_DIGITS - count10.length());
+    int hlen = dict.length() + 1;
+    int prefix = MAGIC.length + 2 + 2; // version 1.0: a 2-byte length, ample for this short dict
+    int padding = ALIGN - (prefix + hlen) % ALIGN;
+    int headerLength = hlen + padding;
+    byte[] out = new byte[prefix + headerLength];
     System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
-    out[6] = (byte) major;
+    out[6] = 1;
     out[7] = 0;
-    for (int i = 0; i < prefix - 8; i++) {
-      out[8 + i] = (byte) (headerLength >>> (8 * i));
-    }
+    out[8] = (byte) headerLength;
+    out[9] = (byte) (headerLength >>> 8);
     byte[] text = dict.getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(text, 0, out, prefix, text.length);
-    Arrays.fill(out, prefix + text.length, total - 1, (byte) ' ');
-    out[total - 1] = '\n';
+    Arrays.fill(out, prefix + text.length, out.length - 1, (byte) ' ');
+    out[out.length - 1] = '\n';
     return out;
-  }
-
-  private static int pad(int length) {
-    return (length + ALIGN - 1) / ALIGN * ALIGN;
   }
 }
