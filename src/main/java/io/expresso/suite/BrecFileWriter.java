@@ -32,7 +32,8 @@ public final class BrecFileWriter {
       throw new IllegalArgumentException(name + ": unknown output format; the name must end in .npy or .g6");
     }
     Path dir = file.toAbsolutePath().getParent();
-    Path partial = Files.createTempFile(dir, "." + name + ".", ".partial");
+    // Not createTempFile: its owner-only mode would stick to the finished file.
+    Path partial = dir.resolve("." + name + "." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".partial");
     try {
       if (name.endsWith(".g6")) {
         Graph6.writeFile(partial, entries);
