@@ -34,7 +34,7 @@ import java.util.List;
  *   <li>{@code builtin} — the suite the project generates ({@link BuiltinSuite}).
  * </ul>
  *
- * <p>Errors: an unknown form or a malformed {@code #indices} is an {@link IllegalArgumentException}
+ * <p>Errors: an unknown form or a malformed {@code #option} is an {@link IllegalArgumentException}
  * listing the valid forms; a missing, unreadable or malformed file is a {@link
  * GraphFormatException} naming the file (and the line or entry); so is an empty file, and a pairs
  * file with fewer than two graphs.
@@ -71,7 +71,7 @@ public final class SuiteSpecs {
 
   /**
    * A short name for a suite spec, for metric labels: the file name without directories, extension
-   * or {@code #indices} ({@code brec:/data/x/brec_v3.npy#indices=0-9} → {@code brec_v3}),
+   * or {@code #options} ({@code brec:/data/x/brec_v3.npy#indices=0-9} → {@code brec_v3}),
    * {@code builtin} for the built-in suite. Never a path, whatever the spec; the spec itself need
    * not be valid.
    */
