@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       BaselineCommand.class,
       DemoCommand.class,
       GraphCommand.class,
+      SuiteCommand.class,
       CountCommand.class,
       AttackCommand.class,
       AuditCommand.class,

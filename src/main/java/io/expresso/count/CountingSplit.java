@@ -54,17 +54,6 @@ public record CountingSplit(String name, CountingDataset train, CountingDataset 
 
   /** Fisher–Yates with SplitMix64, so a seed fixes the split on every JVM. */
   static int[] permutation(int n, long seed) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    SplitMix64 rnd = new SplitMix64(seed);
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
+    return new SplitMix64(seed).permutation(n);
   }
 }

@@ -36,4 +36,22 @@ public final class SplitMix64 {
     } while (r >= limit);
     return (int) (r % bound);
   }
+
+  /**
+   * A uniform random permutation of 0..n-1 (Fisher–Yates): the one home for shuffles and graph
+   * relabelings, so a seed gives the same order everywhere.
+   */
+  public int[] permutation(int n) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    return p;
+  }
 }

@@ -45,6 +45,18 @@ public final class NpyStringArray {
    *     array of strings, holds no entries, or is truncated
    */
   public static List<String> read(Path file) throws IOException {
+    return read(file, false);
+  }
+
+  /**
+   * Like {@link #read}, but a 2-D array of shape (k, 2) is accepted too and returned row by row:
+   * BREC's raw category files store their pairs either as consecutive entries or as rows.
+   */
+  public static List<String> readPairs(Path file) throws IOException {
+    return read(file, true);
+  }
+
+  private static List<String> read(Path file, boolean pairRows) throws IOException {
     String name = file.getFileName().toString();
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
       NpyHeader header = NpyHeader.read(in, name);
@@ -54,16 +66,20 @@ public final class NpyStringArray {
       } catch (IllegalArgumentException e) {
         throw new GraphFormatException(name + ": " + e.getMessage(), e);
       }
-      if (header.shape().length != 1) {
+      long[] shape = header.shape();
+      boolean rows = pairRows && shape.length == 2 && shape[1] == 2;
+      if (shape.length != 1 && !rows) {
         throw new GraphFormatException(name + ": NPY array has shape " + header.shapeText() + ", "
-            + header.shape().length + " dimensions; expected a 1-D list of graph6 strings");
+            + shape.length + " dimensions; expected a 1-D list of graph6 strings"
+            + (pairRows ? " or a (k, 2) array of pairs" : ""));
       }
       if (header.fortranOrder()) {
         throw new GraphFormatException(name + ": NPY array is stored in Fortran order; only C order is read");
       }
-      long count = header.shape()[0];
+      long count = rows ? shape[0] * 2 : shape[0];
       if (count == 0) {
-        throw new GraphFormatException(name + ": NPY array is empty (shape (0,)); expected graph6 strings");
+        throw new GraphFormatException(name + ": NPY array is empty (shape " + header.shapeText()
+            + "); expected graph6 strings");
       }
       return dtype.kind() == NpyStringDtype.Kind.OBJECT
           ? readObjects(in, name, count)

@@ -235,17 +235,7 @@ public final class CountRegressionTrainer {
   }
 
   private static int[] shuffled(int n, SplitMix64 rnd) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
+    return rnd.permutation(n);
   }
 
   private static byte[] parameters(Block block) {

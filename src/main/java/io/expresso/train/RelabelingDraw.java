@@ -42,17 +42,7 @@ public final class RelabelingDraw {
   }
 
   static int[] permutation(int n, SplitMix64 rng) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
+    return rng.permutation(n);
   }
 
   /** G₁, H₁, G₂, H₂, …: the order BREC's major block (and its batches) use. */
