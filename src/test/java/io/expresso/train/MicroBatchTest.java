@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.Device;
 import io.expresso.graph.Graph;
+import io.expresso.graph.Graph6;
+import io.expresso.suite.NpyStringArray;
+import java.nio.file.Path;
+import java.util.List;
 import io.expresso.model.MemoryBudget;
 import io.expresso.model.ModelSpec;
 import io.expresso.suite.Constructions;
@@ -58,6 +62,35 @@ class MicroBatchTest {
     assertThat(split.distinguished()).isEqualTo(whole.distinguished());
     assertThat(split.reliable()).isEqualTo(whole.reliable());
     return split;
+  }
+
+  @Test
+  void a198VertexCfiPairTrainsAndIsJudgedUnderOneGigabyteAsWithoutABudget() throws Exception {
+    // BREC pair 345 (CFI row 85), the largest graphs of the benchmark: 198 vertices each. A smaller
+    // PPGN and q = 8 keep the test short; the whole batch (16 graphs) needs about 1.9 GB.
+    List<String> cfi = NpyStringArray.readPairs(Path.of("../shared/data/brec-raw/cfi.npy"));
+    GraphPair pair = new GraphPair(345, "CFI", Graph6.decode(cfi.get(170)), Graph6.decode(cfi.get(171)), null);
+    assertThat(pair.first().n()).isEqualTo(198);
+    ModelSpec spec = ModelSpec.parse("ppgn:layers=3,hidden=16,d=4");
+    EvaluationSettings s = EvaluationSettings.defaults(spec.architecture())
+        .withTraining(TrainingSettings.defaults(spec.architecture()).withQ(8).withBatchSize(16).withEpochs(2)
+            .withLossThreshold(0));
+    MemoryBudget oneGb = MemoryBudget.parse("1g");
+    PairEvaluation budgeted = PairEvaluator.evaluate(pair, spec, s, 0L, Device.cpu(), oneGb, () -> false);
+    PairEvaluation whole = PairEvaluator.evaluate(pair, spec, s, 0L, Device.cpu(), MemoryBudget.parse("8g"), () -> false);
+    assertThat(whole.memory().trainingGraphsPerPass()).isEqualTo(16);
+    assertThat(budgeted.memory().trainingGraphsPerPass()).isBetween(2, 8);
+    assertThat(budgeted.memory().budgetBytes()).isEqualTo(oneGb.bytes());
+    assertThat(budgeted.distinguished()).isEqualTo(whole.distinguished());
+    assertThat(budgeted.reliable()).isEqualTo(whole.reliable());
+    assertThat(budgeted.training().epochs()).isEqualTo(whole.training().epochs());
+    // No 3-WL-bounded model can tell this pair apart (3-WL separates CFI rows 0–59 only, BREC's
+    // 3wl variant): the output norm scales rounding noise up to
+    // unit size, so the loss is a noise figure that summation order moves (0.0053 vs 0.0059 seen);
+    // on pairs it does separate, the losses agree to 1e-4 (tests above).
+    assertThat(budgeted.training().finalLoss()).isLessThan(0.2);
+    assertThat(whole.training().finalLoss()).isLessThan(0.2);
+    assertThat(budgeted.judgement().t2Test()).isLessThan(budgeted.judgement().threshold());
   }
 
   @Test
