@@ -60,6 +60,8 @@ public final class MeterNames {
   public static final String TRAINING_EPOCHS = "expresso.training.epochs";
   /** {@code expresso_training_final_loss{kind,model}}: summary of the loss at the last epoch. */
   public static final String TRAINING_FINAL_LOSS = "expresso.training.final.loss";
+  /** The worker process's peak resident memory while a trained model's pair ran. */
+  public static final String PAIR_PEAK_MEMORY = "expresso.pair.peak.memory";
 
   // ---- attacks (aggregator, from results) ----
   /** {@code expresso_attack_targets_total{model,pattern,space,budget}}: graphs attacked. */

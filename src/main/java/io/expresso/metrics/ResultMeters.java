@@ -121,6 +121,20 @@ public final class ResultMeters {
   }
 
   /**
+   * The memory one trained model's pair took: the worker's peak resident bytes while it ran (0 or
+   * less: unknown, as in results of workers that did not measure it; not recorded).
+   */
+  public void pairMemory(String model, long peakRssBytes) {
+    if (peakRssBytes <= 0) {
+      return;
+    }
+    Tags tags = guard.series(PAIR_PEAK_MEMORY, MODEL, LabelGuard.modelName(model));
+    DistributionSummary.builder(PAIR_PEAK_MEMORY).baseUnit("bytes")
+        .description("Worker's peak resident memory while a trained model's pair ran (whole process)")
+        .tags(tags).register(registry).record(peakRssBytes);
+  }
+
+  /**
    * One attacked graph: for each budget, whether an adversarial example was found within it.
    * Graphs the model already got wrong before the attack are not attacked and not reported.
    */

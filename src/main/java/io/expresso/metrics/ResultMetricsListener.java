@@ -53,6 +53,7 @@ public final class ResultMetricsListener implements ResultListener {
         p.getReliable(), exact ? Double.NaN : p.getT2Test(), exact ? Double.NaN : p.getT2Reliability());
     if (!exact) {
       meters.training("pair", p.getMethod(), p.getEpochs(), p.getFinalLoss());
+      meters.pairMemory(p.getMethod(), p.getPeakRssBytes());
     }
   }
 

@@ -279,6 +279,7 @@ public final class GraphModel implements AutoCloseable {
   @Override
   public void close() {
     model.close();
+    NativeMemory.release();
   }
 
   @Override
