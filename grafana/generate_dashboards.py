@@ -84,6 +84,10 @@ expressiveness = dash("expresso-expressiveness", "Expresso / Expressiveness", [
     panel(8, "Training: epochs and mean final loss", "timeseries",
           [('sum by (model) (expresso_training_epochs_total{kind="pair", model=~"$model"})', "epochs {{model}}"),
            ('sum by (model) (expresso_training_final_loss_sum{kind="pair", model=~"$model"}) / sum by (model) (expresso_training_final_loss_count{kind="pair", model=~"$model"})', "loss {{model}}")], 12, 26),
+    panel(9, "Worker peak resident memory per trained pair (largest, mean)", "timeseries",
+          [('max by (model) (expresso_pair_peak_memory_bytes_max{model=~"$model"})', "largest {{model}}"),
+           ('sum by (model) (expresso_pair_peak_memory_bytes_sum{model=~"$model"}) / sum by (model) (expresso_pair_peak_memory_bytes_count{model=~"$model"})', "mean {{model}}")],
+          0, 34, w=24, unit="bytes"),
 ], "Pair-suite accuracy by category and model, reliability failures and the T² distribution.",
    [var("experiment", "expresso_pairs_evaluated_total", "experiment"), var("model", "expresso_pairs_evaluated_total", "model")])
 asel = 'model=~"$model", pattern=~"$pattern", space=~"$space"'

@@ -110,6 +110,7 @@ public final class MeterNames {
       "expresso_pair_t2",
       "expresso_training_epochs_total",
       "expresso_training_final_loss",
+      "expresso_pair_peak_memory_bytes",
       "expresso_attack_targets_total",
       "expresso_attack_successes_total",
       "expresso_attack_auc",

@@ -30,6 +30,7 @@ class MetricsTest {
     r.pair("e1", "builtin", "Regular", "gin", false, false, 3.0, 90.0);
     r.pair("e1", "builtin", "Basic", "1-wl", true, true, Double.NaN, Double.NaN);
     r.training("pair", "gin", 20, 0.125);
+    r.pairMemory("gin", 3L << 30);
     r.attack("gin", "triangle", "budgeted", new int[] {1, 2, 5}, new boolean[] {false, true, true});
   }
 

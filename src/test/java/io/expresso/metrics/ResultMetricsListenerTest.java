@@ -34,11 +34,12 @@ class ResultMetricsListenerTest {
       new ResultMetricsListener(m.results()).onResult(Result.newBuilder().setExperimentId("e")
           .setPair(PairResult.newBuilder().setSuiteId("s").setCategory("c").setMethod("gin")
               .setDistinguished(false).setReliable(false).setT2Test(10).setT2Reliability(100)
-              .setEpochs(7).setFinalLoss(0.5)).build());
+              .setEpochs(7).setFinalLoss(0.5).setPeakRssBytes(3L << 30)).build());
       assertThat(m.registry().get(MeterNames.PAIR_T2).tag("statistic", "test").summary().totalAmount()).isEqualTo(10.0);
       assertThat(m.registry().get(MeterNames.PAIR_T2).tag("statistic", "reliability").summary().totalAmount()).isEqualTo(100.0);
       assertThat(m.registry().get(MeterNames.PAIRS_RELIABILITY_FAILURES).counter().count()).isEqualTo(1.0);
       assertThat(m.registry().get(MeterNames.TRAINING_EPOCHS).counter().count()).isEqualTo(7.0);
+      assertThat(m.registry().get(MeterNames.PAIR_PEAK_MEMORY).tag("model", "gin").summary().max()).isEqualTo(3L << 30);
       assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").counter().count()).isEqualTo(1.0);
     }
   }
