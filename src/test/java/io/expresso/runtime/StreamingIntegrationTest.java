@@ -7,6 +7,7 @@ import io.expresso.proto.v1.Result;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
+import io.expresso.testing.Integration;
 import io.expresso.wl.WlMethods;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The runtime against a real embedded Kafka broker: baseline pair tasks end to end, bad input to
  * dead letters, two workers sharing a group, a worker killed with SIGKILL, a broker restart.
  */
+@Integration
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(150)
 class StreamingIntegrationTest {
