@@ -112,7 +112,6 @@ class PublishResumeTest {
       JsonNode summary = lastJson(console.out());
       assertThat(summary.get("unique_results").asInt()).isEqualTo(count);
       assertThat(summary.get("errors").asInt()).isZero();
-      assertThat(summary.get("duplicates_in_report").asInt()).isZero();
       assertThat(summary.get("categories").get(0).get("tasks").asInt()).isEqualTo(count);
       assertThat(summary.get("categories").get(0).get("errors").asInt()).isZero();
 
