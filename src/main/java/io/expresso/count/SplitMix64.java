@@ -24,6 +24,24 @@ public final class SplitMix64 {
     return (nextLong() >>> 11) * 0x1.0p-53;
   }
 
+  /**
+   * A uniformly random permutation of 0..n−1 (Fisher–Yates, from the last position down): the one
+   * shuffle of the code base, so every seeded split, relabeling and epoch order reproduces.
+   */
+  public int[] permutation(int n) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    return p;
+  }
+
   /** Uniform in [0, bound), bound > 0, without modulo bias. */
   public int nextInt(int bound) {
     if (bound <= 0) {

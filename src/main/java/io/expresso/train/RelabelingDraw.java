@@ -36,23 +36,9 @@ public final class RelabelingDraw {
   public static List<Graph> relabel(Graph g, int count, SplitMix64 rng) {
     List<Graph> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      out.add(g.relabel(permutation(g.n(), rng)));
+      out.add(g.relabel(rng.permutation(g.n())));
     }
     return out;
-  }
-
-  static int[] permutation(int n, SplitMix64 rng) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
   }
 
   /** G₁, H₁, G₂, H₂, …: the order BREC's major block (and its batches) use. */
