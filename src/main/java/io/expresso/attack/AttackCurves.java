@@ -90,7 +90,14 @@ public final class AttackCurves {
   /** Entry b: the share of attacked graphs whose example within {@code budgets[b]} flips transfers to all others. */
   public static double[] transferRate(List<AttackResult> results, List<CountModel> others,
       AdversarialRule rule, int[] budgets) {
-    boolean[] transfers = transfers(results, others, rule);
+    return transferRate(results, transfers(results, others, rule), budgets);
+  }
+
+  /**
+   * Entry b: the share of attacked graphs whose example within {@code budgets[b]} flips transfers,
+   * given which transfer ({@link #transfers}).
+   */
+  public static double[] transferRate(List<AttackResult> results, boolean[] transfers, int[] budgets) {
     double[] out = new double[budgets.length];
     int attacked = attacked(results).size();
     for (int b = 0; b < budgets.length; b++) {

@@ -2,6 +2,7 @@ package io.expresso.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
@@ -23,7 +24,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -246,17 +246,7 @@ final class AuditCommand implements Callable<Integer> {
 
   /** A seeded shuffle; the first round(R·N) graphs of it are the test set. */
   private boolean[] randomSplit(int graphs) {
-    int[] order = new int[graphs];
-    for (int i = 0; i < graphs; i++) {
-      order[i] = i;
-    }
-    Random rnd = new Random(seed);
-    for (int i = graphs - 1; i > 0; i--) {
-      int j = rnd.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+    int[] order = new SplitMix64(seed).permutation(graphs); // the same split on every JVM
     boolean[] isTest = new boolean[graphs];
     int test = (int) Math.round(testRatio * graphs);
     for (int k = 0; k < test; k++) {

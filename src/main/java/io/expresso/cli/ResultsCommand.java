@@ -82,29 +82,23 @@ final class ResultsCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** A progress line on stderr while waiting, at most every half second. */
+  /** The wait for results, on a {@link ProgressLine}; the summary says what the aggregator dropped. */
   static final class Progress {
     private final Aggregator aggregator;
-    private final int target;
-    private long last;
+    private final ProgressLine line;
 
     Progress(Aggregator aggregator, int target) {
       this.aggregator = aggregator;
-      this.target = target;
+      this.line = new ProgressLine(new PrintWriter(System.err, true), target);
     }
 
-    synchronized void tick() {
-      long now = System.nanoTime();
-      if (now - last > 500_000_000L) {
-        last = now;
-        System.err.print("\rresults: " + aggregator.uniqueCount() + "/" + target + " unique");
-        System.err.flush();
-      }
+    void tick() {
+      line.update(aggregator.uniqueCount(), "unique results");
     }
 
-    synchronized void done() {
-      System.err.println("\rresults: " + aggregator.uniqueCount() + "/" + target + " unique, "
-          + aggregator.duplicatesSeen() + " redelivered duplicates ignored, " + aggregator.supersededSeen()
+    void done() {
+      line.update(aggregator.uniqueCount(), "unique results");
+      line.finish(aggregator.duplicatesSeen() + " redelivered duplicates ignored, " + aggregator.supersededSeen()
           + " error results superseded by a later result");
     }
   }

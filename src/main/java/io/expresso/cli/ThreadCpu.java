@@ -50,18 +50,29 @@ final class ThreadCpu {
 
   /** CPU seconds per stage since construction, stages in pipeline order, "other" last. */
   Map<String, Double> secondsByStage() {
-    Map<String, Double> out = new LinkedHashMap<>();
-    STAGES.keySet().forEach(k -> out.put(k, 0.0));
-    out.put("other", 0.0);
+    Map<Long, Long> now = new HashMap<>();
+    Map<Long, String> names = new HashMap<>();
     for (long id : mx.getAllThreadIds()) {
       long t = mx.getThreadCpuTime(id);
       ThreadInfo info = mx.getThreadInfo(id);
       if (t < 0 || info == null) {
         continue; // the thread ended in between
       }
-      double s = (t - startNanos.getOrDefault(id, 0L)) / 1e9;
-      out.merge(stageOf(info.getThreadName()), s, Double::sum);
+      now.put(id, t);
+      names.put(id, info.getThreadName());
     }
+    return byStage(startNanos, now, names);
+  }
+
+  /**
+   * The accounting itself, apart from the JVM's clocks: per stage, the CPU nanoseconds each thread
+   * used between {@code start} and {@code now} (a thread born since starts at 0), in seconds.
+   */
+  static Map<String, Double> byStage(Map<Long, Long> start, Map<Long, Long> now, Map<Long, String> names) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    STAGES.keySet().forEach(k -> out.put(k, 0.0));
+    out.put("other", 0.0);
+    now.forEach((id, t) -> out.merge(stageOf(names.get(id)), (t - start.getOrDefault(id, 0L)) / 1e9, Double::sum));
     return out;
   }
 

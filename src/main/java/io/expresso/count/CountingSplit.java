@@ -29,7 +29,7 @@ public record CountingSplit(String name, CountingDataset train, CountingDataset 
           + " must leave a non-empty test part");
     }
     int n = all.graphs().size();
-    int[] order = permutation(n, seed);
+    int[] order = new SplitMix64(seed).permutation(n); // the same split on every JVM
     int nTrain = (int) Math.round(n * trainFraction);
     int nVal = (int) Math.round(n * validationFraction);
     if (nTrain == 0 || nTrain + nVal >= n) {
@@ -50,10 +50,5 @@ public record CountingSplit(String name, CountingDataset train, CountingDataset 
       counts[i - from] = all.counts()[order[i]];
     }
     return new CountingDataset(graphs, counts);
-  }
-
-  /** Fisher–Yates with SplitMix64, so a seed fixes the split on every JVM. */
-  static int[] permutation(int n, long seed) {
-    return new SplitMix64(seed).permutation(n);
   }
 }

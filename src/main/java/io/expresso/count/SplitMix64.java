@@ -24,22 +24,9 @@ public final class SplitMix64 {
     return (nextLong() >>> 11) * 0x1.0p-53;
   }
 
-  /** Uniform in [0, bound), bound > 0, without modulo bias. */
-  public int nextInt(int bound) {
-    if (bound <= 0) {
-      throw new IllegalArgumentException("bound must be positive: " + bound);
-    }
-    long limit = (1L << 32) - ((1L << 32) % bound);
-    long r;
-    do {
-      r = nextLong() >>> 32;
-    } while (r >= limit);
-    return (int) (r % bound);
-  }
-
   /**
-   * A uniform random permutation of 0..n-1 (Fisher–Yates): the one home for shuffles and graph
-   * relabelings, so a seed gives the same order everywhere.
+   * A uniformly random permutation of 0..n−1 (Fisher–Yates, from the last position down): the one
+   * shuffle of the code base, so every seeded split, relabeling and epoch order reproduces.
    */
   public int[] permutation(int n) {
     int[] p = new int[n];
@@ -53,5 +40,18 @@ public final class SplitMix64 {
       p[j] = t;
     }
     return p;
+  }
+
+  /** Uniform in [0, bound), bound > 0, without modulo bias. */
+  public int nextInt(int bound) {
+    if (bound <= 0) {
+      throw new IllegalArgumentException("bound must be positive: " + bound);
+    }
+    long limit = (1L << 32) - ((1L << 32) % bound);
+    long r;
+    do {
+      r = nextLong() >>> 32;
+    } while (r >= limit);
+    return (int) (r % bound);
   }
 }

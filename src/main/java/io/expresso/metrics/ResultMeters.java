@@ -44,6 +44,19 @@ public final class ResultMeters {
   }
 
   /**
+   * Makes the outcome meters of these task kinds visible at zero from start-up, so a dashboard
+   * shows 0 failed tasks rather than "no data" before the first result.
+   */
+  public void registerKinds(java.util.Collection<String> kinds) {
+    for (String kind : kinds) {
+      for (boolean ok : new boolean[] {true, false}) {
+        outcomes(kind, ok);
+        tasks(kind, ok);
+      }
+    }
+  }
+
+  /**
    * A result that sets the outcome of a task of {@code kind}: its first, or a success superseding
    * its error (then call {@link #errorSuperseded} for the error first).
    */
@@ -60,10 +73,14 @@ public final class ResultMeters {
 
   // a counter only counts up, so it counts events; the current state is the gauge below
   private void outcomeSet(String kind, boolean ok) {
-    Counter.builder(RESULTS)
+    outcomes(kind, ok).increment();
+  }
+
+  private Counter outcomes(String kind, boolean ok) {
+    return Counter.builder(RESULTS)
         .description("Results that set a task's outcome: its first result, or a success superseding its error"
             + " (events; the tasks failed now are expresso_experiment_tasks{outcome=\"error\"})")
-        .tag(KIND, kind).tag(OUTCOME, ok ? "ok" : "error").register(registry).increment();
+        .tag(KIND, kind).tag(OUTCOME, ok ? "ok" : "error").register(registry);
   }
 
   // no experiment label: no dashboard needs one here, and every experiment would add series

@@ -6,6 +6,7 @@ import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainResult;
 import io.expresso.runtime.ResultListener;
+import io.expresso.runtime.TaskKind;
 
 /**
  * Feeds {@link ResultMeters} from the aggregator's stream of unique results: pair outcomes and T²,
@@ -19,6 +20,7 @@ public final class ResultMetricsListener implements ResultListener {
 
   public ResultMetricsListener(ResultMeters meters) {
     this.meters = meters;
+    meters.registerKinds(java.util.Arrays.stream(TaskKind.values()).map(TaskKind::label).toList());
   }
 
   @Override

@@ -51,8 +51,7 @@ public final class TaskMeters {
 
   /** A task of {@code kind} was taken from its topic and handed to {@code device}. */
   public void started(String kind, String device) {
-    Counter.builder(TASKS_RECEIVED).description("Tasks taken from Kafka")
-        .tag(KIND, kind).register(registry).increment();
+    received(kind).increment();
     inFlightOf(device).incrementAndGet();
     startOf(device).set(System.nanoTime());
   }
@@ -71,20 +70,37 @@ public final class TaskMeters {
         .tags(guard.series(TASK_DURATION, MODEL, LabelGuard.modelName(model))).tag(KIND, kind).register(registry)
         .record(Duration.ofNanos(Math.round(seconds * 1e9)));
     if (errorReason == null) {
-      Counter.builder(TASKS_COMPLETED).description("Tasks that produced a result")
-          .tag(KIND, kind).register(registry).increment();
+      completed(kind).increment();
     } else {
-      Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
-          .tag(KIND, kind).tag(REASON, guard.value(REASON, errorReason)).register(registry).increment();
+      failed(kind, guard.value(REASON, errorReason)).increment();
     }
   }
 
+  private Counter received(String kind) {
+    return Counter.builder(TASKS_RECEIVED).description("Tasks taken from Kafka").tag(KIND, kind).register(registry);
+  }
+
+  private Counter completed(String kind) {
+    return Counter.builder(TASKS_COMPLETED).description("Tasks that produced a result").tag(KIND, kind).register(registry);
+  }
+
+  private Counter failed(String kind, String reason) {
+    return Counter.builder(TASKS_FAILED).description("Tasks that became an error result")
+        .tag(KIND, kind).tag(REASON, reason).register(registry);
+  }
+
   /**
-   * Makes the fleet's series visible at zero before their first event (a poison task may never
-   * come; a dashboard should still show 0, not "no data"), for these task kinds.
+   * Makes the worker's counters visible at zero before their first event (a failure or a poison
+   * task may never come; a dashboard should still show 0, not "no data"), for these task kinds and
+   * failure reasons: closed sets of the worker's own, so they bypass the label guard's caps.
    */
-  public void registerFleet(java.util.Collection<String> kinds) {
+  public void registerFleet(java.util.Collection<String> kinds, java.util.Collection<String> failureReasons) {
     for (String kind : kinds) {
+      received(kind);
+      completed(kind);
+      for (String reason : failureReasons) {
+        failed(kind, reason);
+      }
       for (String reason : java.util.List.of("revoked", "stopping")) {
         Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and handed back to be redone elsewhere")
             .tag(KIND, kind).tag(REASON, reason).register(registry);

@@ -2,6 +2,7 @@ package io.expresso.metrics;
 
 import io.expresso.proto.v1.Result;
 import io.expresso.runtime.Device;
+import io.expresso.runtime.TaskFailure;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 
@@ -12,7 +13,7 @@ public final class TaskMetricsObserver implements TaskObserver {
 
   public TaskMetricsObserver(TaskMeters meters) {
     this.meters = meters;
-    meters.registerFleet(java.util.Arrays.stream(TaskKind.values()).map(TaskKind::label).toList());
+    meters.registerFleet(java.util.Arrays.stream(TaskKind.values()).map(TaskKind::label).toList(), TaskFailure.REASONS);
   }
 
   @Override

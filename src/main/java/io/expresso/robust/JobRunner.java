@@ -117,16 +117,7 @@ public final class JobRunner implements AutoCloseable {
     List<AttackResult> results = summary.results();
     boolean[] transfers = others.isEmpty() ? new boolean[results.size()]
         : AttackCurves.transfers(results, others, rule);
-    double[] rate = new double[summary.budgets().length];
-    for (int b = 0; b < rate.length; b++) {
-      int hits = 0;
-      for (int r = 0; r < results.size(); r++) {
-        if (transfers[r] && results.get(r).succeededWithin(summary.budgets()[b])) {
-          hits++;
-        }
-      }
-      rate[b] = summary.attacked() == 0 ? Double.NaN : (double) hits / summary.attacked();
-    }
+    double[] rate = AttackCurves.transferRate(results, transfers, summary.budgets());
     double nrTransfer = others.isEmpty() ? Double.NaN : AttackCurves.normalisedAuc(summary.fractions(), rate);
     return new AttackOutcome(job, summary, transfers, rate, nrTransfer, (System.nanoTime() - start) / 1e9);
   }

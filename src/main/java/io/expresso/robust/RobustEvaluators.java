@@ -110,8 +110,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
     }
     ModelStore finalStore = s;
-    return runners.computeIfAbsent(device.id(), id -> new JobRunner(finalStore,
-        device.isGpu() ? "gpu:" + device.index() : "cpu"));
+    return runners.computeIfAbsent(device.id(), id -> new JobRunner(finalStore, device.modelName()));
   }
 
   Result.Builder train(TrainTask task, Device device, BooleanSupplier cancelled) {

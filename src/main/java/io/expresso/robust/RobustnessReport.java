@@ -7,6 +7,8 @@ import io.expresso.attack.Budgets;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.count.Pattern;
 import io.expresso.graph.Graph;
+import io.expresso.stats.MeanStd;
+import io.expresso.stats.WelchTTest;
 import io.expresso.train.CountErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.apache.commons.math3.stat.inference.TTest;
 
 /**
  * The study's report, computed from the job outcomes: test errors beside the paper's (Table 3),
@@ -32,16 +33,16 @@ public final class RobustnessReport {
   /** The paper omits p-values from fewer samples; we print them but flag them. */
   public static final int MIN_SHIFT_SAMPLES = 25;
 
-  public record ErrorRow(String model, String pattern, String dataset, SeedStats l1, SeedStats lc,
+  public record ErrorRow(String model, String pattern, String dataset, MeanStd l1, MeanStd lc,
       double paperL1, int meanCorrectTest, double meanTrainSeconds, int meanBestEpoch) {}
 
-  public record AucRow(String model, String pattern, String space, SeedStats nr, SeedStats nrTransfer,
+  public record AucRow(String model, String pattern, String space, MeanStd nr, MeanStd nrTransfer,
       int attacked, double meanAttackSeconds) {}
 
   public record Curve(String model, String pattern, String space, double[] fractions, int[] budgets,
-      SeedStats[] success, SeedStats[] transfer) {}
+      MeanStd[] success, MeanStd[] transfer) {}
 
-  public record OodRow(String model, String pattern, String setting, SeedStats l1, SeedStats lc) {}
+  public record OodRow(String model, String pattern, String setting, MeanStd l1, MeanStd lc) {}
 
   public record ShiftRow(String model, String pattern, String quantity, String space, double fraction,
       int budget, int n, double meanClean, double meanAdversarial, double pValue) {}
@@ -81,8 +82,8 @@ public final class RobustnessReport {
         List<TrainOutcome> os = select(o -> o.job().headOf() == null && o.job().dataset().equals(ds)
             && o.job().spec().equals(spec) && o.job().pattern() == p);
         rows.add(new ErrorRow(arch, p.cliName(), ds,
-            SeedStats.of(os.stream().mapToDouble(o -> o.errors().get(ds).l1()).toArray()),
-            SeedStats.of(os.stream().mapToDouble(o -> o.errors().get(ds).lc()).toArray()),
+            MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).l1()).toArray()),
+            MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).lc()).toArray()),
             ds.equals("sbm") ? PaperValues.l1(arch, p) : Double.NaN,
             (int) Math.round(os.stream().mapToInt(TrainOutcome::correctTest).average().orElse(0)),
             os.stream().mapToDouble(TrainOutcome::seconds).average().orElse(Double.NaN),
@@ -96,8 +97,8 @@ public final class RobustnessReport {
     List<AucRow> rows = new ArrayList<>();
     forEachGroup((spec, p, space, os) -> rows.add(new AucRow(RobustnessExperiment.architecture(spec),
         p.cliName(), space.cliName(),
-        SeedStats.of(os.stream().mapToDouble(o -> o.summary().nr()).toArray()),
-        SeedStats.of(os.stream().mapToDouble(AttackOutcome::nrTransfer).toArray()),
+        MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.summary().nr()).toArray()),
+        MeanStd.ofMeasured(os.stream().mapToDouble(AttackOutcome::nrTransfer).toArray()),
         os.stream().mapToInt(o -> o.summary().attacked()).sum(),
         os.stream().mapToDouble(AttackOutcome::seconds).average().orElse(Double.NaN))));
     return rows;
@@ -107,12 +108,12 @@ public final class RobustnessReport {
     List<Curve> rows = new ArrayList<>();
     forEachGroup((spec, p, space, os) -> {
       double[] fractions = Budgets.PAPER_FRACTIONS.clone();
-      SeedStats[] success = new SeedStats[fractions.length];
-      SeedStats[] transfer = new SeedStats[fractions.length];
+      MeanStd[] success = new MeanStd[fractions.length];
+      MeanStd[] transfer = new MeanStd[fractions.length];
       for (int b = 0; b < fractions.length; b++) {
         int bb = b;
-        success[b] = SeedStats.of(os.stream().mapToDouble(o -> o.summary().successRate()[bb]).toArray());
-        transfer[b] = SeedStats.of(os.stream().mapToDouble(o -> o.transferRate()[bb]).toArray());
+        success[b] = MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.summary().successRate()[bb]).toArray());
+        transfer[b] = MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.transferRate()[bb]).toArray());
       }
       int[] budgets = os.isEmpty() ? new int[0] : os.get(0).summary().budgets();
       rows.add(new Curve(RobustnessExperiment.architecture(spec), p.cliName(), space.cliName(),
@@ -148,8 +149,8 @@ public final class RobustnessReport {
   private static OodRow row(String arch, Pattern p, String setting, List<TrainOutcome> os, String dataset) {
     List<CountErrors> es = os.stream().map(o -> o.errors().get(dataset)).filter(e -> e != null).toList();
     return new OodRow(arch, p.cliName(), setting,
-        SeedStats.of(es.stream().mapToDouble(CountErrors::l1).toArray()),
-        SeedStats.of(es.stream().mapToDouble(CountErrors::lc).toArray()));
+        MeanStd.ofMeasured(es.stream().mapToDouble(CountErrors::l1).toArray()),
+        MeanStd.ofMeasured(es.stream().mapToDouble(CountErrors::lc).toArray()));
   }
 
   /**
@@ -216,16 +217,8 @@ public final class RobustnessReport {
 
   /** Welch's two-sided p-value; NaN with fewer than 2 samples or no variance at all. */
   static double welch(List<Double> a, List<Double> b) {
-    if (a.size() < 2 || b.size() < 2) {
-      return Double.NaN;
-    }
-    double[] x = a.stream().mapToDouble(Double::doubleValue).toArray();
-    double[] y = b.stream().mapToDouble(Double::doubleValue).toArray();
-    try {
-      return new TTest().tTest(x, y);
-    } catch (RuntimeException e) {
-      return Double.NaN;
-    }
+    return WelchTTest.pValueOrNaN(a.stream().mapToDouble(Double::doubleValue).toArray(),
+        b.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   /** Writes robustness.md, robustness.json and one success-versus-budget PNG per model × pattern. */
@@ -313,7 +306,7 @@ public final class RobustnessReport {
     return sb.toString();
   }
 
-  static String pm(SeedStats s) {
+  static String pm(MeanStd s) {
     if (s == null || Double.isNaN(s.mean())) {
       return "-";
     }

@@ -1,5 +1,6 @@
 package io.expresso.robust;
 
+import io.expresso.stats.MeanStd;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -20,7 +21,7 @@ import javax.imageio.ImageIO;
 final class SuccessPlot {
 
   /** One panel: x = budget fractions, rates in [0, 1]. */
-  record Panel(String title, double[] fractions, SeedStats[] success, SeedStats[] transfer) {}
+  record Panel(String title, double[] fractions, MeanStd[] success, MeanStd[] transfer) {}
 
   private static final int PANEL_W = 360;
   private static final int H = 300;
@@ -77,7 +78,7 @@ final class SuccessPlot {
     g.drawString("non-robust (transfer)", right - 135, bottom - 10);
   }
 
-  private static void series(Graphics2D g, double[] xs, SeedStats[] ys, double xmax, int left, int right,
+  private static void series(Graphics2D g, double[] xs, MeanStd[] ys, double xmax, int left, int right,
       int top, int bottom, Color c) {
     g.setColor(c);
     g.setStroke(new BasicStroke(2f));

@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.model.Devices;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -15,7 +16,6 @@ import java.util.regex.Pattern;
 public record Device(String type, int index) {
 
   private static final Pattern CPU_N = Pattern.compile("cpu:(\\d+)");
-  private static final Pattern GPU = Pattern.compile("gpu:(\\d+)");
 
   public Device {
     if (!type.equals("cpu") && !type.equals("gpu")) {
@@ -25,6 +25,16 @@ public record Device(String type, int index) {
 
   public boolean isGpu() {
     return type.equals("gpu");
+  }
+
+  /** The DJL device a model on this device runs on (every CPU device shares DJL's one CPU). */
+  public ai.djl.Device djl() {
+    return isGpu() ? ai.djl.Device.gpu(index) : ai.djl.Device.cpu();
+  }
+
+  /** This device in the single-device grammar of {@link Devices} ({@code cpu}, {@code gpu:N}). */
+  public String modelName() {
+    return Devices.name(djl());
   }
 
   /** {@code cpu:0}, {@code gpu:1}. */
@@ -40,7 +50,7 @@ public record Device(String type, int index) {
   /**
    * Parses {@code --devices}: {@code auto} (every GPU the CUDA driver reports, else one CPU
    * device per available core), {@code cpu:N} (N CPU devices), or a comma-separated list of
-   * {@code gpu:K} (and {@code cpu}).
+   * single devices as {@link Devices#parse} reads them ({@code gpu:K}, {@code cpu}).
    */
   public static List<Device> parse(String spec) {
     return parse(spec, Device::cudaGpuCount);
@@ -72,19 +82,22 @@ public record Device(String type, int index) {
     int cpus = 0;
     for (String part : s.split(",", -1)) {
       String p = part.strip();
-      Matcher g = GPU.matcher(p);
-      if (g.matches()) {
-        Device d = new Device("gpu", parseCount(g.group(1), spec));
-        if (out.contains(d)) {
-          throw new IllegalArgumentException("--devices " + spec + ": " + p + " given twice");
-        }
-        out.add(d);
-      } else if (p.equals("cpu")) {
-        out.add(new Device("cpu", cpus++));
-      } else {
+      ai.djl.Device one;
+      try {
+        one = Devices.parse(p); // one grammar for a single device, shared with the model side
+      } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--devices '" + spec + "': '" + p
             + "' is not a device; use auto, cpu:N or a list like gpu:0,gpu:1");
       }
+      if (!one.isGpu()) {
+        out.add(new Device("cpu", cpus++));
+        continue;
+      }
+      Device d = new Device("gpu", one.getDeviceId());
+      if (out.contains(d)) {
+        throw new IllegalArgumentException("--devices " + spec + ": " + p + " given twice");
+      }
+      out.add(d);
     }
     return List.copyOf(out);
   }

@@ -67,7 +67,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     GraphPair pair = new GraphPair(task.getPairIndex(), task.getCategory(),
         BaselinePairEvaluator.decode(task.getGraphFirst(), "graph_first", task),
         BaselinePairEvaluator.decode(task.getGraphSecond(), "graph_second", task), relabelings(task));
-    ai.djl.Device djl = device.isGpu() ? ai.djl.Device.gpu(device.index()) : ai.djl.Device.cpu();
+    ai.djl.Device djl = device.djl();
     PairEvaluation e;
     try {
       MemoryBudget b = budget.get().orElseGet(() ->

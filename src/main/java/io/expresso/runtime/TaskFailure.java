@@ -22,6 +22,10 @@ public final class TaskFailure extends RuntimeException {
   /** The result would exceed the broker's record limit. */
   public static final String RESULT_TOO_LARGE = "result-too-large";
 
+  /** Every reason above: a closed set, so dashboards can show each at zero from start-up. */
+  public static final java.util.List<String> REASONS = java.util.List.of(UNDECODABLE, INVALID_GRAPH6,
+      UNKNOWN_MODEL, INVALID_TASK, EXCEPTION, NAN, TIMEOUT, POISON, OUT_OF_MEMORY, OVER_LIMIT, RESULT_TOO_LARGE);
+
   private final String reason;
 
   public TaskFailure(String reason, String message) {

@@ -49,6 +49,21 @@ public final class WelchTTest {
     return new Result(tTest.t(a, b), df, tTest.tTest(a, b), StatUtils.mean(a), StatUtils.mean(b));
   }
 
+  /**
+   * The two-sided p-value, or NaN where the test is undefined (a sample with fewer than 2 values,
+   * or both constant): for reports that show a dash rather than stop.
+   */
+  public static double pValueOrNaN(double[] a, double[] b) {
+    if (a.length < 2 || b.length < 2) {
+      return Double.NaN;
+    }
+    try {
+      return test(a, b).pValue();
+    } catch (IllegalArgumentException e) {
+      return Double.NaN;
+    }
+  }
+
   private static void check(String what, double[] x) {
     if (x == null || x.length < 2) {
       throw new IllegalArgumentException(what + ": Welch's t-test needs at least 2 values, got "

@@ -1,7 +1,6 @@
 package io.expresso.train;
 
 import ai.djl.Model;
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
@@ -18,6 +17,7 @@ import io.expresso.count.CountingDataset;
 import io.expresso.count.Pattern;
 import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
+import io.expresso.model.EngineSeeds;
 import io.expresso.model.GraphRegressor;
 import io.expresso.model.RegressorSpec;
 import java.io.ByteArrayInputStream;
@@ -46,8 +46,6 @@ import java.util.function.Consumer;
  * with its caller, its other parameters unfrozen again.
  */
 public final class CountRegressionTrainer {
-
-  private static final Object SEED_LOCK = new Object();
 
   /**
    * @param epochs passes over the training set
@@ -156,14 +154,10 @@ public final class CountRegressionTrainer {
     double lastLoss = Double.NaN;
     try (Trainer trainer = m.model().newTrainer(config)) {
       if (initialise) {
-        // The engine's generator is global: seeding and drawing must not interleave between threads.
-        synchronized (SEED_LOCK) {
-          Engine.getInstance().setRandomSeed((int) (s.seed() ^ (s.seed() >>> 32)));
-          trainer.initialize(m.net().inputShapes(m.model().getNDManager()));
-        }
+        EngineSeeds.seeded(s.seed(), () -> trainer.initialize(m.net().inputShapes(m.model().getNDManager())));
       }
       for (int epoch = 1; epoch <= s.epochs(); epoch++) {
-        int[] order = shuffled(n, rnd);
+        int[] order = rnd.permutation(n);
         double lossSum = 0;
         for (int from = 0; from < n; from += s.batchSize()) {
           checkCancelled(cancelled, epoch, s, "the batch at graph " + from + " of " + n);
@@ -234,9 +228,6 @@ public final class CountRegressionTrainer {
     return new double[] {mean, Math.max(1.0, sd)};
   }
 
-  private static int[] shuffled(int n, SplitMix64 rnd) {
-    return rnd.permutation(n);
-  }
 
   private static byte[] parameters(Block block) {
     try {

@@ -36,13 +36,9 @@ public final class RelabelingDraw {
   public static List<Graph> relabel(Graph g, int count, SplitMix64 rng) {
     List<Graph> out = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      out.add(g.relabel(permutation(g.n(), rng)));
+      out.add(g.relabel(rng.permutation(g.n())));
     }
     return out;
-  }
-
-  static int[] permutation(int n, SplitMix64 rng) {
-    return rng.permutation(n);
   }
 
   /** G₁, H₁, G₂, H₂, …: the order BREC's major block (and its batches) use. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.testing.SharedData;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -82,8 +83,7 @@ class BaselineCommandTest {
 
   @Test
   void brecExcerptEndToEndKeepsCategoriesInSuiteOrder() throws Exception {
-    Path shared = Files.isDirectory(Path.of("../shared")) ? Path.of("../shared") : Path.of("/work/shared");
-    Path npy = shared.resolve("data/brec-excerpt/brec_excerpt.npy");
+    Path npy = SharedData.require("data/brec-excerpt/brec_excerpt.npy");
     String spec = "brec:" + npy + "#indices=0,60,110,160";
     assertThat(run("baseline", "--method", "3-wl", "--suite", spec, "--json")).isZero();
     JsonNode root = new ObjectMapper().readTree(out.toString());

@@ -1,12 +1,12 @@
 package io.expresso.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.testing.SharedData;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -100,9 +100,7 @@ class EvalCommandTest {
 
   @Test
   void ppgnOnTheBrecExcerptDistinguishes0_60_160But110() throws Exception {
-    Path shared = Files.isDirectory(Path.of("../shared")) ? Path.of("../shared") : Path.of("/work/shared");
-    Path npy = shared.resolve("data/brec-excerpt/brec_excerpt.npy");
-    assumeTrue(Files.isRegularFile(npy), "BREC excerpt not found beside the repository or in /work/shared");
+    Path npy = SharedData.require("data/brec-excerpt/brec_excerpt.npy");
     assertThat(run("eval", "--model", "ppgn", "--suite", "brec:" + npy + "#indices=0,60,110,160", "--json")).isZero();
     JsonNode pairs = new ObjectMapper().readTree(out.toString()).get("pairs");
     List<Integer> distinguished = new ArrayList<>();

@@ -24,6 +24,7 @@ import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
+import io.expresso.testing.Integration;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * embedded broker and worker: a tiny model trained, its checkpoint found in expresso.models and
  * attacked, the attack checked against brute-force counts; bad usage and unknown checkpoints.
  */
+@Integration
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the training first, then the light checks
 class PublishTrainAttackTest {

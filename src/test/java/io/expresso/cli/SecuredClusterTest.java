@@ -11,6 +11,7 @@ import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
+import io.expresso.testing.Integration;
 import java.io.File;
 import java.io.IOException;
 import java.io.Writer;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * file, run tasks end to end; a client without credentials or with a wrong password fails with
  * one clear line, soon.
  */
+@Integration
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(240)

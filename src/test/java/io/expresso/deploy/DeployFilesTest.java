@@ -1,7 +1,6 @@
 package io.expresso.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.expresso.metrics.ExternalTools;
 import io.expresso.runtime.TaskKind;
@@ -149,9 +148,8 @@ class DeployFilesTest {
   }
 
   @Test
-  void dockerComposeValidatesTheFileWhenInstalled() throws Exception {
-    Path compose = Path.of("/usr/bin/docker-compose");
-    assumeTrue(Files.isExecutable(compose), "docker-compose not installed (apt-get install -y --no-install-recommends docker-compose)");
+  void dockerComposeValidatesTheFile() throws Exception {
+    Path compose = ExternalTools.require("docker-compose", "docker-compose");
     ProcessBuilder pb = new ProcessBuilder(compose.toString(), "-f", "deploy/docker-compose.yml", "--profile", "gpu",
         "config", "-q").redirectErrorStream(true);
     pb.environment().put("GRAFANA_ADMIN_PASSWORD", "validation-only"); // the file refuses to start without one

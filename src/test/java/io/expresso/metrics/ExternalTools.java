@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Locates and runs the external programs the observability tests use (promtool, prometheus,
- * node, chromium). CI installs them (apt-get install prometheus chromium nodejs npm), so a missing
- * one is a test failure with the install line, not a skip.
+ * node, chromium, nauty, docker-compose). {@code scripts/test} installs them from Debian, so a missing
+ * one is a test failure that names the package and the script, never a skip.
  */
 public final class ExternalTools {
   private ExternalTools() {}
@@ -30,7 +30,13 @@ public final class ExternalTools {
         return p;
       }
     }
-    throw new AssertionError(name + " is not installed: apt-get install -y " + debianPackage);
+    throw new AssertionError(missing(name, debianPackage));
+  }
+
+  /** The failure message for a missing tool: its Debian package and the script that installs it. */
+  public static String missing(String what, String debianPackage) {
+    return what + " is not installed: apt-get install -y " + debianPackage
+        + " (or run scripts/test, which installs every tool the tests need)";
   }
 
   /** Runs a command with stdin from {@code input}; returns exit code and combined output. */

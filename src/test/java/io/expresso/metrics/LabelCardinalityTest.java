@@ -15,6 +15,7 @@ import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
 import io.expresso.suite.BuiltinSuite;
+import io.expresso.testing.Integration;
 import io.expresso.web.LiveService;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Timeout;
  * experiment, suite file path and hostile category, stay within the label caps, expose no path,
  * and still pass {@code promtool check metrics}.
  */
+@Integration
 class LabelCardinalityTest {
 
   private static final int TASKS = 1000;

@@ -23,8 +23,8 @@ class ResultMetricsListenerTest {
       assertThat(m.registry().get(MeterNames.PAIRS_DISTINGUISHED).counter().count()).isEqualTo(1.0);
       assertThat(m.registry().find(MeterNames.PAIR_T2).summary()).as("exact methods have no T²").isNull();
       assertThat(m.registry().find(MeterNames.TRAINING_EPOCHS).counter()).isNull();
-      assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "error").counter().count()).isEqualTo(1.0);
-      assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "ok").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "error").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "ok").counter().count()).isEqualTo(1.0);
     }
   }
 
@@ -40,7 +40,7 @@ class ResultMetricsListenerTest {
       assertThat(m.registry().get(MeterNames.PAIRS_RELIABILITY_FAILURES).counter().count()).isEqualTo(1.0);
       assertThat(m.registry().get(MeterNames.TRAINING_EPOCHS).counter().count()).isEqualTo(7.0);
       assertThat(m.registry().get(MeterNames.PAIR_PEAK_MEMORY).tag("model", "gin").summary().max()).isEqualTo(3L << 30);
-      assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "ok").counter().count()).isEqualTo(1.0);
     }
   }
 
@@ -65,8 +65,8 @@ class ResultMetricsListenerTest {
       assertThat(m.registry().get(MeterNames.PAIRS_EVALUATED).counter().count()).isEqualTo(1.0);
       assertThat(m.registry().get(MeterNames.PAIRS_DISTINGUISHED).counter().count()).isEqualTo(1.0);
       // the counter counts events: the task failed once, then succeeded once
-      assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "error").counter().count()).isEqualTo(1.0);
-      assertThat(m.registry().get(MeterNames.RESULTS).tag("outcome", "ok").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "error").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "ok").counter().count()).isEqualTo(1.0);
       assertThat(m.scrape()).contains(
           "expresso_experiment_tasks{kind=\"pair\",outcome=\"error\"} 0.0",
           "expresso_experiment_tasks{kind=\"pair\",outcome=\"ok\"} 1.0");

@@ -9,6 +9,7 @@ import io.expresso.proto.v1.TaskError;
 import io.expresso.proto.v1.TrainResult;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.Topics;
+import io.expresso.testing.Integration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Timeout;
  * their stored outcomes are used; a job that failed is published again, and its old error does not
  * fail the phase. The test plays the worker by writing results itself.
  */
+@Integration
 class KafkaExecutorResumeTest {
 
   private static final String EXPERIMENT = "resume-study";

@@ -3,6 +3,7 @@ package io.expresso.robust;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.expresso.stats.MeanStd;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,12 +18,12 @@ class ReportStatisticsTest {
   }
 
   @Test
-  void seedStatsIgnoreNaNAndGiveTheStandardError() {
-    SeedStats s = SeedStats.of(new double[] {0.2, Double.NaN, 0.4, 0.6});
+  void seedSummariesIgnoreNaNAndGiveTheStandardError() {
+    MeanStd s = MeanStd.ofMeasured(0.2, Double.NaN, 0.4, 0.6);
     assertThat(s.n()).isEqualTo(3);
     assertThat(s.mean()).isCloseTo(0.4, within(1e-12));
     assertThat(s.se()).isCloseTo(0.2 / Math.sqrt(3), within(1e-12)); // sd 0.2 over sqrt(3)
-    assertThat(SeedStats.of(new double[] {Double.NaN}).n()).isZero();
-    assertThat(RobustnessReport.pm(SeedStats.of(new double[] {0.5}))).isEqualTo("0.500 ± 0.000");
+    assertThat(MeanStd.ofMeasured(Double.NaN).n()).isZero();
+    assertThat(RobustnessReport.pm(MeanStd.ofMeasured(0.5))).isEqualTo("0.500 ± 0.000");
   }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.cli.Main;
 import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.Topics;
+import io.expresso.testing.Integration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The study at scale tiny end to end through a real embedded Kafka broker and worker. */
+@Integration
 class RobustnessKafkaTest {
 
   @Test

@@ -42,6 +42,19 @@ class RobustnessStudyTest {
     int successes = 0;
     for (AttackOutcome o : report.attacks()) {
       assertThat(o.summary().attacked()).isPositive().isLessThanOrEqualTo(Scale.TINY.attacked());
+      assertThat(o.summary().results()).hasSize(o.summary().attacked());
+      int[] budgets = o.summary().budgets();
+      for (int b = 0; b < budgets.length; b++) {
+        int within = 0;
+        for (AttackResult r : o.summary().results()) {
+          within += r.success() && r.firstSuccessBudget() >= 1 && r.firstSuccessBudget() <= budgets[b] ? 1 : 0;
+        }
+        assertThat(o.summary().successRate()[b] * o.summary().attacked()).as("successes within budget %d, recounted", budgets[b])
+            .isCloseTo(within, org.assertj.core.data.Offset.offset(1e-9));
+      }
+      long succeeded = o.summary().results().stream().filter(AttackResult::success).count();
+      assertThat(o.summary().successRate()[budgets.length - 1] * o.summary().attacked())
+          .as("every adversarial example is within the largest budget").isCloseTo(succeeded, org.assertj.core.data.Offset.offset(1e-9));
       for (AttackResult r : o.summary().results()) {
         assertThat(r.cleanCorrect()).isTrue();
         assertThat(r.cleanCount()).isEqualTo(InducedCounts.count(r.cleanGraph(), Pattern.TRIANGLE));
@@ -69,8 +82,12 @@ class RobustnessStudyTest {
         .contains("robustness.md", "robustness.json", "success-i2gnn-triangle.png");
     String md = Files.readString(out.resolve("robustness.md"));
     assertThat(md).contains("## AUC of success rate over budget", "| i2gnn | triangle | any |");
+    // the per-success checks above ran: the tiny study's seeds do find adversarial examples
+    assertThat(successes).as("successful attacks checked").isPositive();
     BufferedImage png = ImageIO.read(out.resolve("success-i2gnn-triangle.png").toFile());
-    assertThat(png.getWidth()).isGreaterThan(1000);
+    for (int panel = 0; panel < 3; panel++) {
+      assertThat(curvePixels(png, panel)).as("the success curve drawn in panel %d", panel).isPositive();
+    }
     System.out.println(md + "\nsuccessful attacks: " + successes);
   }
 
@@ -82,6 +99,27 @@ class RobustnessStudyTest {
         .hasMessageContaining("at least one");
     assertThatThrownBy(() -> Scale.fromName("huge")).hasMessageContaining("unknown scale 'huge'");
     assertThatThrownBy(() -> StudyData.get("mnist", Scale.TINY)).hasMessageContaining("unknown dataset 'mnist'");
+  }
+
+  /**
+   * Pixels of the success curve's colour inside a panel's plot box, the legend (drawn in the same
+   * colour whatever the data) left out. Geometry of {@link SuccessPlot}: panels 360 wide, plot box
+   * from x+45 to x+345 and y 55 to 285, legend in the box's bottom-right 135 × 40.
+   */
+  private static int curvePixels(BufferedImage png, int panel) {
+    int blue = new java.awt.Color(31, 119, 180).getRGB();
+    int left = panel * 360 + 45;
+    int right = panel * 360 + 345;
+    int n = 0;
+    for (int x = left; x <= right && x < png.getWidth(); x++) {
+      for (int y = 50; y <= 290 && y < png.getHeight(); y++) {
+        boolean legend = x >= right - 140 && y >= 285 - 45;
+        if (!legend && png.getRGB(x, y) == blue) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private static int flips(Graph a, Graph b) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticResult;
+import io.expresso.testing.Integration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The aggregator rides out a broker outage longer than its clients' timeouts, says so, and catches up. */
+@Integration
 class AggregatorRecoveryTest {
 
   private static void results(String bootstrap, String experiment, int from, int to) throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.testing.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every check reads what was committed to {@code expresso.results} (read_committed), not what an
  * aggregator deduplicated.
  */
+@Integration
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(240)
 class FleetIntegrationTest {

@@ -10,6 +10,7 @@ import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainTask;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.testing.Integration;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * the topic, partition and offset in its provenance), failures with a dead letter, every valid
  * task must succeed, the worker must never restart, and the heap must stay bounded.
  */
+@Integration
 class HostileTaskFuzzTest {
 
   private static final int HOSTILE = 10_000;

@@ -3,6 +3,7 @@ package io.expresso.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.expresso.testing.Integration;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
@@ -12,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 /** The publisher on a real embedded broker: flush waits for every send and reports a failed one. */
+@Integration
 class PublisherTest {
 
   @Test

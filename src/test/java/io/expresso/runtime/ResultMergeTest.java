@@ -6,6 +6,7 @@ import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticResult;
 import io.expresso.proto.v1.TaskError;
+import io.expresso.testing.Integration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * Which result of a re-run task counts: the first success, else the latest error. The rule alone,
  * then applied by the aggregator to results on a real embedded broker.
  */
+@Integration
 class ResultMergeTest {
 
   private static Result error(String taskId, String reason) {

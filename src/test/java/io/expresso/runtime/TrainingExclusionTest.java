@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -46,27 +52,36 @@ class TrainingExclusionTest {
     Probe probe = new Probe(trains);
     TaskProcessor processor = new TaskProcessor(new EvaluatorRegistry().register(TaskKind.PAIR, probe), "w", TaskObserver.NONE);
     CountDownLatch start = new CountDownLatch(1);
-    Thread[] devices = new Thread[3];
-    for (int i = 0; i < devices.length; i++) {
-      int d = i;
-      devices[i] = new Thread(() -> {
-        try {
+    ExecutorService devices = Executors.newFixedThreadPool(3);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        int d = i;
+        done.add(devices.submit(() -> {
           start.await();
-        } catch (InterruptedException e) {
-          return;
+          for (int k = 0; k < 3; k++) {
+            PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("t" + d + "-" + k).setMethod("probe").build();
+            Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, d, k, t.getTaskId(), t.toByteArray()),
+                new Device("cpu", d));
+            assertThat(o.failed()).as("task %s failed", t.getTaskId()).isFalse();
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      // get() rethrows what a device thread threw: an assertion there fails this test, not just its thread
+      for (Future<?> f : done) {
+        try {
+          f.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof AssertionError a) {
+            throw a;
+          }
+          throw e;
         }
-        for (int k = 0; k < 3; k++) {
-          PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("t" + d + "-" + k).setMethod("probe").build();
-          Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, d, k, t.getTaskId(), t.toByteArray()),
-              new Device("cpu", d));
-          assertThat(o.failed()).isFalse();
-        }
-      });
-      devices[i].start();
-    }
-    start.countDown();
-    for (Thread t : devices) {
-      t.join();
+      }
+    } finally {
+      devices.shutdownNow();
     }
     return probe.most.get();
   }

@@ -24,4 +24,14 @@ class MeanStdTest {
     assertThatThrownBy(MeanStd::of).hasMessageContaining("at least one value");
     assertThatThrownBy(() -> MeanStd.of(1, Double.NaN)).hasMessageContaining("value 1 is NaN");
   }
+
+  @Test
+  void measuredValuesOnlyWithTheStandardErrorInJson() throws Exception {
+    MeanStd m = MeanStd.ofMeasured(1, Double.NaN, 3);
+    assertThat(m.n()).isEqualTo(2);
+    assertThat(m.se()).isCloseTo(Math.sqrt(2) / Math.sqrt(2), within(1e-12)); // std √2 over √2
+    assertThat(MeanStd.ofMeasured(Double.NaN).mean()).isNaN();
+    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(m))
+        .contains("\"mean\":2.0", "\"se\":1.0");
+  }
 }

@@ -80,7 +80,7 @@ class TrainingPartsTest {
     List<Graph> inter = RelabelingDraw.interleave(a.first(), a.second());
     assertThat(inter.get(0)).isEqualTo(a.first().get(0));
     assertThat(inter.get(1)).isEqualTo(a.second().get(0));
-    int[] perm = RelabelingDraw.permutation(7, new SplitMix64(1));
+    int[] perm = new SplitMix64(1).permutation(7);
     assertThat(perm).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6);
   }
 

@@ -26,6 +26,7 @@ import io.expresso.runtime.Topics;
 import io.expresso.runtime.Worker;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.Suite;
+import io.expresso.testing.Integration;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -67,6 +68,7 @@ import org.junit.jupiter.api.Test;
  * {@code expresso.results} itself (marked worker "test-injector"), to show those meters and
  * panels work once such results flow.
  */
+@Integration
 @org.junit.jupiter.api.Timeout(180)
 class LiveSystemTest {
 

@@ -14,7 +14,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Canonical certificates against brute-force rooted isomorphism over all permutations. */
-class RootedCanonicalFormTest {
+class RootedCertificateTest {
 
   private static boolean rootedIsomorphic(Graph g, int rg, Graph h, int rh) {
     if (g.n() != h.n() || g.m() != h.m()) {
@@ -78,7 +78,7 @@ class RootedCanonicalFormTest {
         rh = rnd.nextInt(n);
       }
       boolean expected = rootedIsomorphic(g, rg, h, rh);
-      boolean actual = RootedCanonicalForm.of(g, rg).equals(RootedCanonicalForm.of(h, rh));
+      boolean actual = EgoNetWl.rootedCertificate(g, rg).equals(EgoNetWl.rootedCertificate(h, rh));
       assertThat(actual).as("%s@%d vs %s@%d", g, rg, h, rh).isEqualTo(expected);
       if (expected) {
         isomorphic++;
@@ -121,7 +121,7 @@ class RootedCanonicalFormTest {
           int[] p = TestGraphs.permutation(rnd, b.graph().n());
           Graph bg = b.graph().relabel(p);
           boolean expected = rootedIsomorphicByIsoPackage(a.graph(), 0, bg, p[0]);
-          boolean actual = RootedCanonicalForm.of(a.graph(), 0).equals(RootedCanonicalForm.of(bg, p[0]));
+          boolean actual = EgoNetWl.rootedCertificate(a.graph(), 0).equals(EgoNetWl.rootedCertificate(bg, p[0]));
           assertThat(actual).as("%s vs %s", a.graph(), bg).isEqualTo(expected);
           isomorphic += expected ? 1 : 0;
         }
@@ -138,23 +138,23 @@ class RootedCanonicalFormTest {
     Graph rook = TestGraphs.rook4x4();
     Graph shrikhande = TestGraphs.shrikhande();
     int[] p = TestGraphs.permutation(rnd, 16);
-    assertThat(RootedCanonicalForm.of(rook, 0)).isEqualTo(RootedCanonicalForm.of(rook.relabel(p), p[5]));
-    assertThat(RootedCanonicalForm.of(rook, 0)).isNotEqualTo(RootedCanonicalForm.of(shrikhande, 0));
+    assertThat(EgoNetWl.rootedCertificate(rook, 0)).isEqualTo(EgoNetWl.rootedCertificate(rook.relabel(p), p[5]));
+    assertThat(EgoNetWl.rootedCertificate(rook, 0)).isNotEqualTo(EgoNetWl.rootedCertificate(shrikhande, 0));
     // The empty graph on 12 vertices: 11! leaves without pruning.
-    assertThat(RootedCanonicalForm.of(Graph.empty(12), 3)).isEqualTo(RootedCanonicalForm.of(Graph.empty(12), 7));
+    assertThat(EgoNetWl.rootedCertificate(Graph.empty(12), 3)).isEqualTo(EgoNetWl.rootedCertificate(Graph.empty(12), 7));
   }
 
   @Test
   void theRootIsDistinguished() {
     Graph star = Graph.fromEdges(4, 0, 1, 0, 2, 0, 3);
-    assertThat(RootedCanonicalForm.of(star, 0)).isNotEqualTo(RootedCanonicalForm.of(star, 1));
-    assertThat(RootedCanonicalForm.of(star, 1)).isEqualTo(RootedCanonicalForm.of(star, 2));
+    assertThat(EgoNetWl.rootedCertificate(star, 0)).isNotEqualTo(EgoNetWl.rootedCertificate(star, 1));
+    assertThat(EgoNetWl.rootedCertificate(star, 1)).isEqualTo(EgoNetWl.rootedCertificate(star, 2));
   }
 
   @Test
   void pruningKeepsLargeSymmetricInputsCheap() {
     Graph g = new GraphBuilder(40).build();
     // 39 interchangeable vertices: 39! leaves without pruning, a short path of leaves with it.
-    assertThat(RootedCanonicalForm.of(g, 0)).isEqualTo(RootedCanonicalForm.of(g, 39));
+    assertThat(EgoNetWl.rootedCertificate(g, 0)).isEqualTo(EgoNetWl.rootedCertificate(g, 39));
   }
 }
