@@ -32,8 +32,9 @@ public final class CategoryBarPlot {
       new Color(44, 160, 44), new Color(214, 39, 40), new Color(148, 103, 189), new Color(140, 86, 75),
       new Color(227, 119, 194), new Color(127, 127, 127), new Color(188, 189, 34), new Color(23, 190, 207));
 
-  static final int PLOT_H = 300;
-  static final int TOP = 40;
+  /** The plot area: rows TOP .. TOP + PLOT_H - 1, the axis at TOP + PLOT_H (tests read bars from the pixels). */
+  public static final int PLOT_H = 300;
+  public static final int TOP = 40;
   static final int LEFT = 50;
   static final int BAR_W = 12;
   static final int GROUP_GAP = 24;

@@ -68,9 +68,9 @@ public final class SeedLeaderboard {
       return configuration.counts();
     }
 
-    /** True when the suite's categories are BREC's, so the paper's row applies. */
+    /** True when the suite is BREC (a BREC file with BREC's categories), so the paper's row applies. */
     public boolean brec() {
-      return BrecPaperResults.isBrec(bestSeedCategories.stream().map(CategoryCounts::category).toList());
+      return BrecPaperResults.isBrec(suite, bestSeedCategories.stream().map(CategoryCounts::category).toList());
     }
 
     /** The paper's row for the method (Table 2), when the suite is BREC and the paper ran it. */

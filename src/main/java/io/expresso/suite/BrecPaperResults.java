@@ -142,11 +142,13 @@ public final class BrecPaperResults {
   }
 
   /**
-   * True when a suite's categories are BREC's: every one is one of {@link #OUR_CATEGORIES} and
-   * there is at least one. Excerpts and variants (fewer categories) are BREC too.
+   * True when a suite is BREC: loaded from a BREC file ({@code brec:} or {@code brec-raw:} spec,
+   * {@link SuiteSpecs}) and every category one of {@link #OUR_CATEGORIES}. Excerpts and variants
+   * (fewer categories) are BREC too; the built-in suite, which also has a "CFI", is not.
    */
-  public static boolean isBrec(List<String> categories) {
-    return !categories.isEmpty() && OUR_CATEGORIES.containsAll(categories);
+  public static boolean isBrec(String suiteId, List<String> categories) {
+    boolean brecFile = suiteId.startsWith("brec:") || suiteId.startsWith("brec-raw:");
+    return brecFile && !categories.isEmpty() && OUR_CATEGORIES.containsAll(categories);
   }
 
   /** The paper's category an our-category counts toward ("Basic" → Basic, "Distance Regular" → Regular). */
