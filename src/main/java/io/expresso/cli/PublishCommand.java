@@ -1,6 +1,5 @@
 package io.expresso.cli;
 
-import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
@@ -13,7 +12,6 @@ import io.expresso.suite.Suite;
 import io.expresso.suite.SuiteSpecs;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -119,23 +117,24 @@ final class PublishCommand implements Runnable {
       }
       TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
       RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha).build();
-      List<PairTask> tasks = Publisher.pairTasks(common.experiment, suite, model, s, training, rpc);
       KafkaClients clients = common.connect(spec);
       Set<String> succeeded = common.alreadySucceeded(clients);
-      int published = 0;
+      int[] published = {0, 0}; // published, all
       try (Publisher p = new Publisher(clients)) {
-        for (PairTask t : tasks) {
+        // streamed: each task is sent as it is built (a whole BREC file x 10 seeds would not fit)
+        Publisher.forEachPairTask(common.experiment, suite, model, s, training, rpc, t -> {
+          published[1]++;
           if (!succeeded.contains(t.getTaskId())) {
             p.send(TaskKind.PAIR, t.getTaskId(), t);
-            published++;
+            published[0]++;
           }
-        }
+        });
         p.flush();
       }
       PrintWriter o = spec.commandLine().getOut();
-      o.println("published " + published + " pair tasks (" + suite.size() + " pairs x " + s.length + " seeds, "
+      o.println("published " + published[0] + " pair tasks (" + suite.size() + " pairs x " + s.length + " seeds, "
           + model + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
-      Common.printSkipped(o, tasks.size() - published);
+      Common.printSkipped(o, published[1] - published[0]);
       o.flush();
       return 0;
     }

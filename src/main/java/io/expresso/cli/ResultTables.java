@@ -1,13 +1,16 @@
 package io.expresso.cli;
 
 import io.expresso.report.Escape;
+import io.expresso.runtime.BrecComparison;
 import io.expresso.runtime.ResultSummary;
+import io.expresso.runtime.SeedLeaderboard;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * People-readable tables of a {@link ResultSummary}: one per method, then synthetic and errors.
+ * People-readable tables of a {@link ResultSummary}: one per method (its best seed's pairs, with
+ * BREC's verdict over its seeds and, on BREC, the paper's row), then synthetic and errors.
  * Strings from messages reach the terminal only through {@link Table} or {@link Escape#terminal}.
  */
 final class ResultTables {
@@ -39,6 +42,11 @@ final class ResultTables {
       t.separator().row("total", String.valueOf(pairs), String.valueOf(dist), percent(dist, pairs - err),
           String.valueOf(rel), String.valueOf(err));
       sb.append("\nmethod ").append(Escape.terminal(method)).append('\n').append(t.render());
+      for (SeedLeaderboard.Entry entry : s.leaderboard()) {
+        if (entry.label().equals(method)) {
+          sb.append(leaderboard(entry));
+        }
+      }
     }
     for (ResultSummary.Row r : s.rows()) {
       if (r.method().equals("synthetic")) {
@@ -69,6 +77,28 @@ final class ResultTables {
       Table t = new Table("error reason", "results");
       s.errorsByReason().forEach((k, v) -> t.row(k, String.valueOf(v)));
       sb.append('\n').append(t.render());
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Under several seeds, which seed the table counts and BREC's verdict; on BREC, the best seed
+   * beside the paper's row with the paper's 140-pair Regular.
+   */
+  static String leaderboard(SeedLeaderboard.Entry e) {
+    StringBuilder sb = new StringBuilder();
+    if (e.seeds() > 1 || e.brec()) {
+      sb.append(Escape.terminal(BrecComparison.verdict(e))).append('\n');
+    }
+    if (e.brec()) {
+      Table t = new Table(BrecComparison.header(e).toArray(String[]::new));
+      for (List<String> row : BrecComparison.cells(e)) {
+        if (row.get(0).equals("total")) {
+          t.separator();
+        }
+        t.row(row.toArray(String[]::new));
+      }
+      sb.append(t.render());
     }
     return sb.toString();
   }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -92,37 +93,47 @@ public final class Publisher implements AutoCloseable {
   public static List<PairTask> pairTasks(String experiment, Suite suite, String method, long[] seeds,
       TrainingSettings training, RpcSettings rpc) {
     List<PairTask> out = new ArrayList<>();
+    forEachPairTask(experiment, suite, method, seeds, training, rpc, out::add);
+    return out;
+  }
+
+  /**
+   * The tasks of {@link #pairTasks}, in the same order, handed to {@code sink} one at a time: a
+   * publisher sends each as it comes, so the tasks of a whole suite times its seeds (BREC: 400
+   * pairs x 10 seeds, each task with its pair's 128 relabelings) never sit in memory together.
+   * A pair's graphs are encoded once and its relabelings message is shared by its seeds' tasks.
+   */
+  public static void forEachPairTask(String experiment, Suite suite, String method, long[] seeds,
+      TrainingSettings training, RpcSettings rpc, Consumer<PairTask> sink) {
     long now = System.currentTimeMillis();
     for (GraphPair p : (Iterable<GraphPair>) suite.pairs()::iterator) {
+      PairTask.Builder pair = PairTask.newBuilder()
+          .setExperimentId(experiment)
+          .setSuiteId(suite.id())
+          .setPairIndex(p.index())
+          .setCategory(p.category())
+          .setGraphFirst(Graph6.encode(p.first()))
+          .setGraphSecond(Graph6.encode(p.second()))
+          .setMethod(method)
+          .setPublishedAtMs(now);
+      if (training != null) {
+        pair.setTraining(training);
+      }
+      if (rpc != null) {
+        pair.setRpc(rpc);
+      }
+      if (p.relabelings() != null) {
+        pair.setRelabelings(Relabelings.newBuilder()
+            .addAllFirst(encode(p.relabelings().first()))
+            .addAllSecond(encode(p.relabelings().second()))
+            .addAllReliabilityFirst(encode(p.relabelings().reliabilityFirst()))
+            .addAllReliabilitySecond(encode(p.relabelings().reliabilitySecond()))
+            .build());
+      }
       for (long seed : seeds) {
-        PairTask.Builder t = PairTask.newBuilder()
-            .setExperimentId(experiment)
-            .setTaskId(experiment + "/" + method + "/" + p.index() + "/s" + seed)
-            .setSuiteId(suite.id())
-            .setPairIndex(p.index())
-            .setCategory(p.category())
-            .setGraphFirst(Graph6.encode(p.first()))
-            .setGraphSecond(Graph6.encode(p.second()))
-            .setMethod(method)
-            .setSeed(seed)
-            .setPublishedAtMs(now);
-        if (training != null) {
-          t.setTraining(training);
-        }
-        if (rpc != null) {
-          t.setRpc(rpc);
-        }
-        if (p.relabelings() != null) {
-          t.setRelabelings(Relabelings.newBuilder()
-              .addAllFirst(encode(p.relabelings().first()))
-              .addAllSecond(encode(p.relabelings().second()))
-              .addAllReliabilityFirst(encode(p.relabelings().reliabilityFirst()))
-              .addAllReliabilitySecond(encode(p.relabelings().reliabilitySecond())));
-        }
-        out.add(t.build());
+        sink.accept(pair.setTaskId(experiment + "/" + method + "/" + p.index() + "/s" + seed).setSeed(seed).build());
       }
     }
-    return out;
   }
 
   private static List<String> encode(List<Graph> graphs) {

@@ -3,6 +3,7 @@ package io.expresso.runtime;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.expresso.proto.v1.Result;
+import io.expresso.report.CategoryBarPlot;
 import io.expresso.report.Escape;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -16,7 +17,9 @@ import java.util.Map;
 /**
  * Writes an experiment's report files: {@code <experiment>.results.jsonl} (one result per line,
  * protobuf JSON with proto field names), {@code <experiment>.summary.json}, a Markdown and an
- * HTML summary. Strings from messages pass {@link Escape} in the Markdown and HTML.
+ * HTML summary, and for an experiment on BREC {@code <experiment>.accuracy.png}, accuracy per
+ * category per model beside the paper's ({@link CategoryBarPlot}). Strings from messages pass
+ * {@link Escape} in the Markdown and HTML.
  */
 public final class ReportFiles {
 
@@ -42,7 +45,54 @@ public final class ReportFiles {
     Files.writeString(md, markdown(summary), StandardCharsets.UTF_8);
     Path html = dir.resolve(base + ".report.html");
     Files.writeString(html, html(summary), StandardCharsets.UTF_8);
-    return List.of(jsonl, json, md, html);
+    if (brecEntries(summary).isEmpty()) {
+      return List.of(jsonl, json, md, html);
+    }
+    Path png = dir.resolve(plotName(summary));
+    writePlot(png, summary);
+    return List.of(jsonl, json, md, html, png);
+  }
+
+  /** The configurations run on BREC: those get the paper's columns and the plot. */
+  static List<SeedLeaderboard.Entry> brecEntries(ResultSummary s) {
+    return s.leaderboard().stream().filter(SeedLeaderboard.Entry::brec).toList();
+  }
+
+  static String plotName(ResultSummary s) {
+    return safe(s.experiment()) + ".accuracy.png";
+  }
+
+  /** Short group names: the plot's groups are narrow. */
+  private static final Map<String, String> PLOT_NAMES = Map.of("Regular (paper grouping)", "Regular (140)",
+      "4-Vertex Condition", "4-Vertex", "Distance Regular", "Dist. regular");
+
+  /** Grouped bars: one group per BREC row any configuration has, one solid (ours) and pale (paper) bar per model. */
+  static void writePlot(Path png, ResultSummary s) throws IOException {
+    List<SeedLeaderboard.Entry> entries = brecEntries(s);
+    List<String> groups = new java.util.ArrayList<>();
+    for (String name : BrecComparison.ORDER) {
+      if (entries.stream().anyMatch(e -> BrecComparison.lines(e).stream()
+          .anyMatch(l -> l.ours().category().equals(name)))) {
+        groups.add(name);
+      }
+    }
+    List<CategoryBarPlot.Series> series = new java.util.ArrayList<>();
+    for (SeedLeaderboard.Entry e : entries) {
+      double[] ours = new double[groups.size()];
+      double[] paper = new double[groups.size()];
+      java.util.Arrays.fill(ours, Double.NaN);
+      java.util.Arrays.fill(paper, Double.NaN);
+      for (BrecComparison.Line l : BrecComparison.lines(e)) {
+        int i = groups.indexOf(l.ours().category());
+        ours[i] = l.accuracy();
+        paper[i] = l.paperAccuracy();
+      }
+      String label = e.label() + " (best seed " + e.bestSeed() + (e.counts() ? "" : ", does NOT count") + ")"
+          + e.paper().map(p -> "; paper: " + p.label()).orElse("");
+      series.add(new CategoryBarPlot.Series(label, ours, paper));
+    }
+    CategoryBarPlot.write(png, "Experiment " + s.experiment() + ": accuracy per BREC category",
+        groups.stream().map(g -> PLOT_NAMES.getOrDefault(g, g)).toList(), series);
   }
 
   public static String json(Result r) {
@@ -74,6 +124,7 @@ public final class ReportFiles {
       sb.append(String.format(Locale.ROOT, "%nSynthetic tasks, publish to finish: p50 %.3f s, p99 %.3f s.%n",
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
+    markdownLeaderboard(sb, s);
     for (RobustTable t : robustTables(s)) {
       sb.append("\n## ").append(md(t.title())).append("\n\n| ")
           .append(String.join(" | ", t.header().stream().map(ReportFiles::md).toList())).append(" |\n|")
@@ -83,6 +134,61 @@ public final class ReportFiles {
       }
     }
     return sb.toString();
+  }
+
+  /** Seeds and verdicts when any method ran under several seeds or on BREC; then each BREC configuration beside the paper. */
+  private static void markdownLeaderboard(StringBuilder sb, ResultSummary s) {
+    if (s.leaderboard().stream().noneMatch(e -> e.seeds() > 1 || e.brec())) {
+      return;
+    }
+    sb.append("\n## Seeds (BREC's rule: a configuration counts only if no seed failed reliability;"
+        + " tables show its best seed)\n\n");
+    for (SeedLeaderboard.Entry e : s.leaderboard()) {
+      sb.append("- ").append(md(e.label())).append(": ").append(md(BrecComparison.verdict(e))).append('\n');
+    }
+    for (SeedLeaderboard.Entry e : brecEntries(s)) {
+      List<String> header = BrecComparison.header(e);
+      sb.append("\n## ").append(md(e.label())).append(" beside BREC's Table 2\n\n| ")
+          .append(String.join(" | ", header.stream().map(ReportFiles::md).toList())).append(" |\n|---|")
+          .append("---:|".repeat(header.size() - 1)).append('\n');
+      for (List<String> row : BrecComparison.cells(e)) {
+        sb.append("| ").append(String.join(" | ", row.stream().map(ReportFiles::md).toList())).append(" |\n");
+      }
+    }
+    if (!brecEntries(s).isEmpty()) {
+      sb.append("\nOurs: pairs reliably distinguished by the best seed. Regular is simple and strongly regular"
+          + " (100 pairs); the paper's Regular (140) adds 4-Vertex Condition and Distance Regular.\n\n")
+          .append("![accuracy per category and model](").append(plotName(s)).append(")\n");
+    }
+  }
+
+  private static void htmlLeaderboard(StringBuilder sb, ResultSummary s) {
+    if (s.leaderboard().stream().noneMatch(e -> e.seeds() > 1 || e.brec())) {
+      return;
+    }
+    sb.append("<h2>Seeds (BREC's rule: a configuration counts only if no seed failed reliability;"
+        + " tables show its best seed)</h2><ul>\n");
+    for (SeedLeaderboard.Entry e : s.leaderboard()) {
+      sb.append("<li>").append(esc(e.label())).append(": ").append(esc(BrecComparison.verdict(e))).append("</li>\n");
+    }
+    sb.append("</ul>\n");
+    for (SeedLeaderboard.Entry e : brecEntries(s)) {
+      sb.append("<h2>").append(esc(e.label())).append(" beside BREC's Table 2</h2>\n<table><tr>");
+      BrecComparison.header(e).forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));
+      sb.append("</tr>\n");
+      for (List<String> row : BrecComparison.cells(e)) {
+        sb.append("<tr><td>").append(esc(row.get(0))).append("</td>");
+        row.subList(1, row.size()).forEach(c -> sb.append("<td class=n>").append(esc(c)).append("</td>"));
+        sb.append("</tr>\n");
+      }
+      sb.append("</table>\n");
+    }
+    if (!brecEntries(s).isEmpty()) {
+      sb.append("<p>Ours: pairs reliably distinguished by the best seed. Regular is simple and strongly regular"
+          + " (100 pairs); the paper's Regular (140) adds 4-Vertex Condition and Distance Regular.</p>\n")
+          .append("<p><img src=\"").append(esc(plotName(s)))
+          .append("\" alt=\"accuracy per category and model\"></p>\n");
+    }
   }
 
   private static final List<String> TRAIN_HEADER = List.of("checkpoint", "model", "pattern", "dataset", "seed",
@@ -152,6 +258,7 @@ public final class ReportFiles {
       sb.append(String.format(Locale.ROOT, "<p>Synthetic tasks, publish to finish: p50 %.3f s, p99 %.3f s.</p>%n",
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
+    htmlLeaderboard(sb, s);
     for (RobustTable t : robustTables(s)) {
       sb.append("<h2>").append(esc(t.title())).append("</h2>\n<table><tr>");
       t.header().forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));

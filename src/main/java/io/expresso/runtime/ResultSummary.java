@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.proto.v1.AttackResult;
 import io.expresso.proto.v1.GraphOutcome;
-import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,12 +20,16 @@ import java.util.TreeMap;
 
 /**
  * The summary of an experiment's de-duplicated results: per method and category, how many pairs
- * were distinguished (and reliably so); synthetic tasks with their end-to-end latency; errors by
- * reason.
+ * were distinguished (and reliably so) under the method's best seed by BREC's rule ({@link
+ * SeedLeaderboard}; with one seed, simply that seed); synthetic tasks with their end-to-end
+ * latency; errors by reason.
  */
 public final class ResultSummary {
 
-  /** One (method, category) row; synthetic tasks form the row (synthetic, synthetic). */
+  /**
+   * One (method, category) row; synthetic tasks form the row (synthetic, synthetic). A pair
+   * method's row counts its best seed's pairs ({@link #leaderboard()} says which and how many seeds).
+   */
   public record Row(String method, String category, int tasks, int distinguished, int reliable, int errors) {}
 
   /**
@@ -54,6 +58,7 @@ public final class ResultSummary {
   private final String experiment;
   private final List<Result> results;
   private final List<Row> rows;
+  private final List<SeedLeaderboard.Entry> leaderboard;
   private final Map<String, Integer> errorsByReason;
   private final int duplicatesInReport;
   private final double[] latencySeconds;
@@ -72,12 +77,23 @@ public final class ResultSummary {
     Map<String, int[]> counts = new LinkedHashMap<>();
     Map<String, Integer> reasons = new TreeMap<>();
     List<Double> lat = new ArrayList<>();
+    this.leaderboard = SeedLeaderboard.of(results);
+    Map<List<String>, String> labels = new HashMap<>();
+    leaderboard.forEach(e -> labels.put(List.of(e.suite(), e.method()), e.label()));
+    List<String> methodOrder = new ArrayList<>();
     for (Result r : results) {
       String method;
       String category;
       if (r.hasPair()) {
-        method = r.getPair().getMethod();
-        category = r.getPair().getCategory();
+        // pair results are counted per seed by the leaderboard; here only their method's place
+        String label = labels.get(List.of(r.getPair().getSuiteId(), r.getPair().getMethod()));
+        if (!methodOrder.contains(label)) {
+          methodOrder.add(label);
+        }
+        if (r.hasError()) {
+          reasons.merge(r.getError().getReason(), 1, Integer::sum);
+        }
+        continue;
       } else if (r.hasSynthetic() || r.getProvenance().getTaskKind().equals("synthetic")) {
         method = "synthetic";
         category = "synthetic";
@@ -88,18 +104,11 @@ public final class ResultSummary {
         method = "?";
         category = r.getProvenance().getTaskKind().isEmpty() ? "undecodable" : r.getProvenance().getTaskKind();
       }
-      int[] c = counts.computeIfAbsent(method + "\u0000" + category, k -> new int[] {0, 0, 0, 0, Integer.MAX_VALUE});
-      if (r.hasPair()) {
-        c[4] = Math.min(c[4], r.getPair().getPairIndex());
-      }
+      int[] c = counts.computeIfAbsent(method + "\u0000" + category, k -> new int[] {0, 0, 0, 0});
       c[0]++;
       if (r.hasError()) {
         c[3]++;
         reasons.merge(r.getError().getReason(), 1, Integer::sum);
-      } else if (r.hasPair()) {
-        PairResult p = r.getPair();
-        c[1] += p.getDistinguished() ? 1 : 0;
-        c[2] += p.getReliable() ? 1 : 0;
       }
       if (!r.hasError() && r.hasTrain()) {
         trainRows.add(trainRow(r));
@@ -110,29 +119,28 @@ public final class ResultSummary {
         lat.add((r.getProvenance().getFinishedAtMs() - r.getSynthetic().getPublishedAtMs()) / 1e3);
       }
     }
-    // methods in first-seen order; within a method, categories in suite order (lowest pair index)
-    List<String> methodOrder = new ArrayList<>();
-    List<Row> rs = new ArrayList<>();
-    List<Integer> firstIndex = new ArrayList<>();
-    counts.forEach((k, c) -> {
-      String[] mc = k.split("\u0000", 2);
-      if (!methodOrder.contains(mc[0])) {
-        methodOrder.add(mc[0]);
-      }
-      rs.add(new Row(mc[0], mc[1], c[0], c[1], c[2], c[3]));
-      firstIndex.add(c[4]);
-    });
-    Integer[] order = new Integer[rs.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (x, y) -> {
-      int m = Integer.compare(methodOrder.indexOf(rs.get(x).method()), methodOrder.indexOf(rs.get(y).method()));
-      return m != 0 ? m : Integer.compare(firstIndex.get(x), firstIndex.get(y));
-    });
+    // methods in first-seen order; within a pair method, categories in suite order (the leaderboard's)
     List<Row> sorted = new ArrayList<>();
-    for (Integer i : order) {
-      sorted.add(rs.get(i));
+    counts.forEach((k, c) -> {
+      String m = k.split("\u0000", 2)[0];
+      if (!methodOrder.contains(m)) {
+        methodOrder.add(m);
+      }
+    });
+    for (String m : methodOrder) {
+      for (SeedLeaderboard.Entry e : leaderboard) {
+        if (e.label().equals(m)) {
+          for (SeedLeaderboard.CategoryCounts c : e.bestSeedCategories()) {
+            sorted.add(new Row(m, c.category(), c.pairs(), c.distinguished(), c.reliable(), c.errors()));
+          }
+        }
+      }
+      counts.forEach((k, c) -> {
+        String[] mc = k.split("\u0000", 2);
+        if (mc[0].equals(m)) {
+          sorted.add(new Row(mc[0], mc[1], c[0], c[1], c[2], c[3]));
+        }
+      });
     }
     this.rows = List.copyOf(sorted);
     this.errorsByReason = Map.copyOf(reasons);
@@ -185,6 +193,11 @@ public final class ResultSummary {
     return rows;
   }
 
+  /** Every pair configuration (suite, method) with its seeds, best seed and BREC's verdict. */
+  public List<SeedLeaderboard.Entry> leaderboard() {
+    return leaderboard;
+  }
+
   public int uniqueResults() {
     return results.size();
   }
@@ -222,8 +235,10 @@ public final class ResultSummary {
 
   /**
    * The JSON summary: experiment, unique_results, duplicates_in_report, errors, categories (the
-   * issue's keys, exactly, for pair and synthetic experiments), then {@code train} and
-   * {@code attack} arrays when the experiment has such results. Non-finite numbers are null.
+   * issue's keys, exactly, for single-seed pair and synthetic experiments), then {@code train} and
+   * {@code attack} arrays when the experiment has such results, and {@code leaderboard} when a
+   * pair method ran under several seeds or on BREC ({@link #leaderboardJson}). Non-finite numbers
+   * are null.
    */
   public String json() {
     ObjectMapper mapper = new ObjectMapper();
@@ -281,11 +296,66 @@ public final class ResultSummary {
         number(n, "seconds", a.seconds());
       }
     }
+    if (leaderboard.stream().anyMatch(e -> e.seeds() > 1 || e.brec())) {
+      leaderboardJson(root.putArray("leaderboard"));
+    }
     try {
       return mapper.writeValueAsString(root);
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Per configuration: every seed's totals, the best seed, BREC's verdict, the best seed's counts
+   * per category, and on BREC the paper's row and the 140-pair Regular of the paper's grouping.
+   */
+  private void leaderboardJson(ArrayNode out) {
+    for (SeedLeaderboard.Entry e : leaderboard) {
+      ObjectNode n = out.addObject();
+      n.put("suite", e.suite());
+      n.put("method", e.method());
+      n.put("best_seed", e.bestSeed());
+      n.put("counts", e.counts());
+      ArrayNode failing = n.putArray("failing_seeds");
+      e.configuration().failingSeeds().forEach(failing::add);
+      ArrayNode seeds = n.putArray("seeds");
+      for (io.expresso.stats.SeedRun r : e.configuration().seeds()) {
+        seeds.addObject().put("seed", r.seed()).put("pairs", r.pairs().size()).put("distinguished", r.distinguished())
+            .put("reliability_failures", r.reliabilityFailures()).put("real_correct", r.realCorrect());
+      }
+      ArrayNode cats = n.putArray("categories");
+      List<SeedLeaderboard.CategoryCounts> all = new ArrayList<>(e.bestSeedCategories());
+      e.paperRegular().filter(x -> e.brec()).ifPresent(all::add);
+      all.add(e.total());
+      for (SeedLeaderboard.CategoryCounts c : all) {
+        ObjectNode o = cats.addObject().put("name", c.category()).put("pairs", c.pairs())
+            .put("distinguished", c.distinguished()).put("reliable", c.reliable())
+            .put("reliably_distinguished", c.reliablyDistinguished()).put("errors", c.errors());
+        java.util.Optional<Integer> paper = e.paper().flatMap(p -> p.count(paperName(c.category())));
+        if (paper.isPresent()) {
+          o.put("paper", paper.get());
+        } else {
+          o.putNull("paper");
+        }
+      }
+      e.paper().ifPresentOrElse(p -> n.putObject("paper").put("model", p.label()).put("basic", p.basic())
+          .put("regular", p.regular()).put("extension", p.extension()).put("cfi", p.cfi()).put("total", p.total()),
+          () -> n.putNull("paper"));
+    }
+  }
+
+  /**
+   * The name under which the paper has a count comparable to one of our rows: its four categories,
+   * the 140-pair Regular, the total; our Regular (100 pairs) and its two companions have none.
+   */
+  public static String paperName(String row) {
+    return switch (row) {
+      case "Regular (paper grouping)" -> "Regular";
+      case "total" -> "total";
+      case "Regular" -> "";
+      default -> row;
+    };
   }
 
   /** JSON has no NaN or infinity: such a value is written as null. */
