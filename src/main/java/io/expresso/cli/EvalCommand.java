@@ -150,7 +150,7 @@ final class EvalCommand implements Callable<Integer> {
     try (EvalResults results = openResults(file, config)) {
       err.println("results stream to " + results.file() + (results.resumed() > 0
           ? " (" + results.resumed() + " pair results already there are kept; --no-resume starts over)" : ""));
-      Progress progress = new Progress(err, suite.size() * seedList.length);
+      ProgressLine progress = new ProgressLine(err, suite.size() * seedList.length);
       for (long s : seedList) {
         List<PairEvaluation> run = new ArrayList<>();
         for (Category c : suite.categories()) {
@@ -175,7 +175,7 @@ final class EvalCommand implements Callable<Integer> {
         }
         runs.add(run);
       }
-      progress.done();
+      progress.finish("");
     }
     double elapsed = (System.nanoTime() - start) / 1e9;
 
@@ -386,33 +386,5 @@ final class EvalCommand implements Callable<Integer> {
   /** JSON has no NaN or infinity: those become null. */
   private static Double finite(double v) {
     return Double.isFinite(v) ? v : null;
-  }
-
-  /** A one-line progress bar on stderr, redrawn in place. */
-  static final class Progress {
-    private final PrintWriter err;
-    private final int total;
-    private final long start = System.nanoTime();
-    private int done;
-
-    Progress(PrintWriter err, int total) {
-      this.err = err;
-      this.total = total;
-    }
-
-    void step(String what) {
-      done++;
-      int width = 30;
-      int filled = total == 0 ? width : done * width / total;
-      double secs = (System.nanoTime() - start) / 1e9;
-      err.printf(Locale.ROOT, "\r[%s%s] %d/%d %.1fs %-40s", "#".repeat(filled), " ".repeat(width - filled), done, total,
-          secs, what.length() > 40 ? what.substring(0, 40) : what);
-      err.flush();
-    }
-
-    void done() {
-      err.println();
-      err.flush();
-    }
   }
 }

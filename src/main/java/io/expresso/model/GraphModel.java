@@ -2,7 +2,6 @@ package io.expresso.model;
 
 import ai.djl.Device;
 import ai.djl.Model;
-import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
@@ -35,7 +34,6 @@ public final class GraphModel implements AutoCloseable {
   /** Most graphs per inference pass, however small: bounds the input arrays built in Java. */
   private static final int MAX_INFERENCE_BATCH = 4096;
 
-  private static final Object SEED_LOCK = new Object();
   private static final String ENGINE = "PyTorch";
   private static final int CHECKPOINT_VERSION = 1;
 
@@ -65,10 +63,7 @@ public final class GraphModel implements AutoCloseable {
     Model model = Model.newInstance("expresso-" + spec.architecture().cliName(), device, ENGINE);
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
-    synchronized (SEED_LOCK) {
-      Engine.getEngine(ENGINE).setRandomSeed((int) (seed ^ (seed >>> 32)));
-      block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1));
-    }
+    EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));
     return new GraphModel(spec, head, device, model, block);
   }
 

@@ -35,7 +35,7 @@ import picocli.CommandLine;
  */
 class SuiteBuildBrecTest {
 
-  static final Path SHARED = Files.isDirectory(Path.of("../shared")) ? Path.of("../shared") : Path.of("/work/shared");
+  static final Path SHARED = io.expresso.testing.SharedData.DIR;
   static final Path RAW = SHARED.resolve("data/brec-raw");
   static final int Q = 32;
   static final int PAIRS = 400;

@@ -1,5 +1,6 @@
 package io.expresso.suite;
 
+import io.expresso.testing.SharedData;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,13 +16,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.nio.charset.StandardCharsets;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BrecLoaderTest {
 
-  static final Path SHARED = Files.isDirectory(Path.of("../shared")) ? Path.of("../shared") : Path.of("/work/shared");
+  static final Path SHARED = SharedData.DIR;
   static final Path EXCERPT = SHARED.resolve("data/brec-excerpt");
   static final String INDICES = "#indices=0,60,110,160";
 
@@ -265,8 +265,7 @@ class BrecLoaderTest {
   /** BREC's raw category files (|S and <U, 1-D and 2-D), where the shared data is present. */
   @Test
   void brecRawCategoryFiles() {
-    Path raw = SHARED.resolve("data/brec-raw");
-    Assumptions.assumeTrue(Files.isDirectory(raw), "no " + raw);
+    Path raw = SharedData.require("data/brec-raw");
     PairDistinguisher oneWl = WlMethods.byName("1-wl");
     Map<String, Integer> pairs = Map.of("basic.npy", 60, "str.npy", 50, "4vtx.npy", 20, "dr.npy", 20);
     pairs.forEach((file, count) -> {
