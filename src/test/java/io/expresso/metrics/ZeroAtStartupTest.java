@@ -25,6 +25,8 @@ class ZeroAtStartupTest {
       "expresso_pair_t2_bucket", "expresso_pairs_evaluated_total", "expresso_pairs_distinguished_total",
       "expresso_pairs_reliability_failures_total", "expresso_training_epochs_total",
       "expresso_training_final_loss_sum", "expresso_training_final_loss_count",
+      "expresso_pair_peak_memory_bytes_max", "expresso_pair_peak_memory_bytes_sum",
+      "expresso_pair_peak_memory_bytes_count",
       "expresso_attack_targets_total", "expresso_attack_successes_total", "expresso_attack_auc");
 
   /** What `up` builds before its first task: a device, the worker's observer, the aggregator's listener. */
