@@ -12,6 +12,7 @@ import io.expresso.stats.Convention;
 import io.expresso.stats.PairJudgement;
 import io.expresso.stats.SeedRun;
 import io.expresso.stats.SeedSearch;
+import io.expresso.suite.BrecPaperResults;
 import io.expresso.suite.Category;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
@@ -26,7 +27,10 @@ import io.expresso.model.MemoryBudget;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -288,6 +292,7 @@ final class EvalCommand implements Callable<Integer> {
     }
     t.separator().row("total", str(pairs), str(d), str(f), str(rd));
     sb.append(t.render());
+    sb.append(paperComparison(m, suite, run));
     if (seedList.length > 1) {
       ConfigurationResult cr = SeedSearch.aggregate(m.toText(), seedRuns(runs, seedList));
       Table st = new Table("seed", "distinguished", "reliability failures");
@@ -322,6 +327,41 @@ final class EvalCommand implements Callable<Integer> {
       }
       return new PairTimes(n, seconds / Math.max(1, n), peak);
     }
+  }
+
+  /**
+   * On a BREC suite, the run beside BREC's Table 2 in the paper's grouping (its Regular = our
+   * Regular + 4-Vertex Condition + Distance Regular, 140 pairs); empty for other suites.
+   */
+  private static String paperComparison(ModelSpec m, Suite suite, List<PairEvaluation> run) {
+    List<String> names = suite.categories().stream().map(Category::name).toList();
+    Optional<BrecPaperResults.Row> row = BrecPaperResults.forMethod(m.toText());
+    if (!BrecPaperResults.isBrec(suite.id(), names) || row.isEmpty()) {
+      return "";
+    }
+    Map<String, int[]> ours = new LinkedHashMap<>(); // paper category -> {pairs, reliably distinguished}
+    BrecPaperResults.CATEGORIES.forEach(c -> ours.put(c, new int[2]));
+    int i = 0;
+    for (Category c : suite.categories()) {
+      int[] cell = ours.get(BrecPaperResults.paperCategory(c.name()).orElseThrow());
+      for (int k = 0; k < c.pairs().size(); k++, i++) {
+        PairEvaluation e = run.get(i);
+        cell[0]++;
+        cell[1] += e != null && e.judgement().reliablyDistinguished() ? 1 : 0;
+      }
+    }
+    Table t = new Table("paper grouping", "pairs here", "ours", "paper (" + row.get().label() + ")");
+    int total = 0, totalPairs = 0;
+    for (int k = 0; k < BrecPaperResults.CATEGORIES.size(); k++) {
+      String c = BrecPaperResults.CATEGORIES.get(k);
+      int[] cell = ours.get(c);
+      t.row(c, str(cell[0]), str(cell[1]), row.get().count(c).orElseThrow() + "/" + BrecPaperResults.SIZES.get(k));
+      total += cell[1];
+      totalPairs += cell[0];
+    }
+    t.separator().row("total", str(totalPairs), str(total), row.get().total() + "/400");
+    return "beside BREC's Table 2 (reliably distinguished; the paper's Regular holds our Regular, 4-Vertex Condition"
+        + " and Distance Regular)\n" + t.render();
   }
 
   private static String str(int v) {

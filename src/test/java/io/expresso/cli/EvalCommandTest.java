@@ -168,4 +168,18 @@ class EvalCommandTest {
     assertThat(err.toString()).contains("holds results of another configuration").contains("--no-resume");
     assertThat(Files.readAllLines(results)).hasSize(4);
   }
+
+  @Test
+  void onBrecTheTableStandsBesideThePapersRowInItsGrouping() {
+    Path npy = SharedData.require("data/brec-excerpt/brec_excerpt.npy");
+    assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--epochs", "1", "--suite",
+        "brec:" + npy + "#indices=0,60,110,160")).isZero();
+    assertThat(out.toString()).contains("beside BREC's Table 2")
+        .containsPattern("Regular\\s+2\\s+0\\s+0/140") // pairs 60 and 110 fall in the paper's 140-pair Regular
+        .containsPattern("total\\s+4\\s+0\\s+0/400")
+        .contains("1-WL bound");
+    out.getBuffer().setLength(0);
+    assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--epochs", "1", "--suite", "pairs:" + pairsFile)).isZero();
+    assertThat(out.toString()).doesNotContain("Table 2");
+  }
 }
