@@ -38,6 +38,8 @@ public final class CategoryBarPlot {
   static final int LEFT = 50;
   static final int BAR_W = 12;
   static final int GROUP_GAP = 24;
+  /** Wide enough for a category name such as "Distance Regular" under its bars. */
+  static final int MIN_GROUP_W = 110;
 
   private CategoryBarPlot() {}
 
@@ -59,9 +61,9 @@ public final class CategoryBarPlot {
   /** Writes the plot; {@code groups} names the categories, each series has one value per group. */
   public static void write(Path file, String title, List<String> groups, List<Series> series) throws IOException {
     int slots = 2 * Math.max(1, series.size());
-    int groupW = slots * BAR_W + GROUP_GAP;
+    int groupW = Math.max(MIN_GROUP_W, slots * BAR_W + GROUP_GAP);
     int legendH = 18 * (series.size() + 1);
-    int w = Math.max(420, LEFT + groups.size() * groupW + 20);
+    int w = Math.max(620, LEFT + groups.size() * groupW + 20);
     int h = TOP + PLOT_H + 70 + legendH;
     BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = img.createGraphics();
@@ -81,7 +83,7 @@ public final class CategoryBarPlot {
       g.drawString(t * 25 + "%", 8, y + 4);
     }
     for (int gi = 0; gi < groups.size(); gi++) {
-      int x0 = LEFT + gi * groupW + GROUP_GAP / 2;
+      int x0 = LEFT + gi * groupW + (groupW - slots * BAR_W) / 2;
       for (int si = 0; si < series.size(); si++) {
         Series s = series.get(si);
         bar(g, x0 + 2 * si * BAR_W, bottom, value(s.ours(), gi), colour(si));
