@@ -36,7 +36,8 @@ final class ProgressLine {
     this.done = done;
     this.what = what;
     long now = System.nanoTime();
-    if (now - lastDraw >= REDRAW_MS * 1_000_000L || done >= total) {
+    // the last item always draws; beyond an estimated total (results --wait N) only the throttle does
+    if (now - lastDraw >= REDRAW_MS * 1_000_000L || done == total) {
       lastDraw = now;
       draw();
     }
@@ -53,9 +54,10 @@ final class ProgressLine {
   }
 
   private void draw() {
-    int filled = total <= 0 ? WIDTH : Math.min(WIDTH, done * WIDTH / total);
+    int shownTotal = Math.max(total, done);
+    int filled = shownTotal <= 0 ? WIDTH : Math.min(WIDTH, done * WIDTH / shownTotal);
     double secs = (System.nanoTime() - start) / 1e9;
-    err.printf(Locale.ROOT, "\r[%s%s] %d/%d %.1fs %-40s", "#".repeat(filled), " ".repeat(WIDTH - filled), done, total,
+    err.printf(Locale.ROOT, "\r[%s%s] %d/%d %.1fs %-40s", "#".repeat(filled), " ".repeat(WIDTH - filled), done, shownTotal,
         secs, what.length() > 40 ? what.substring(0, 40) : what);
     err.flush();
   }
