@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The shared job factory: ids, task messages and the JSON the worker reads back. */
+/** The shared job factory: ids, task messages and the typed jobs and outcomes the worker reads back. */
 class StudyJobsTest {
 
   private static final StoredModel MODEL = new StoredModel("e/ppgn/triangle/er-0.3/s0", "ppgn:hidden=16,layers=2",
@@ -28,9 +28,10 @@ class StudyJobsTest {
     assertThat(byHand).isEqualTo(fromExperiment);
     assertThat(byHand.modelId()).isEqualTo("e/ppgn/triangle/er-0.3/s1");
     TrainTask task = StudyJobs.trainTask("e", byHand);
-    assertThat(task.getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
-    assertThat(task.getCheckpointKey()).isEqualTo(byHand.modelId());
-    assertThat(RobustJson.read(task.getRobustJob(), TrainJob.class)).isEqualTo(byHand);
+    assertThat(task.getHeader().getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
+    assertThat(task.getHeader().getExperimentId()).isEqualTo("e");
+    assertThat(task.getJob().getModelId()).isEqualTo(byHand.modelId());
+    assertThat(StudyJobs.job(task)).isEqualTo(byHand);
   }
 
   @Test
@@ -40,25 +41,34 @@ class StudyJobsTest {
     assertThat(j.attackId()).isEqualTo("e/ppgn/triangle/er-0.3/s0/attack-count/beam-4/budgets-0.02-0.5/seed-7");
     assertThat(j.beamWidth()).isEqualTo(4);
     AttackTask task = StudyJobs.attackTask("x", j);
-    assertThat(task.getModel()).isEqualTo(MODEL.spec());
-    assertThat(task.getBeamWidth()).isEqualTo(4);
-    AttackJob back = RobustJson.read(task.getRobustJob(), AttackJob.class);
+    assertThat(task.getJob().getSpec()).isEqualTo(MODEL.spec());
+    assertThat(task.getJob().getBeam()).isEqualTo(4);
+    AttackJob back = StudyJobs.job(task);
     assertThat(back).isEqualTo(j);
     assertThat(back.budgetFractions()).containsExactly(0.02, 0.5);
   }
 
   @Test
-  void defaultsAreThePapersAndOldJobsReadAsThePapers() {
+  void defaultsAreThePapersAndJobsWithoutBeamOrBudgetsReadAsThePapers() {
     AttackJob d = StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.SMALL, "sbm", List.of(), 0, 0, null);
     assertThat(d.attackId()).isEqualTo(MODEL.key() + "/attack-any"); // the experiment's id for the same attack
     assertThat(d.beamWidth()).isEqualTo(1);
     assertThat(d.budgetFractions()).containsExactly(Budgets.PAPER_FRACTIONS);
-    String before = "{\"attackId\":\"a\",\"modelId\":\"m\",\"spec\":\"ppgn:hidden=16,layers=2\",\"space\":\"SUBGRAPH_PRESERVING\","
-        + "\"scale\":\"SMALL\",\"dataset\":\"sbm\",\"transferTo\":[\"m2\"],\"seed\":3}";
-    AttackJob old = RobustJson.read(before, AttackJob.class);
+    AttackJob old = RobustProtos.job(io.expresso.proto.v1.AttackJob.newBuilder().setAttackId("a").setModelId("m")
+        .setSpec("ppgn:hidden=16,layers=2").setSpace("subgraph").setScale("small").setDataset("sbm")
+        .addTransferTo("m2").setSeed(3).build());
     assertThat(old.beamWidth()).isEqualTo(Scale.SMALL.beamWidth());
     assertThat(old.budgetFractions()).containsExactly(Budgets.PAPER_FRACTIONS);
     assertThat(old.transferTo()).containsExactly("m2");
+  }
+
+  @Test
+  void jobsWithoutARequiredFieldAreRefusedNamingIt() {
+    assertThatThrownBy(() -> RobustProtos.job(io.expresso.proto.v1.TrainJob.newBuilder().setModelId("m").build()))
+        .hasMessageContaining("train job spec is missing");
+    assertThatThrownBy(() -> RobustProtos.job(io.expresso.proto.v1.AttackJob.newBuilder().setAttackId("a").setModelId("m")
+        .setSpec("ppgn").setSpace("any").setScale("huge").setDataset("sbm").build()))
+        .hasMessageContaining("unknown scale 'huge'");
   }
 
   @Test
