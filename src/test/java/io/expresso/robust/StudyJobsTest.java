@@ -63,6 +63,33 @@ class StudyJobsTest {
   }
 
   @Test
+  void outcomesTravelTypedAndComeBackWhole() {
+    AttackJob j = StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of("m2"), 0, 0, null);
+    io.expresso.attack.AttackResult g = new io.expresso.attack.AttackResult(Pattern.TRIANGLE, PerturbationSpace.ANY, 3, 1,
+        "Bw", 1, 1.2, true, true, 2, "Bo", 0, 0.9, new double[] {0.2, 0.5, 1.4}, 17, 9);
+    io.expresso.attack.AttackCampaign.Summary s = new io.expresso.attack.AttackCampaign.Summary(Pattern.TRIANGLE,
+        PerturbationSpace.ANY, new double[] {0.1, 0.5}, new int[] {1, 3}, new double[] {0, 1}, 0.5, new double[0],
+        Double.NaN, 1, List.of(g));
+    AttackOutcome o = new AttackOutcome(j, s, new boolean[] {true}, new double[] {0, 1}, 0.5, 2.5);
+    io.expresso.proto.v1.AttackResult r = RobustProtos.result(o, 1.0).build();
+    AttackOutcome back = RobustProtos.outcome(r);
+    assertThat(back.job()).isEqualTo(j);
+    assertThat(back.summary().results()).hasSize(1);
+    io.expresso.attack.AttackResult gb = back.summary().results().get(0);
+    assertThat(gb).usingRecursiveComparison().isEqualTo(g);
+    assertThat(back.transfers()).containsExactly(true);
+    assertThat(back.transferRate()).containsExactly(0, 1);
+    assertThat(back.summary().budgets()).containsExactly(1, 3);
+    assertThat(back.seconds()).isEqualTo(2.5);
+    assertThat(r.getDelta()).isEqualTo(1.0);
+
+    TrainJob t = StudyJobs.train("e", "ppgn:hidden=16,layers=2", Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
+    TrainOutcome to = new TrainOutcome(t, java.util.Map.of("er-0.3", new io.expresso.train.CountErrors(0.5, 0.25, 40)),
+        12, 0.1, 9, 0.4, 33, 7.5);
+    assertThat(RobustProtos.outcome(RobustProtos.result(to).build())).isEqualTo(to);
+  }
+
+  @Test
   void jobsWithoutARequiredFieldAreRefusedNamingIt() {
     assertThatThrownBy(() -> RobustProtos.job(io.expresso.proto.v1.TrainJob.newBuilder().setModelId("m").build()))
         .hasMessageContaining("train job spec is missing");
