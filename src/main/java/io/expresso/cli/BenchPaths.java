@@ -227,7 +227,7 @@ final class BenchPaths {
       for (int i = 0; i < n; i++) {
         pace(start, i, rate);
         SyntheticTask t = Publisher.syntheticTask(experiment, i, 0);
-        p.sendRaw(topic, t.getTaskId(), t.toByteArray());
+        p.sendRaw(topic, t.getHeader().getTaskId(), t.toByteArray());
       }
       p.flush();
     }, "bench-publisher");

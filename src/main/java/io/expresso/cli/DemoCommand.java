@@ -127,7 +127,7 @@ final class DemoCommand implements Callable<Integer> {
         ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total);
         aggregator.addListener(r -> progress.tick()).start();
         for (PairTask t : pairTasks) {
-          publisher.send(TaskKind.PAIR, t.getTaskId(), t);
+          publisher.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
         }
         for (int i = 0; i < synthetic; i++) {
           publisher.send(TaskKind.SYNTHETIC, EXPERIMENT + "/synthetic/" + i, Publisher.syntheticTask(EXPERIMENT, i, workMs));

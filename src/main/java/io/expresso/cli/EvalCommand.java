@@ -9,6 +9,7 @@ import io.expresso.model.ModelSpec;
 import io.expresso.model.EngineDefaults;
 import io.expresso.stats.ConfigurationResult;
 import io.expresso.stats.Convention;
+import io.expresso.stats.ThresholdRule;
 import io.expresso.stats.PairJudgement;
 import io.expresso.stats.SeedRun;
 import io.expresso.stats.SeedSearch;
@@ -21,7 +22,6 @@ import io.expresso.train.EvaluationSettings;
 import io.expresso.train.PairEvaluation;
 import io.expresso.train.PairEvaluationException;
 import io.expresso.train.PairEvaluator;
-import io.expresso.train.ThresholdMode;
 import io.expresso.train.TrainingSettings;
 import io.expresso.model.MemoryBudget;
 import java.io.PrintWriter;
@@ -130,10 +130,9 @@ final class EvalCommand implements Callable<Integer> {
       t = lossThreshold == null ? t : t.withLossThreshold(lossThreshold);
       t = q == null ? t : t.withQ(q);
       settings = EvaluationSettings.defaults(modelSpec.architecture()).withTraining(t)
-          .withConvention(Convention.parse(convention)).withThreshold(ThresholdMode.parse(threshold));
-      if (settings.threshold() == ThresholdMode.RPC && t.q() <= modelSpec.embedding()) {
-        throw new IllegalArgumentException("RPC needs q > d, got q=" + t.q() + ", d=" + modelSpec.embedding());
-      }
+          .withConvention(Convention.parse(convention))
+          .withThreshold(ThresholdRule.of(threshold, EvaluationSettings.ALPHA));
+      settings.threshold().check(t.q(), modelSpec.embedding());
       if (seed != null && seeds != null) {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
       }

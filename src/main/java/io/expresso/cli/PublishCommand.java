@@ -1,6 +1,8 @@
 package io.expresso.cli;
 
 import io.expresso.proto.v1.RpcSettings;
+import io.expresso.stats.Convention;
+import io.expresso.stats.ThresholdRule;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.runtime.Aggregator;
@@ -99,8 +101,17 @@ final class PublishCommand implements Runnable {
     @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph for the RPC test (default: 32)")
     int q = 32;
 
-    @Option(names = "--alpha", paramLabel = "A", description = "significance level of the T^2 test (default: 0.05)")
+    @Option(names = "--alpha", paramLabel = "A", description = "significance level of the T^2 test (default: 0.05);"
+        + " under rapc it sets the within-graph groups m, the fewest with 1/(m+1) <= A")
     double alpha = 0.05;
+
+    @Option(names = "--threshold", paramLabel = "rpc|rapc", defaultValue = "rpc",
+        description = "fixed RPC threshold or adaptive RAPC (default rpc)")
+    String threshold;
+
+    @Option(names = "--convention", paramLabel = "brec|hotelling", defaultValue = "brec",
+        description = "T^2 scaling: brec (the official code, default) or hotelling (textbook, factor q)")
+    String convention;
 
     @Override
     public Integer call() {
@@ -110,13 +121,22 @@ final class PublishCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
+      try {
+        // refused here, not by every worker: the same checks the worker makes
+        ThresholdRule.of(threshold, alpha);
+        Convention.parse(convention);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
       Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
       long[] s = new long[(int) (seedRange[1] - seedRange[0] + 1)];
       for (int i = 0; i < s.length; i++) {
         s[i] = seedRange[0] + i;
       }
       TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
-      RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha).build();
+      RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha)
+          .setThresholdMode(threshold.trim().toLowerCase(java.util.Locale.ROOT))
+          .setConvention(convention.trim().toLowerCase(java.util.Locale.ROOT)).build();
       KafkaClients clients = common.connect(spec);
       Set<String> succeeded = common.alreadySucceeded(clients);
       int[] published = {0, 0}; // published, all
@@ -124,8 +144,8 @@ final class PublishCommand implements Runnable {
         // streamed: each task is sent as it is built (a whole BREC file x 10 seeds would not fit)
         Publisher.forEachPairTask(common.experiment, suite, model, s, training, rpc, t -> {
           published[1]++;
-          if (!succeeded.contains(t.getTaskId())) {
-            p.send(TaskKind.PAIR, t.getTaskId(), t);
+          if (!succeeded.contains(t.getHeader().getTaskId())) {
+            p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
             published[0]++;
           }
         });
@@ -176,8 +196,8 @@ final class PublishCommand implements Runnable {
         for (int i = 0; i < count; i++) {
           String f = fault != null && i % every == every - 1 ? fault : "";
           SyntheticTask t = Publisher.syntheticTask(common.experiment, i, workMs, f);
-          if (!succeeded.contains(t.getTaskId())) {
-            p.send(TaskKind.SYNTHETIC, t.getTaskId(), t);
+          if (!succeeded.contains(t.getHeader().getTaskId())) {
+            p.send(TaskKind.SYNTHETIC, t.getHeader().getTaskId(), t);
             published++;
             faulty += f.isEmpty() ? 0 : 1;
           }

@@ -29,6 +29,9 @@ import java.util.function.BooleanSupplier;
  */
 public final class JobRunner implements AutoCloseable {
 
+  /** What counts as an adversarial example (the paper's δ = 1); results record its δ. */
+  static final AdversarialRule RULE = AdversarialRule.paper();
+
   private final ModelStore store;
   private final String device;
   private final Map<String, TrainedCountModel> loaded = new LinkedHashMap<>();
@@ -103,7 +106,7 @@ public final class JobRunner implements AutoCloseable {
       }
       targets.add(data.test().graphs().get(g));
     }
-    AdversarialRule rule = AdversarialRule.paper();
+    AdversarialRule rule = RULE;
     AttackCampaign campaign = new AttackCampaign(model.pattern(), job.space(), job.budgetFractions(),
         job.beamWidth(), job.scale().candidatesPerMember(), rule, job.seed());
     AttackCampaign.Summary summary = campaign.run(targets, model, StudyData.meanEdges(data), List.of(), cancelled);

@@ -63,7 +63,7 @@ public final class KafkaExecutor implements StudyExecutor {
     }
     Map<String, Result> staleErrors = publishUnfinished(TaskKind.TRAIN, tasks);
     return collect(ids, staleErrors,
-        r -> RobustJson.read(r.getTrain().getRobustOutcome(), TrainOutcome.class), done);
+        r -> RobustProtos.outcome(r.getTrain()), done);
   }
 
   @Override
@@ -76,7 +76,7 @@ public final class KafkaExecutor implements StudyExecutor {
     }
     Map<String, Result> staleErrors = publishUnfinished(TaskKind.ATTACK, tasks);
     return collect(ids, staleErrors,
-        r -> RobustJson.read(r.getAttack().getRobustOutcome(), AttackOutcome.class), done);
+        r -> RobustProtos.outcome(r.getAttack()), done);
   }
 
   /**

@@ -38,7 +38,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final Map<String, byte[]> seen = new ConcurrentHashMap<>();
   /** The train job JSON of each checkpoint seen ("" when it was stored without one). */
-  private final Map<String, String> jobs = new ConcurrentHashMap<>();
+  private final Map<String, io.expresso.proto.v1.TrainJob> jobs = new ConcurrentHashMap<>();
 
   /** A store on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
   public KafkaModelStore(String bootstrap, String workerId) {
@@ -63,7 +63,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
   @Override
   public void put(TrainJob trainedBy, byte[] checkpoint) {
     send(trainedBy.modelId(), checkpoint, Checkpoint.newBuilder().setModel(trainedBy.spec())
-        .setPattern(trainedBy.pattern().cliName()).setSeed(trainedBy.seed()).setTrainJob(RobustJson.write(trainedBy)));
+        .setPattern(trainedBy.pattern().cliName()).setSeed(trainedBy.seed()).setJob(RobustProtos.message(trainedBy)));
   }
 
   private void send(String modelId, byte[] checkpoint, Checkpoint.Builder b) {
@@ -80,7 +80,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
       throw new IllegalStateException("interrupted while storing checkpoint '" + modelId + "'", e);
     }
     seen.put(modelId, checkpoint.clone());
-    jobs.put(modelId, c.getTrainJob());
+    jobs.put(modelId, c.getJob());
   }
 
   @Override
@@ -110,9 +110,14 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("checkpoint '" + modelId + "' in " + Topics.MODELS + ": " + e.getMessage(), e);
     }
-    String job = jobs.get(modelId);
-    Optional<TrainJob> trainedBy = job == null || job.isEmpty() ? Optional.empty()
-        : Optional.of(RobustJson.read(job, TrainJob.class));
+    io.expresso.proto.v1.TrainJob job = jobs.get(modelId);
+    Optional<TrainJob> trainedBy;
+    try {
+      trainedBy = job == null || job.getModelId().isEmpty() ? Optional.empty() : Optional.of(RobustProtos.job(job));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("checkpoint '" + modelId + "' in " + Topics.MODELS + ": its train job: "
+          + e.getMessage(), e);
+    }
     return Optional.of(new StoredModel(modelId, h.spec(), h.pattern(), trainedBy));
   }
 
@@ -136,7 +141,7 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
           try {
             Checkpoint cp = Checkpoint.parseFrom(r.value());
             seen.put(r.key(), cp.getParameters().toByteArray());
-            jobs.put(r.key(), cp.getTrainJob());
+            jobs.put(r.key(), cp.getJob());
           } catch (InvalidProtocolBufferException e) {
             // Not a checkpoint: skip it (another producer's garbage must not stop model loading).
           }

@@ -1,18 +1,14 @@
 package io.expresso.robust;
 
 import io.expresso.proto.v1.AttackTask;
-import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.Result;
-import io.expresso.proto.v1.TrainResult;
 import io.expresso.proto.v1.TrainTask;
-import io.expresso.attack.AttackResult;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.Evaluator;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskFailure;
 import io.expresso.runtime.TaskKind;
-import io.expresso.train.CountErrors;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -20,7 +16,7 @@ import java.util.function.Supplier;
 
 /**
  * The robustness study's evaluators for the runtime: train tasks and attack tasks whose field
- * {@code robust_job} carries a {@link TrainJob} / {@link AttackJob}. One {@link JobRunner} per
+ * {@code job} carries a {@link TrainJob} / {@link AttackJob} (see {@link RobustProtos}). One {@link JobRunner} per
  * device (the runtime calls each device from one thread); checkpoints go to and come from
  * {@code expresso.models} through a {@link KafkaModelStore} on the worker's cluster (the
  * registry's {@link EvaluatorRegistry#kafka}, set by the worker).
@@ -53,7 +49,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     registry.register(TaskKind.TRAIN, new Evaluator<TrainTask>() {
       @Override
       public boolean accepts(TrainTask task) {
-        return !task.getRobustJob().isEmpty();
+        return task.hasJob();
       }
 
       @Override
@@ -69,7 +65,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     registry.register(TaskKind.ATTACK, new Evaluator<AttackTask>() {
       @Override
       public boolean accepts(AttackTask task) {
-        return !task.getRobustJob().isEmpty();
+        return task.hasJob();
       }
 
       @Override
@@ -114,69 +110,22 @@ public final class RobustEvaluators implements EvaluatorProvider {
   }
 
   Result.Builder train(TrainTask task, Device device, BooleanSupplier cancelled) {
-    TrainJob job;
-    try {
-      job = RobustJson.read(task.getRobustJob(), TrainJob.class);
-    } catch (IllegalArgumentException e) {
-      throw new TaskFailure("invalid-task", "train task " + task.getTaskId() + ": " + e.getMessage());
-    }
     TrainOutcome o;
     try {
-      o = runner(device).train(job, cancelled);
+      o = runner(device).train(RobustProtos.job(task.getJob()), cancelled);
     } catch (IllegalArgumentException e) {
-      throw new TaskFailure("invalid-task", "train task " + task.getTaskId() + ": " + e.getMessage());
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "train task " + task.getHeader().getTaskId() + ": " + e.getMessage(), e);
     }
-    CountErrors main = o.errors().get(job.dataset());
-    TrainResult.Builder r = TrainResult.newBuilder().setModel(job.spec()).setPattern(job.pattern().cliName())
-        .setDataset(job.dataset()).setSeed(job.seed()).setCheckpointKey(job.modelId())
-        .setEpochs(o.epochs()).setFinalLoss(o.finalLoss()).setValidationMae(o.bestValidationL1())
-        .setBestEpoch(o.bestEpoch()).setCorrectTest(o.correctTest())
-        .setRobustOutcome(RobustJson.write(o));
-    if (main != null) {
-      r.setTestMae(main.l1()).setTestLc(main.lc());
-    }
-    return Result.newBuilder().setTrain(r);
+    return Result.newBuilder().setTrain(RobustProtos.result(o));
   }
 
   Result.Builder attack(AttackTask task, Device device, BooleanSupplier cancelled) {
-    AttackJob job;
-    try {
-      job = RobustJson.read(task.getRobustJob(), AttackJob.class);
-    } catch (IllegalArgumentException e) {
-      throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
-    }
     AttackOutcome o;
     try {
-      o = runner(device).attack(job, cancelled);
+      o = runner(device).attack(RobustProtos.job(task.getJob()), cancelled);
     } catch (IllegalArgumentException e) {
-      throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "attack task " + task.getHeader().getTaskId() + ": " + e.getMessage(), e);
     }
-    io.expresso.proto.v1.AttackResult.Builder r = io.expresso.proto.v1.AttackResult.newBuilder()
-        .setModel(job.spec()).setCheckpointKey(job.modelId()).setPattern(o.summary().pattern().cliName())
-        .setSpace(job.space().cliName()).setBeamWidth(job.beamWidth()).setDelta(1.0)
-        .setNr(o.summary().nr()).setNrTransfer(o.nrTransfer()).setAttacked(o.summary().attacked())
-        .setRobustOutcome(RobustJson.write(o));
-    for (int b : o.summary().budgets()) {
-      r.addBudgets(b);
-    }
-    for (double f : o.summary().fractions()) {
-      r.addBudgetFractions(f);
-    }
-    for (double v : o.summary().successRate()) {
-      r.addSuccessRate(v);
-    }
-    for (double v : o.transferRate()) {
-      r.addTransferRate(v);
-    }
-    int i = 0;
-    for (AttackResult a : o.summary().results()) {
-      GraphOutcome.Builder g = GraphOutcome.newBuilder().setIndex(i++).setGraph(a.cleanGraph6())
-          .setTrueCount(a.cleanCount()).setPrediction(a.cleanPrediction());
-      for (int b : o.summary().budgets()) {
-        g.addBudgets(b).addAdversarial(a.succeededWithin(b));
-      }
-      r.addOutcomes(g);
-    }
-    return Result.newBuilder().setAttack(r);
+    return Result.newBuilder().setAttack(RobustProtos.result(o, JobRunner.RULE.delta()));
   }
 }

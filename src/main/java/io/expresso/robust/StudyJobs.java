@@ -6,6 +6,7 @@ import io.expresso.count.Pattern;
 import io.expresso.model.RegressorSpec;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.TrainTask;
+import io.expresso.runtime.Publisher;
 import java.util.Arrays;
 import java.util.List;
 
@@ -82,19 +83,25 @@ public final class StudyJobs {
     return "attack:" + j.attackId();
   }
 
-  /** The train task of a job, its {@code robust_job} carrying the whole job for the worker. */
+  /** The train task of a job: its header and the job. */
   public static TrainTask trainTask(String experimentId, TrainJob j) {
-    return TrainTask.newBuilder().setExperimentId(experimentId).setTaskId(taskId(j))
-        .setModel(j.spec()).setPattern(j.pattern().cliName()).setDataset(j.dataset()).setSeed(j.seed())
-        .setCheckpointKey(j.modelId()).setPublishedAtMs(System.currentTimeMillis())
-        .setRobustJob(RobustJson.write(j)).build();
+    return TrainTask.newBuilder().setHeader(Publisher.header(experimentId, taskId(j), System.currentTimeMillis()))
+        .setJob(RobustProtos.message(j)).build();
   }
 
-  /** The attack task of a job, its {@code robust_job} carrying the whole job for the worker. */
+  /** The attack task of a job: its header and the job. */
   public static AttackTask attackTask(String experimentId, AttackJob j) {
-    return AttackTask.newBuilder().setExperimentId(experimentId).setTaskId(taskId(j))
-        .setModel(j.spec()).setCheckpointKey(j.modelId()).setSpace(j.space().cliName())
-        .setBeamWidth(j.beamWidth()).setDelta(1.0).setSeed(j.seed())
-        .setPublishedAtMs(System.currentTimeMillis()).setRobustJob(RobustJson.write(j)).build();
+    return AttackTask.newBuilder().setHeader(Publisher.header(experimentId, taskId(j), System.currentTimeMillis()))
+        .setJob(RobustProtos.message(j)).build();
+  }
+
+  /** The job a train task carries. @throws IllegalArgumentException naming a missing or bad field */
+  public static TrainJob job(TrainTask task) {
+    return RobustProtos.job(task.getJob());
+  }
+
+  /** The job an attack task carries. @throws IllegalArgumentException naming a missing or bad field */
+  public static AttackJob job(AttackTask task) {
+    return RobustProtos.job(task.getJob());
   }
 }

@@ -47,7 +47,7 @@ public final class BaselinePairEvaluator implements Evaluator<PairTask> {
       return Graph6.decode(text);
     } catch (GraphFormatException e) {
       throw new TaskFailure(TaskFailure.INVALID_GRAPH6, field + " of pair " + task.getPairIndex()
-          + " (task " + task.getTaskId() + "): " + e.getMessage(), e);
+          + " (task " + task.getHeader().getTaskId() + "): " + e.getMessage(), e);
     }
   }
 

@@ -138,7 +138,7 @@ final class DeviceWorker {
       watchdog.started(j);
       Outcome o;
       try {
-        o = s.processor().process(j.record(), device, j.cancellation());
+        o = s.processor().process(j.record(), device, j.cancellation(), j.priorAttempts() + 1);
       } finally {
         watchdog.finished();
       }

@@ -11,6 +11,9 @@ import io.expresso.model.MemoryBudgetException;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.RpcSettings;
+import io.expresso.stats.Convention;
+import io.expresso.stats.ThresholdRule;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Relabelings;
 import io.expresso.train.EvaluationSettings;
@@ -24,8 +27,9 @@ import java.util.function.Supplier;
 
 /**
  * Pair tasks under a GNN model spec ({@code gin}, {@code ppgn:layers=3,...}, {@code ngnn-de}):
- * trains a fresh siamese model on the task's device and judges with RPC, via {@link
- * PairEvaluator}. Task settings left at zero take the architecture's BREC defaults. A set
+ * trains a fresh siamese model on the task's device and judges with RPC or RAPC, via {@link
+ * PairEvaluator}. Task settings left at zero take the architecture's BREC defaults; the result
+ * records the settings used. A set
  * cancellation token ends training at the next batch with a {@link
  * java.util.concurrent.CancellationException}, the model closed.
  */
@@ -93,10 +97,19 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
         .setTrainingGraphsPerPass(e.memory().trainingGraphsPerPass())
         .setPeakRssBytes(e.memory().peakRssBytes())
         .setMemoryBudgetBytes(e.memory().budgetBytes())
-        .setExact(false));
+        .setExact(false)
+        .setTraining(recorded(settings.training()))
+        .setRpc(recorded(settings))
+        .setRapcGroups(settings.rapcGroups())
+        .setRelabelingsGiven(pair.relabelings() != null));
   }
 
-  /** BREC's defaults for the architecture, overridden by whatever the task sets (non-zero). */
+  /**
+   * BREC's defaults for the architecture, overridden by whatever the task sets (non-zero,
+   * non-empty): every field of the task's {@code training} and {@code rpc}.
+   *
+   * @throws IllegalArgumentException naming a bad value (threshold mode, convention, α, q)
+   */
   static EvaluationSettings settings(PairTask task, ModelSpec spec) {
     TrainingSettings t = TrainingSettings.defaults(spec.architecture());
     io.expresso.proto.v1.TrainingSettings ts = task.getTraining();
@@ -105,8 +118,32 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     t = ts.getBatchSize() > 0 ? t.withBatchSize(ts.getBatchSize()) : t;
     t = ts.getWeightDecay() > 0 ? t.withWeightDecay((float) ts.getWeightDecay()) : t;
     t = ts.getLossThreshold() > 0 ? t.withLossThreshold(ts.getLossThreshold()) : t;
-    t = task.getRpc().getQ() > 0 ? t.withQ(task.getRpc().getQ()) : t;
-    return EvaluationSettings.defaults(spec.architecture()).withTraining(t);
+    RpcSettings rpc = task.getRpc();
+    t = rpc.getQ() > 0 ? t.withQ(rpc.getQ()) : t;
+    EvaluationSettings s = EvaluationSettings.defaults(spec.architecture()).withTraining(t);
+    double alpha = rpc.getAlpha() != 0 ? rpc.getAlpha() : s.alpha();
+    String mode = rpc.getThresholdMode().isEmpty() ? s.threshold().id() : rpc.getThresholdMode();
+    s = s.withThreshold(ThresholdRule.of(mode, alpha));
+    s = rpc.getConvention().isEmpty() ? s : s.withConvention(Convention.parse(rpc.getConvention()));
+    s.threshold().check(t.q(), spec.embedding());
+    return s;
+  }
+
+  /** The training settings used, as the result records them. */
+  private static io.expresso.proto.v1.TrainingSettings recorded(TrainingSettings t) {
+    return io.expresso.proto.v1.TrainingSettings.newBuilder().setEpochs(t.epochs()).setLearningRate(asWritten(t.learningRate()))
+        .setBatchSize(t.batchSize()).setWeightDecay(asWritten(t.weightDecay())).setLossThreshold(t.lossThreshold()).build();
+  }
+
+  /** A float setting as the double it was written as (1e-4f reads 1.0E-4, not 9.99999974737875E-5). */
+  private static double asWritten(float f) {
+    return Double.parseDouble(Float.toString(f));
+  }
+
+  /** The test settings used, as the result records them. */
+  private static RpcSettings recorded(EvaluationSettings s) {
+    return RpcSettings.newBuilder().setQ(s.training().q()).setAlpha(s.alpha()).setThresholdMode(s.threshold().id())
+        .setConvention(s.convention().id()).build();
   }
 
   /** The relabelings the task ships (BREC layout), or null to let the evaluator draw them. */
@@ -124,7 +161,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
       return graphs.stream().map(Graph6::decode).toList();
     } catch (GraphFormatException e) {
       throw new TaskFailure(TaskFailure.INVALID_GRAPH6, "relabelings of pair " + task.getPairIndex() + " (task "
-          + task.getTaskId() + "): " + e.getMessage(), e);
+          + task.getHeader().getTaskId() + "): " + e.getMessage(), e);
     }
   }
 

@@ -7,6 +7,7 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Relabelings;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
+import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
@@ -59,6 +60,26 @@ public final class Publisher implements AutoCloseable {
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
+  /**
+   * The header of a task published now: its ids, the publish time and who publishes (this host
+   * and code revision), which the worker copies into the result's provenance.
+   */
+  public static TaskHeader header(String experiment, String taskId, long publishedAtMs) {
+    return TaskHeader.newBuilder().setExperimentId(experiment).setTaskId(taskId).setPublishedAtMs(publishedAtMs)
+        .setPublisher(PUBLISHER).build();
+  }
+
+  /** {@code expresso <revision> on <host>}: where published tasks come from. */
+  public static final String PUBLISHER = "expresso " + Versions.revision() + " on " + host();
+
+  private static String host() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException | SecurityException e) {
+      return "unknown-host";
+    }
+  }
+
   /** Sends one task (asynchronously; {@link #flush} waits for all). */
   public void send(TaskKind kind, String taskId, Message task) {
     sendRaw(kind.topic(), taskId, task.toByteArray());
@@ -108,14 +129,12 @@ public final class Publisher implements AutoCloseable {
     long now = System.currentTimeMillis();
     for (GraphPair p : (Iterable<GraphPair>) suite.pairs()::iterator) {
       PairTask.Builder pair = PairTask.newBuilder()
-          .setExperimentId(experiment)
           .setSuiteId(suite.id())
           .setPairIndex(p.index())
           .setCategory(p.category())
           .setGraphFirst(Graph6.encode(p.first()))
           .setGraphSecond(Graph6.encode(p.second()))
-          .setMethod(method)
-          .setPublishedAtMs(now);
+          .setMethod(method);
       if (training != null) {
         pair.setTraining(training);
       }
@@ -131,7 +150,8 @@ public final class Publisher implements AutoCloseable {
             .build());
       }
       for (long seed : seeds) {
-        sink.accept(pair.setTaskId(experiment + "/" + method + "/" + p.index() + "/s" + seed).setSeed(seed).build());
+        String id = experiment + "/" + method + "/" + p.index() + "/s" + seed;
+        sink.accept(pair.setHeader(header(experiment, id, now)).setSeed(seed).build());
       }
     }
   }
@@ -150,10 +170,8 @@ public final class Publisher implements AutoCloseable {
     Instant now = Instant.now();
     return SyntheticTask.newBuilder()
         .setFault(fault)
-        .setExperimentId(experiment)
-        .setTaskId(experiment + "/synthetic/" + i)
+        .setHeader(header(experiment, experiment + "/synthetic/" + i, now.toEpochMilli()))
         .setWorkMs(workMs)
-        .setPublishedAtMs(now.toEpochMilli())
         .setPublishedAtNanos(now.getEpochSecond() * 1_000_000_000L + now.getNano())
         .build();
   }

@@ -41,8 +41,8 @@ public final class SyntheticEvaluator implements Evaluator<SyntheticTask> {
     }
     switch (task.getFail()) {
       case "" -> { }
-      case "exception" -> throw new IllegalStateException("injected failure (synthetic task " + task.getTaskId() + ")");
-      case "nan" -> throw new TaskFailure(TaskFailure.NAN, "injected NaN (synthetic task " + task.getTaskId() + ")");
+      case "exception" -> throw new IllegalStateException("injected failure (synthetic task " + task.getHeader().getTaskId() + ")");
+      case "nan" -> throw new TaskFailure(TaskFailure.NAN, "injected NaN (synthetic task " + task.getHeader().getTaskId() + ")");
       default -> throw new TaskFailure(TaskFailure.INVALID_TASK, "unknown fault '" + task.getFail() + "'; use exception or nan");
     }
     if (!task.getFault().isEmpty()) {
@@ -51,19 +51,19 @@ public final class SyntheticEvaluator implements Evaluator<SyntheticTask> {
     long iterations = busyWork(task.getWorkMs(), cancelled);
     return Result.newBuilder().setSynthetic(SyntheticResult.newBuilder()
         .setWorkMs(task.getWorkMs())
-        .setPublishedAtMs(task.getPublishedAtMs())
+        .setPublishedAtMs(task.getHeader().getPublishedAtMs())
         .setPublishedAtNanos(task.getPublishedAtNanos())
         .setIterations(iterations));
   }
 
   private void injectFault(SyntheticTask task, BooleanSupplier cancelled) {
     if (!faultsAllowed.getAsBoolean()) {
-      throw new TaskFailure(TaskFailure.INVALID_TASK, "synthetic task " + task.getTaskId() + " asks for fault '"
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "synthetic task " + task.getHeader().getTaskId() + " asks for fault '"
           + task.getFault() + "', but this worker does not inject faults (start it with --allow-faults for chaos tests)");
     }
     switch (task.getFault()) {
       case "crash" -> {
-        System.err.println("synthetic task " + io.expresso.report.Escape.terminal(task.getTaskId()) + ": injected crash, halting the JVM");
+        System.err.println("synthetic task " + io.expresso.report.Escape.terminal(task.getHeader().getTaskId()) + ": injected crash, halting the JVM");
         Runtime.getRuntime().halt(CRASH_STATUS);
       }
       case "oom" -> {

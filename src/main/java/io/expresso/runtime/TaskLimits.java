@@ -3,6 +3,7 @@ package io.expresso.runtime;
 import com.google.protobuf.Message;
 import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
+import io.expresso.proto.v1.AttackJob;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.TrainTask;
@@ -125,39 +126,17 @@ public record TaskLimits(Map<String, Long> values) {
 
   /** Refuses {@code task} if it asks for more than a limit allows; reads graph headers only. */
   void check(TaskKind kind, Message task) {
-    if (task instanceof PairTask t) {
-      checkPair(t);
-    } else if (task instanceof TrainTask t) {
-      spec("model", t.getModel());
-      spec("robust_job spec", jobField(t.getRobustJob(), "spec"));
-      training(t.getTraining());
-    } else if (task instanceof AttackTask t) {
-      spec("model", t.getModel());
-      spec("robust_job spec", jobField(t.getRobustJob(), "spec"));
-      at("beam-width", t.getBeamWidth(), "beam_width");
-      String beam = jobField(t.getRobustJob(), "beam");
-      try {
-        at("beam-width", beam.isEmpty() ? 0 : (long) Double.parseDouble(beam), "robust_job beam");
-      } catch (NumberFormatException e) {
-        // not a number: the evaluator's own parsing names it
+    switch (kind) {
+      case PAIR -> checkPair((PairTask) task);
+      case TRAIN -> spec("job.spec", ((TrainTask) task).getJob().getSpec());
+      case ATTACK -> {
+        AttackJob job = ((AttackTask) task).getJob();
+        spec("job.spec", job.getSpec());
+        at("beam-width", job.getBeam(), "job.beam");
       }
+      case SYNTHETIC -> { } // its only cost, work_ms, is bounded by the task timeout
     }
   }
-
-  /** A field of a robust job's JSON as text ("" if absent or the JSON is malformed: the evaluator says so). */
-  private static String jobField(String json, String field) {
-    if (json.isEmpty()) {
-      return "";
-    }
-    try {
-      com.fasterxml.jackson.databind.JsonNode n = JSON.readTree(json).get(field);
-      return n == null || !n.isValueNode() ? "" : n.asText();
-    } catch (java.io.IOException | RuntimeException e) {
-      return "";
-    }
-  }
-
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   private void checkPair(PairTask t) {
     String method = t.getMethod().toLowerCase(Locale.ROOT);
@@ -186,9 +165,6 @@ public record TaskLimits(Map<String, Long> values) {
   private void training(TrainingSettings s) {
     at("epochs", s.getEpochs(), "training.epochs");
     at("batch-size", s.getBatchSize(), "training.batch_size");
-    at("hidden", s.getHidden(), "training.hidden");
-    at("layers", s.getLayers(), "training.layers");
-    at("width-x-depth", (long) Math.max(1, s.getHidden()) * Math.max(1, s.getLayers()), "training.hidden × layers");
   }
 
   /** Checks a model spec's length and every width and depth it names ({@code name:hidden=64,layers=5}). */

@@ -2,15 +2,12 @@ package io.expresso.runtime;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
-import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.PairResult;
-import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
-import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TaskError;
+import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainResult;
-import io.expresso.proto.v1.TrainTask;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +35,7 @@ public final class TaskProcessor {
   // anew for every result was a measurable share of a no-op task's cost
   private final ByteString workerIdUtf8;
   private final ByteString versionsUtf8;
+  private final ByteString revisionUtf8;
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
   private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
 
@@ -67,6 +65,7 @@ public final class TaskProcessor {
     this.limits = limits;
     this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
     this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all()));
+    this.revisionUtf8 = ByteString.copyFromUtf8(Versions.revision());
   }
 
   /** Processes a record that nothing will cancel (tests, local runs). */
@@ -80,24 +79,31 @@ public final class TaskProcessor {
    * nothing to commit.
    */
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel) {
+    return process(record, device, cancel, 1);
+  }
+
+  /**
+   * As {@link #process(ConsumerRecord, Device, Cancellation)} for the {@code attempt}-th start of
+   * the task (1 + earlier starts that left no result), recorded in the result's provenance.
+   */
+  public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel, int attempt) {
     long startedMs = System.currentTimeMillis();
     long start = System.nanoTime();
     TaskKind kind = TaskKind.ofTopic(record.topic());
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
     String experiment = "";
-    long publishedMs = 0;
+    TaskHeader header = TaskHeader.getDefaultInstance();
     Result.Builder result;
     TaskFailure failure = null;
     try {
       Message task = kind.parse(record.value());
-      experiment = experimentOf(task);
-      publishedMs = publishedAtOf(task);
-      String id = taskIdOf(task);
-      if (!id.isEmpty()) {
-        taskId = id;
+      header = kind.header(task);
+      experiment = header.getExperimentId();
+      if (!header.getTaskId().isEmpty()) {
+        taskId = header.getTaskId();
       }
-      result = evaluate(kind, task, device, cancel);
+      result = evaluate(kind, task, header, device, cancel);
       checkFinite(result);
     } catch (TaskFailure f) {
       failure = f;
@@ -127,7 +133,7 @@ public final class TaskProcessor {
     if (failure != null) {
       result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record));
     }
-    stamp(result, record, device, kind, publishedMs, startedMs, seconds);
+    stamp(result, record, device, kind, header, attempt, startedMs, seconds);
     Result built = result.build();
     if (failure == null && built.getSerializedSize() > RESULT_LIMIT) {
       failure = new TaskFailure(TaskFailure.RESULT_TOO_LARGE, "the result is " + built.getSerializedSize()
@@ -146,22 +152,19 @@ public final class TaskProcessor {
     TaskKind kind = TaskKind.ofTopic(record.topic());
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
-    String experiment = "";
-    long publishedMs = 0;
+    TaskHeader header = TaskHeader.getDefaultInstance();
     try {
-      Message task = kind.parse(record.value());
-      experiment = experimentOf(task);
-      publishedMs = publishedAtOf(task);
-      taskId = taskIdOf(task).isEmpty() ? taskId : taskIdOf(task);
+      header = kind.header(kind.parse(record.value()));
+      taskId = header.getTaskId().isEmpty() ? taskId : header.getTaskId();
     } catch (TaskFailure undecodable) {
       // the reason below says enough; the dead letter keeps the bytes
     }
     String reason = TaskFailure.POISON + ": " + attempts + " attempts";
-    Result.Builder b = Result.newBuilder().setExperimentId(experiment).setTaskId(taskId)
+    Result.Builder b = Result.newBuilder().setExperimentId(header.getExperimentId()).setTaskId(taskId)
         .setError(error(TaskFailure.POISON, reason + ": the task took down or was lost with a worker on each of its last "
             + attempts + " starts, so it is not run again", record));
     long now = System.currentTimeMillis();
-    stamp(b, record, device, kind, publishedMs, now, 0);
+    stamp(b, record, device, kind, header, attempts + 1, now, 0);
     Result built = b.build();
     observer.onPoison(device, kind);
     observer.onFinished(device, kind, built, 0);
@@ -174,7 +177,7 @@ public final class TaskProcessor {
   }
 
   private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, Device device, TaskKind kind,
-      long publishedMs, long startedMs, double seconds) {
+      TaskHeader header, int attempt, long startedMs, double seconds) {
     result.setProvenance(Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
         .setDeviceBytes(deviceIds.computeIfAbsent(device, d -> ByteString.copyFromUtf8(d.id())))
@@ -182,11 +185,14 @@ public final class TaskProcessor {
         .setTopicBytes(utf8(record.topic()))
         .setPartition(record.partition())
         .setOffset(record.offset())
-        .setPublishedAtMs(publishedMs)
+        .setPublishedAtMs(header.getPublishedAtMs())
+        .setPublisher(header.getPublisher())
+        .setAttempt(attempt)
         .setStartedAtMs(startedMs)
         .setFinishedAtMs(System.currentTimeMillis())
         .setComputeSeconds(seconds)
-        .setVersionsBytes(versionsUtf8));
+        .setVersionsBytes(versionsUtf8)
+        .setRevisionBytes(revisionUtf8));
   }
 
   /**
@@ -230,9 +236,10 @@ public final class TaskProcessor {
   }
 
   @SuppressWarnings("unchecked")
-  private Result.Builder evaluate(TaskKind kind, Message task, Device device, Cancellation cancel) throws Exception {
-    if (taskIdOf(task).isEmpty()) {
-      throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no task_id");
+  private Result.Builder evaluate(TaskKind kind, Message task, TaskHeader header, Device device, Cancellation cancel)
+      throws Exception {
+    if (header.getTaskId().isEmpty()) {
+      throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no header.task_id");
     }
     limits.check(kind, task);
     Evaluator<Message> e = registry.find(kind, task);
@@ -270,44 +277,5 @@ public final class TaskProcessor {
         throw new TaskFailure(TaskFailure.NAN, "training " + t.getModel() + " on " + t.getPattern() + " diverged (NaN)");
       }
     }
-  }
-
-  static String experimentOf(Message task) {
-    if (task instanceof PairTask t) {
-      return t.getExperimentId();
-    } else if (task instanceof SyntheticTask t) {
-      return t.getExperimentId();
-    } else if (task instanceof TrainTask t) {
-      return t.getExperimentId();
-    } else if (task instanceof AttackTask t) {
-      return t.getExperimentId();
-    }
-    return "";
-  }
-
-  static String taskIdOf(Message task) {
-    if (task instanceof PairTask t) {
-      return t.getTaskId();
-    } else if (task instanceof SyntheticTask t) {
-      return t.getTaskId();
-    } else if (task instanceof TrainTask t) {
-      return t.getTaskId();
-    } else if (task instanceof AttackTask t) {
-      return t.getTaskId();
-    }
-    return "";
-  }
-
-  static long publishedAtOf(Message task) {
-    if (task instanceof PairTask t) {
-      return t.getPublishedAtMs();
-    } else if (task instanceof SyntheticTask t) {
-      return t.getPublishedAtMs();
-    } else if (task instanceof TrainTask t) {
-      return t.getPublishedAtMs();
-    } else if (task instanceof AttackTask t) {
-      return t.getPublishedAtMs();
-    }
-    return 0;
   }
 }

@@ -1,7 +1,10 @@
 package io.expresso.runtime;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Versions recorded in every result's provenance: our code and the libraries that shaped it, as
@@ -12,9 +15,42 @@ public final class Versions {
 
   private Versions() {}
 
+  /** Written by Maven at build time (resources filtering; see pom.xml). */
+  private static final Properties BUILD = build();
+
+  private static Properties build() {
+    Properties p = new Properties();
+    try (InputStream in = Versions.class.getResourceAsStream("/io/expresso/expresso-build.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    } catch (IOException e) {
+      // the revision reads "unknown": a result must not fail for want of its provenance
+    }
+    return p;
+  }
+
+  /** A build property, or "unknown" when the build did not fill it in (outside Maven or git). */
+  private static String built(String key) {
+    String v = BUILD.getProperty(key, "").trim();
+    return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
+  }
+
+  /**
+   * The code revision this process was built from: the git commit checked out at build time
+   * ({@code HEAD}; uncommitted changes are not marked), {@code unknown} outside a git checkout.
+   */
+  public static String revision() {
+    return built("revision");
+  }
+
   static Map<String, String> all() {
     Map<String, String> v = new LinkedHashMap<>();
     v.put("expresso", orDev(Versions.class.getPackage().getImplementationVersion()));
+    // DJL and the PyTorch native library the build was made against: read from the build, not
+    // from the engine, so that a worker that never trains does not load PyTorch to say this
+    v.put("djl", built("djl"));
+    v.put("pytorch", built("pytorch"));
     v.put("kafka-clients", orDev(org.apache.kafka.common.utils.AppInfoParser.getVersion()));
     v.put("pekko", org.apache.pekko.Version.current());
     v.put("protobuf", com.google.protobuf.RuntimeVersion.MAJOR + "." + com.google.protobuf.RuntimeVersion.MINOR

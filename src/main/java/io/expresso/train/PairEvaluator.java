@@ -13,6 +13,7 @@ import io.expresso.stats.PairJudgement;
 import io.expresso.stats.PairedComparison;
 import io.expresso.stats.PairedEmbeddings;
 import io.expresso.stats.Threshold;
+import io.expresso.stats.ThresholdRule;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Relabelings;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The entry point for one pair: train a fresh model as BREC does, embed every relabeling in
- * evaluation mode (as few forward passes as memory allows), judge with RPC or RAPC. Pure Java;
+ * evaluation mode (as few forward passes as memory allows), judge with the settings' {@link ThresholdRule}. Pure Java;
  * callable from any thread (the runtime calls it from a device dispatcher).
  */
 public final class PairEvaluator {
@@ -71,13 +72,13 @@ public final class PairEvaluator {
       }
 
       List<List<Graph>> blocks = new ArrayList<>(List.of(r.first(), r.second(), r.reliabilityFirst(), r.reliabilitySecond()));
-      if (s.threshold() == ThresholdMode.RAPC) {
-        SplitMix64 rng = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 0xA5C);
-        for (int k = 0; k < s.rapcGroups(); k++) {
-          Graph g = k % 2 == 0 ? pair.first() : pair.second();
-          blocks.add(RelabelingDraw.relabel(g, q, rng));
-          blocks.add(RelabelingDraw.relabel(g, q, rng));
-        }
+      // the threshold's within-graph groups (none under RPC), alternating between G and H
+      ThresholdRule rule = s.threshold();
+      SplitMix64 rng = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 0xA5C);
+      for (int k = 0; k < rule.groups(); k++) {
+        Graph g = k % 2 == 0 ? pair.first() : pair.second();
+        blocks.add(RelabelingDraw.relabel(g, q, rng));
+        blocks.add(RelabelingDraw.relabel(g, q, rng));
       }
       List<Graph> all = new ArrayList<>();
       blocks.forEach(all::addAll);
@@ -93,16 +94,11 @@ public final class PairEvaluator {
 
       PairJudgement judgement;
       try {
-        Threshold threshold;
-        if (s.threshold() == ThresholdMode.RPC) {
-          threshold = Threshold.rpc(q, spec.embedding(), s.alpha());
-        } else {
-          List<PairedEmbeddings> groups = new ArrayList<>();
-          for (int k = 0; k < s.rapcGroups(); k++) {
-            groups.add(new PairedEmbeddings(tables.get(4 + 2 * k), tables.get(5 + 2 * k)));
-          }
-          threshold = Threshold.rapc(groups, s.convention());
+        List<PairedEmbeddings> groups = new ArrayList<>();
+        for (int k = 0; k < rule.groups(); k++) {
+          groups.add(new PairedEmbeddings(tables.get(4 + 2 * k), tables.get(5 + 2 * k)));
         }
+        Threshold threshold = rule.threshold(q, spec.embedding(), groups, s.convention());
         judgement = PairedComparison.judge(tables.get(0), tables.get(1), tables.get(2), tables.get(3), threshold, s.convention());
       } catch (IllegalArgumentException e) {
         throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage()

@@ -102,9 +102,8 @@ final class TaskCounter implements AutoCloseable {
 
   private static String experimentOf(ConsumerRecord<String, byte[]> r) {
     try {
-      var task = TaskKind.ofTopic(r.topic()).parse(r.value());
-      var field = task.getDescriptorForType().findFieldByName("experiment_id");
-      String e = field == null ? "" : (String) task.getField(field);
+      TaskKind kind = TaskKind.ofTopic(r.topic());
+      String e = kind.header(kind.parse(r.value())).getExperimentId();
       return e.isEmpty() ? null : e;
     } catch (RuntimeException e) {
       return null;

@@ -88,9 +88,9 @@ class PublishResumeTest {
           SyntheticTask t = Publisher.syntheticTask(experiment, i, 1);
           if (i % 2 == 0) {
             t = t.toBuilder().setFail(i % 4 == 0 ? "exception" : "nan").build();
-            failing.add(t.getTaskId());
+            failing.add(t.getHeader().getTaskId());
           }
-          p.send(TaskKind.SYNTHETIC, t.getTaskId(), t);
+          p.send(TaskKind.SYNTHETIC, t.getHeader().getTaskId(), t);
         }
         p.flush();
       }
@@ -146,9 +146,9 @@ class PublishResumeTest {
         for (PairTask t : tasks) {
           if (t.getPairIndex() % 3 == 0) {
             t = t.toBuilder().setGraphSecond("}}}not-graph6").build();
-            failing.add(t.getTaskId());
+            failing.add(t.getHeader().getTaskId());
           }
-          p.send(TaskKind.PAIR, t.getTaskId(), t);
+          p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
         }
         p.flush();
       }

@@ -89,9 +89,9 @@ class LabelCardinalityTest {
            Aggregator a = live.attach(new Aggregator(broker.bootstrap(), null)).start();
            Publisher p = new Publisher(broker.bootstrap())) {
         for (int i = 0; i < TASKS; i++) {
-          PairTask t = template.toBuilder().setExperimentId(experiment(i)).setTaskId(experiment(i) + "/1-wl/0")
+          PairTask t = template.toBuilder().setHeader(template.getHeader().toBuilder().setExperimentId(experiment(i)).setTaskId(experiment(i) + "/1-wl/0"))
               .setSuiteId(suite(i)).setCategory(HOSTILE.get(i % HOSTILE.size()) + i).build();
-          p.send(TaskKind.PAIR, t.getTaskId(), t);
+          p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
         }
         p.flush();
         assertThat(a.awaitUnique(TASKS, Duration.ofSeconds(180))).as("every result arrives").isTrue();

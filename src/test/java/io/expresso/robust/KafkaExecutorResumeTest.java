@@ -84,7 +84,7 @@ class KafkaExecutorResumeTest {
   private static Result success(TrainJob job, TrainOutcome o) {
     return Result.newBuilder().setExperimentId(EXPERIMENT).setTaskId(StudyJobs.taskId(job))
         .setProvenance(Provenance.newBuilder().setTaskKind("train"))
-        .setTrain(TrainResult.newBuilder().setModel(job.spec()).setRobustOutcome(RobustJson.write(o))).build();
+        .setTrain(RobustProtos.result(o)).build();
   }
 
   private static void write(String bootstrap, Result r) throws Exception {

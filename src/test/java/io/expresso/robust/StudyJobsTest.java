@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The shared job factory: ids, task messages and the JSON the worker reads back. */
+/** The shared job factory: ids, task messages and the typed jobs and outcomes the worker reads back. */
 class StudyJobsTest {
 
   private static final StoredModel MODEL = new StoredModel("e/ppgn/triangle/er-0.3/s0", "ppgn:hidden=16,layers=2",
@@ -28,9 +28,10 @@ class StudyJobsTest {
     assertThat(byHand).isEqualTo(fromExperiment);
     assertThat(byHand.modelId()).isEqualTo("e/ppgn/triangle/er-0.3/s1");
     TrainTask task = StudyJobs.trainTask("e", byHand);
-    assertThat(task.getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
-    assertThat(task.getCheckpointKey()).isEqualTo(byHand.modelId());
-    assertThat(RobustJson.read(task.getRobustJob(), TrainJob.class)).isEqualTo(byHand);
+    assertThat(task.getHeader().getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
+    assertThat(task.getHeader().getExperimentId()).isEqualTo("e");
+    assertThat(task.getJob().getModelId()).isEqualTo(byHand.modelId());
+    assertThat(StudyJobs.job(task)).isEqualTo(byHand);
   }
 
   @Test
@@ -40,25 +41,61 @@ class StudyJobsTest {
     assertThat(j.attackId()).isEqualTo("e/ppgn/triangle/er-0.3/s0/attack-count/beam-4/budgets-0.02-0.5/seed-7");
     assertThat(j.beamWidth()).isEqualTo(4);
     AttackTask task = StudyJobs.attackTask("x", j);
-    assertThat(task.getModel()).isEqualTo(MODEL.spec());
-    assertThat(task.getBeamWidth()).isEqualTo(4);
-    AttackJob back = RobustJson.read(task.getRobustJob(), AttackJob.class);
+    assertThat(task.getJob().getSpec()).isEqualTo(MODEL.spec());
+    assertThat(task.getJob().getBeam()).isEqualTo(4);
+    AttackJob back = StudyJobs.job(task);
     assertThat(back).isEqualTo(j);
     assertThat(back.budgetFractions()).containsExactly(0.02, 0.5);
   }
 
   @Test
-  void defaultsAreThePapersAndOldJobsReadAsThePapers() {
+  void defaultsAreThePapersAndJobsWithoutBeamOrBudgetsReadAsThePapers() {
     AttackJob d = StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.SMALL, "sbm", List.of(), 0, 0, null);
     assertThat(d.attackId()).isEqualTo(MODEL.key() + "/attack-any"); // the experiment's id for the same attack
     assertThat(d.beamWidth()).isEqualTo(1);
     assertThat(d.budgetFractions()).containsExactly(Budgets.PAPER_FRACTIONS);
-    String before = "{\"attackId\":\"a\",\"modelId\":\"m\",\"spec\":\"ppgn:hidden=16,layers=2\",\"space\":\"SUBGRAPH_PRESERVING\","
-        + "\"scale\":\"SMALL\",\"dataset\":\"sbm\",\"transferTo\":[\"m2\"],\"seed\":3}";
-    AttackJob old = RobustJson.read(before, AttackJob.class);
+    AttackJob old = RobustProtos.job(io.expresso.proto.v1.AttackJob.newBuilder().setAttackId("a").setModelId("m")
+        .setSpec("ppgn:hidden=16,layers=2").setSpace("subgraph").setScale("small").setDataset("sbm")
+        .addTransferTo("m2").setSeed(3).build());
     assertThat(old.beamWidth()).isEqualTo(Scale.SMALL.beamWidth());
     assertThat(old.budgetFractions()).containsExactly(Budgets.PAPER_FRACTIONS);
     assertThat(old.transferTo()).containsExactly("m2");
+  }
+
+  @Test
+  void outcomesTravelTypedAndComeBackWhole() {
+    AttackJob j = StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of("m2"), 0, 0, null);
+    io.expresso.attack.AttackResult g = new io.expresso.attack.AttackResult(Pattern.TRIANGLE, PerturbationSpace.ANY, 3, 1,
+        "Bw", 1, 1.2, true, true, 2, "Bo", 0, 0.9, new double[] {0.2, 0.5, 1.4}, 17, 9);
+    io.expresso.attack.AttackCampaign.Summary s = new io.expresso.attack.AttackCampaign.Summary(Pattern.TRIANGLE,
+        PerturbationSpace.ANY, new double[] {0.1, 0.5}, new int[] {1, 3}, new double[] {0, 1}, 0.5, new double[0],
+        Double.NaN, 1, List.of(g));
+    AttackOutcome o = new AttackOutcome(j, s, new boolean[] {true}, new double[] {0, 1}, 0.5, 2.5);
+    io.expresso.proto.v1.AttackResult r = RobustProtos.result(o, 1.0).build();
+    AttackOutcome back = RobustProtos.outcome(r);
+    assertThat(back.job()).isEqualTo(j);
+    assertThat(back.summary().results()).hasSize(1);
+    io.expresso.attack.AttackResult gb = back.summary().results().get(0);
+    assertThat(gb).usingRecursiveComparison().isEqualTo(g);
+    assertThat(back.transfers()).containsExactly(true);
+    assertThat(back.transferRate()).containsExactly(0, 1);
+    assertThat(back.summary().budgets()).containsExactly(1, 3);
+    assertThat(back.seconds()).isEqualTo(2.5);
+    assertThat(r.getDelta()).isEqualTo(1.0);
+
+    TrainJob t = StudyJobs.train("e", "ppgn:hidden=16,layers=2", Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
+    TrainOutcome to = new TrainOutcome(t, java.util.Map.of("er-0.3", new io.expresso.train.CountErrors(0.5, 0.25, 40)),
+        12, 0.1, 9, 0.4, 33, 7.5);
+    assertThat(RobustProtos.outcome(RobustProtos.result(to).build())).isEqualTo(to);
+  }
+
+  @Test
+  void jobsWithoutARequiredFieldAreRefusedNamingIt() {
+    assertThatThrownBy(() -> RobustProtos.job(io.expresso.proto.v1.TrainJob.newBuilder().setModelId("m").build()))
+        .hasMessageContaining("train job spec is missing");
+    assertThatThrownBy(() -> RobustProtos.job(io.expresso.proto.v1.AttackJob.newBuilder().setAttackId("a").setModelId("m")
+        .setSpec("ppgn").setSpace("any").setScale("huge").setDataset("sbm").build()))
+        .hasMessageContaining("unknown scale 'huge'");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class BaselinePairEvaluatorTest {
 
   private static PairTask task() {
-    return PairTask.newBuilder().setExperimentId("e").setTaskId("e/3-wl/0").setSuiteId("builtin")
+    return PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/3-wl/0")).setSuiteId("builtin")
         .setGraphFirst(Graph6.encode(Constructions.decalin())).setGraphSecond(Graph6.encode(Constructions.bicyclopentyl()))
         .setMethod("3-wl").build();
   }

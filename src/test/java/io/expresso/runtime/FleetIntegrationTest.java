@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;
@@ -189,13 +190,13 @@ class FleetIntegrationTest {
   void aTwoMegabyteModelSpecEndsInABoundedDeadLetterAndTheWorkerGoesOn() throws Exception {
     String exp = "huge";
     String spec = "gin:" + "x".repeat(2 << 20);
-    PairTask t = PairTask.newBuilder().setExperimentId(exp).setTaskId(exp + "/huge").setMethod(spec)
+    PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId(exp).setTaskId(exp + "/huge")).setMethod(spec)
         .setGraphFirst("C~").setGraphSecond("C~").build();
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("huge-worker"),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.PAIR, t.getTaskId(), t);
-      p.send(TaskKind.SYNTHETIC, exp + "/after", Publisher.syntheticTask(exp, 0, 10).toBuilder().setTaskId(exp + "/after").build());
+      p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+      p.send(TaskKind.SYNTHETIC, exp + "/after", withId(Publisher.syntheticTask(exp, 0, 10), exp + "/after"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
       assertThat(results.get(exp + "/huge").get(0).getError().getMessage().length()).isLessThan(8192);
@@ -214,8 +215,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("timeout-worker")
             .withFaults(true).withTimeouts(TaskTimeouts.parse("synthetic=2s")), EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.SYNTHETIC, exp + "/hang", Publisher.syntheticTask(exp, 0, 10, "hang").toBuilder().setTaskId(exp + "/hang").build());
-      p.send(TaskKind.SYNTHETIC, exp + "/next", Publisher.syntheticTask(exp, 1, 10).toBuilder().setTaskId(exp + "/next").build());
+      p.send(TaskKind.SYNTHETIC, exp + "/hang", withId(Publisher.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
+      p.send(TaskKind.SYNTHETIC, exp + "/next", withId(Publisher.syntheticTask(exp, 1, 10), exp + "/next"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(60));
       Result hang = results.get(exp + "/hang").get(0);
@@ -264,5 +265,10 @@ class FleetIntegrationTest {
       }
     }
     return out;
+  }
+
+  /** {@code t} under another task id. */
+  private static io.expresso.proto.v1.SyntheticTask withId(io.expresso.proto.v1.SyntheticTask t, String id) {
+    return t.toBuilder().setHeader(t.getHeader().toBuilder().setTaskId(id)).build();
   }
 }

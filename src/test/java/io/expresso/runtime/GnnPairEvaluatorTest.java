@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,12 +22,12 @@ class GnnPairEvaluatorTest {
   @Test
   void aGinPairTaskTrainsAndReportsTheRpcStatistics() throws Exception {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
-    PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("e/gin/" + p.index()).setSuiteId("builtin")
+    PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/gin/" + p.index())).setSuiteId("builtin")
         .setPairIndex(p.index()).setCategory(p.category()).setGraphFirst(Graph6.encode(p.first()))
         .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=2,hidden=16")
         .setTraining(TrainingSettings.newBuilder().setEpochs(2)).setSeed(3).build();
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getTaskId(), t.toByteArray()),
+    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
         new Device("cpu", 0));
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     Result r = Result.parseFrom(o.records().get(0).value());
@@ -42,7 +43,7 @@ class GnnPairEvaluatorTest {
   @Test
   void badModelSettingsAreAnInvalidTaskNotACrash() {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
-    PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("e/bad").setGraphFirst(Graph6.encode(p.first()))
+    PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/bad")).setGraphFirst(Graph6.encode(p.first()))
         .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=zero").build();
     Outcome o = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE)
         .process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, "e/bad", t.toByteArray()), new Device("cpu", 0));
@@ -53,7 +54,7 @@ class GnnPairEvaluatorTest {
   /** A GIN task on a 1-WL-equivalent pair (its loss stays near 1): 1000 epochs of 2 batches unless cancelled. */
   private static PairTask longGinTask() {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
-    return PairTask.newBuilder().setExperimentId("e").setTaskId("e/gin/long").setSuiteId("builtin")
+    return PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/gin/long")).setSuiteId("builtin")
         .setPairIndex(p.index()).setCategory(p.category()).setGraphFirst(Graph6.encode(p.first()))
         .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=2,hidden=16")
         .setTraining(TrainingSettings.newBuilder().setEpochs(1000)).setSeed(3).build();

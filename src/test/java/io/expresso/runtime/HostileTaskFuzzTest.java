@@ -1,5 +1,8 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.AttackJob;
+import io.expresso.proto.v1.TaskHeader;
+import io.expresso.proto.v1.TrainJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.AttackTask;
@@ -98,10 +101,10 @@ class HostileTaskFuzzTest {
             String id = "fuzz-valid/" + v++;
             validIds.add(id);
             if (r.nextBoolean()) {
-              p.send(TaskKind.PAIR, id, PairTask.newBuilder().setExperimentId("fuzz-valid").setTaskId(id)
+              p.send(TaskKind.PAIR, id, PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id))
                   .setMethod(r.nextBoolean() ? "1-wl" : "3-wl").setGraphFirst(C5).setGraphSecond(K4).build());
             } else {
-              p.send(TaskKind.SYNTHETIC, id, SyntheticTask.newBuilder().setExperimentId("fuzz-valid").setTaskId(id).build());
+              p.send(TaskKind.SYNTHETIC, id, SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id)).build());
             }
           }
         }
@@ -159,13 +162,11 @@ class HostileTaskFuzzTest {
   private static com.google.protobuf.Message validTask(TaskKind kind, Random r) {
     String id = "fuzz/v" + r.nextInt(1000);
     return switch (kind) {
-      case PAIR -> PairTask.newBuilder().setExperimentId("fuzz").setTaskId(id).setMethod("1-wl").setGraphFirst(C5)
+      case PAIR -> PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setMethod("1-wl").setGraphFirst(C5)
           .setGraphSecond(K4).build();
-      case SYNTHETIC -> SyntheticTask.newBuilder().setExperimentId("fuzz").setTaskId(id).setWorkMs(r.nextInt(3)).build();
-      case TRAIN -> TrainTask.newBuilder().setExperimentId("fuzz").setTaskId(id).setModel("i2gnn").setPattern("triangle")
-          .setRobustJob("{\"modelId\":\"x\"}").build();
-      case ATTACK -> AttackTask.newBuilder().setExperimentId("fuzz").setTaskId(id).setCheckpointKey("missing")
-          .setRobustJob("{\"attackId\":\"a\"}").build();
+      case SYNTHETIC -> SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setWorkMs(r.nextInt(3)).build();
+      case TRAIN -> TrainTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setJob(TrainJob.newBuilder().setModelId("x")).build();
+      case ATTACK -> AttackTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setJob(AttackJob.newBuilder().setAttackId("a").setModelId("missing")).build();
     };
   }
 
@@ -181,18 +182,18 @@ class HostileTaskFuzzTest {
     int[] weirdInts = {-1, Integer.MAX_VALUE, Integer.MIN_VALUE, 0, 1 << 20};
     TrainingSettings training = TrainingSettings.newBuilder().setEpochs(weirdInts[r.nextInt(weirdInts.length)])
         .setLearningRate(weird[r.nextInt(weird.length)]).setBatchSize(weirdInts[r.nextInt(weirdInts.length)])
-        .setHidden(weirdInts[r.nextInt(weirdInts.length)]).setLayers(weirdInts[r.nextInt(weirdInts.length)])
-        .setWeightDecay(weird[r.nextInt(weird.length)]).putExtra("k" + r.nextInt(5), "v".repeat(r.nextInt(1000))).build();
+        .setWeightDecay(weird[r.nextInt(weird.length)]).setLossThreshold(weird[r.nextInt(weird.length)]).build();
     return switch (kind) {
       case PAIR -> {
-        PairTask.Builder b = PairTask.newBuilder().setExperimentId("fuzz").setTaskId(id)
+        PairTask.Builder b = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id))
             .setMethod(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)])
             .setGraphFirst(HOSTILE_GRAPHS[r.nextInt(HOSTILE_GRAPHS.length)])
             .setGraphSecond(r.nextBoolean() ? C5 : HOSTILE_GRAPHS[r.nextInt(HOSTILE_GRAPHS.length)])
             .setPairIndex(weirdInts[r.nextInt(weirdInts.length)]);
         if (r.nextBoolean()) {
           b.setTraining(training).setRpc(RpcSettings.newBuilder().setQ(weirdInts[r.nextInt(weirdInts.length)])
-              .setAlpha(weird[r.nextInt(weird.length)]));
+              .setAlpha(weird[r.nextInt(weird.length)]).setThresholdMode(r.nextBoolean() ? "rapc" : "bonferroni")
+              .setConvention(r.nextBoolean() ? "" : "\u202e"));
         }
         if (r.nextInt(4) == 0) {
           Relabelings.Builder rl = Relabelings.newBuilder();
@@ -203,15 +204,17 @@ class HostileTaskFuzzTest {
         }
         yield b.build();
       }
-      case SYNTHETIC -> SyntheticTask.newBuilder().setExperimentId("fuzz").setTaskId(id)
+      case SYNTHETIC -> SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id))
           .setWorkMs(weirdInts[r.nextInt(weirdInts.length)] % 3).setFail(r.nextBoolean() ? "" : "nan")
           .setFault(r.nextInt(3) == 0 ? "crash" : "").build(); // faults are refused: the worker has no --allow-faults
-      case TRAIN -> TrainTask.newBuilder().setExperimentId("fuzz").setTaskId(id)
-          .setModel(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)]).setTraining(training)
-          .setRobustJob(r.nextBoolean() ? "{" : "{\"spec\":\"i2gnn:hidden=99999\",\"scale\":\"PAPER\"}").build();
-      case ATTACK -> AttackTask.newBuilder().setExperimentId("fuzz").setTaskId(id)
-          .setModel(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)]).setBeamWidth(weirdInts[r.nextInt(weirdInts.length)])
-          .setDelta(weird[r.nextInt(weird.length)]).setRobustJob(r.nextBoolean() ? "[]" : "{\"beam\":-5}").build();
+      case TRAIN -> TrainTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id))
+          .setJob(TrainJob.newBuilder().setSpec(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)])
+              .setScale(r.nextBoolean() ? "paper" : "huge").setModelId(r.nextBoolean() ? "" : "m")
+              .setPattern(r.nextBoolean() ? "triangle" : "no-such").setDataset(r.nextBoolean() ? "er-0.3" : "<b>")).build();
+      case ATTACK -> AttackTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id))
+          .setJob(AttackJob.newBuilder().setSpec(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)])
+              .setBeam(weirdInts[r.nextInt(weirdInts.length)]).addBudgetFractions(weird[r.nextInt(weird.length)])
+              .setAttackId("a").setModelId("missing").setSpace(r.nextBoolean() ? "any" : "").setScale("tiny")).build();
     };
   }
 

@@ -118,7 +118,7 @@ class StreamingIntegrationTest {
          Aggregator a = new Aggregator(broker.bootstrap(), "pairs").start();
          Publisher p = new Publisher(broker.bootstrap())) {
       for (PairTask t : tasks) {
-        p.send(TaskKind.PAIR, t.getTaskId(), t);
+        p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
       }
       p.flush();
       assertThat(a.awaitUnique(tasks.size(), Duration.ofSeconds(90))).as("all pair results arrive").isTrue();
@@ -141,15 +141,15 @@ class StreamingIntegrationTest {
     GraphPair pair = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
     PairTask good = Publisher.pairTasks("faults", new Suite("builtin", List.of(new io.expresso.suite.Category("c", List.of(pair)))),
         "3-wl", new long[] {0}, null, null).get(0);
-    PairTask badGraph = good.toBuilder().setTaskId("faults/bad-graph6").setGraphSecond("}}}}not-graph6").build();
-    PairTask badModel = good.toBuilder().setTaskId("faults/unknown-model").setMethod("no-such-gnn").build();
+    PairTask badGraph = good.toBuilder().setHeader(good.getHeader().toBuilder().setTaskId("faults/bad-graph6")).setGraphSecond("}}}}not-graph6").build();
+    PairTask badModel = good.toBuilder().setHeader(good.getHeader().toBuilder().setTaskId("faults/unknown-model")).setMethod("no-such-gnn").build();
     try (Worker w = worker(broker.bootstrap(), "faults-worker", "cpu:1");
          Aggregator a = new Aggregator(broker.bootstrap(), "faults").start();
          Publisher p = new Publisher(broker.bootstrap())) {
       p.sendRaw(Topics.TASKS_PAIR, "faults/garbage", new byte[] {(byte) 0xff, 0x00, (byte) 0x81, 0x7f, 0x13});
-      p.send(TaskKind.PAIR, badGraph.getTaskId(), badGraph);
-      p.send(TaskKind.PAIR, badModel.getTaskId(), badModel);
-      p.send(TaskKind.PAIR, good.getTaskId(), good);
+      p.send(TaskKind.PAIR, badGraph.getHeader().getTaskId(), badGraph);
+      p.send(TaskKind.PAIR, badModel.getHeader().getTaskId(), badModel);
+      p.send(TaskKind.PAIR, good.getHeader().getTaskId(), good);
       for (int i = 0; i < 20; i++) {
         p.send(TaskKind.SYNTHETIC, "faults/synthetic/" + i, Publisher.syntheticTask("faults", i, 1));
       }
@@ -157,8 +157,8 @@ class StreamingIntegrationTest {
       // the garbage record has no experiment, so its error result is not in "faults": 23 = 20 + 3
       assertThat(a.awaitUnique(23, Duration.ofSeconds(60))).isTrue();
       Map<String, Result> byId = a.results().stream().collect(Collectors.toMap(Result::getTaskId, r -> r));
-      assertThat(byId.get(good.getTaskId()).hasError()).isFalse();
-      assertThat(byId.get(good.getTaskId()).getPair().getDistinguished())
+      assertThat(byId.get(good.getHeader().getTaskId()).hasError()).isFalse();
+      assertThat(byId.get(good.getHeader().getTaskId()).getPair().getDistinguished())
           .isEqualTo(WlMethods.byName("3-wl").distinguishes(pair.first(), pair.second()));
       assertThat(byId.get("faults/bad-graph6").getError().getReason()).isEqualTo("invalid-graph6");
       assertThat(byId.get("faults/unknown-model").getError().getReason()).isEqualTo("unknown-model");

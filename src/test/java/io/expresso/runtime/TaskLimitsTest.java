@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,7 +37,7 @@ class TaskLimitsTest {
   }
 
   private static PairTask pair(String method, String g, String h) {
-    return PairTask.newBuilder().setExperimentId("e").setTaskId("e/t").setMethod(method).setGraphFirst(g).setGraphSecond(h).build();
+    return PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/t")).setMethod(method).setGraphFirst(g).setGraphSecond(h).build();
   }
 
   /** The error of {@code task} under {@code limits}: reason and message. */
@@ -99,9 +100,11 @@ class TaskLimitsTest {
     assertRefused(TaskKind.PAIR, pair("gin:layers=60", c, c), TaskLimits.DEFAULTS, "layers", "60");
     assertRefused(TaskKind.PAIR, pair("gin:hidden=1000,layers=30", c, c), TaskLimits.DEFAULTS, "width-x-depth", "30000");
     assertRefused(TaskKind.PAIR, pair("gin:" + "x".repeat(280_000), c, c), TaskLimits.DEFAULTS, "spec-chars", "280004");
-    assertRefused(TaskKind.TRAIN, TrainTask.newBuilder().setExperimentId("e").setTaskId("e/t").setModel("i2gnn:hidden=5000").build(),
+    assertRefused(TaskKind.TRAIN, TrainTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/t"))
+        .setJob(io.expresso.proto.v1.TrainJob.newBuilder().setSpec("i2gnn:hidden=5000")).build(),
         TaskLimits.DEFAULTS, "hidden", "5000");
-    assertRefused(TaskKind.ATTACK, AttackTask.newBuilder().setExperimentId("e").setTaskId("e/t").setBeamWidth(50_000).build(),
+    assertRefused(TaskKind.ATTACK, AttackTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/t"))
+        .setJob(io.expresso.proto.v1.AttackJob.newBuilder().setBeam(50_000)).build(),
         TaskLimits.DEFAULTS, "beam-width", "50000");
   }
 

@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,7 @@ class TaskOutcomesTest {
   }
 
   private static SyntheticTask synthetic(String id, int workMs, String fault) {
-    return SyntheticTask.newBuilder().setExperimentId("e").setTaskId(id).setWorkMs(workMs).setFault(fault).build();
+    return SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId(id)).setWorkMs(workMs).setFault(fault).build();
   }
 
   private static String header(ProducerRecord<String, byte[]> r, String name) {
@@ -72,7 +73,7 @@ class TaskOutcomesTest {
   @Test
   void deadLettersAndErrorMessagesStayBoundedWhateverTheTaskSize() {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    PairTask huge = PairTask.newBuilder().setExperimentId("e").setTaskId("e/huge").setMethod("gin:" + "x".repeat(2 << 20))
+    PairTask huge = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/huge")).setMethod("gin:" + "x".repeat(2 << 20))
         .setGraphFirst("C~").setGraphSecond("C~").build();
     Outcome o = p.process(record(Topics.TASKS_PAIR, "e/huge", huge.toByteArray()), cpu);
     assertThat(o.failed()).isTrue();

@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.graph.Graph6;
@@ -25,7 +26,7 @@ class TaskProcessorTest {
   }
 
   private static PairTask pair(GraphPair p, String method, String g, String h) {
-    return PairTask.newBuilder().setExperimentId("e").setTaskId("e/" + method + "/" + p.index()).setSuiteId("builtin")
+    return PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/" + method + "/" + p.index())).setSuiteId("builtin")
         .setPairIndex(p.index()).setCategory(p.category()).setGraphFirst(g).setGraphSecond(h).setMethod(method).build();
   }
 
@@ -35,12 +36,12 @@ class TaskProcessorTest {
     int distinguished = 0;
     for (GraphPair p : pairs.subList(0, 40)) {
       PairTask t = pair(p, "3-wl", Graph6.encode(p.first()), Graph6.encode(p.second()));
-      Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getTaskId(), t.toByteArray()), cpu);
+      Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
       assertThat(o.failed()).isFalse();
       assertThat(o.records()).hasSize(1);
       Result r = Result.parseFrom(o.records().get(0).value());
       assertThat(o.records().get(0).topic()).isEqualTo(Topics.RESULTS);
-      assertThat(o.records().get(0).key()).isEqualTo(t.getTaskId());
+      assertThat(o.records().get(0).key()).isEqualTo(t.getHeader().getTaskId());
       boolean expected = WlMethods.byName("3-wl").distinguishes(p.first(), p.second());
       assertThat(r.getPair().getDistinguished()).as("pair %d", p.index()).isEqualTo(expected);
       distinguished += expected ? 1 : 0;
@@ -73,7 +74,7 @@ class TaskProcessorTest {
   void malformedGraph6NamesTheFieldAndPair() {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
     PairTask t = pair(p, "1-wl", Graph6.encode(p.first()), "~~~not graph6");
-    Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getTaskId(), t.toByteArray()), cpu);
+    Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.INVALID_GRAPH6);
     assertThat(o.result().getError().getMessage()).contains("graph_second").contains("pair " + p.index());
     assertThat(o.records()).extracting(ProducerRecord::topic).containsExactly(Topics.RESULTS, Topics.DEAD_LETTERS);
@@ -83,7 +84,7 @@ class TaskProcessorTest {
   void unknownModelListsWhatTheWorkerRuns() {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
     PairTask t = pair(p, "gin-xl", Graph6.encode(p.first()), Graph6.encode(p.second()));
-    Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getTaskId(), t.toByteArray()), cpu);
+    Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.UNKNOWN_MODEL);
     assertThat(o.result().getError().getMessage()).contains("gin-xl").contains("1-wl");
   }
@@ -91,8 +92,8 @@ class TaskProcessorTest {
   @Test
   void injectedExceptionAndNanAreErrorsNotCrashes() {
     for (String fail : List.of("exception", "nan")) {
-      SyntheticTask t = SyntheticTask.newBuilder().setExperimentId("e").setTaskId("e/s/" + fail).setFail(fail).build();
-      Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getTaskId(), t.toByteArray()), cpu);
+      SyntheticTask t = SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/s/" + fail)).setFail(fail).build();
+      Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
       assertThat(o.result().getError().getReason()).isEqualTo(fail);
       assertThat(o.records()).hasSize(2);
     }
@@ -112,15 +113,15 @@ class TaskProcessorTest {
         return Result.newBuilder().setPair(io.expresso.proto.v1.PairResult.newBuilder().setT2Test(Double.NaN));
       }
     });
-    PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("t").setMethod("gnn").build();
+    PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("t")).setMethod("gnn").build();
     Outcome o = new TaskProcessor(r, "w", TaskObserver.NONE).process(record(Topics.TASKS_PAIR, "t", t.toByteArray()), cpu);
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.NAN);
   }
 
   @Test
   void syntheticWorkRunsForRoughlyTheRequestedTime() throws Exception {
-    SyntheticTask t = SyntheticTask.newBuilder().setExperimentId("e").setTaskId("e/s/1").setWorkMs(20).build();
-    Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getTaskId(), t.toByteArray()), cpu);
+    SyntheticTask t = SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/s/1")).setWorkMs(20).build();
+    Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
     assertThat(o.failed()).isFalse();
     assertThat(o.result().getSynthetic().getIterations()).isPositive();
     assertThat(o.result().getProvenance().getComputeSeconds()).isGreaterThanOrEqualTo(0.020);

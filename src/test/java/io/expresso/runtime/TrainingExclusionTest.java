@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairResult;
@@ -60,10 +61,10 @@ class TrainingExclusionTest {
         done.add(devices.submit(() -> {
           start.await();
           for (int k = 0; k < 3; k++) {
-            PairTask t = PairTask.newBuilder().setExperimentId("e").setTaskId("t" + d + "-" + k).setMethod("probe").build();
-            Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, d, k, t.getTaskId(), t.toByteArray()),
+            PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("t" + d + "-" + k)).setMethod("probe").build();
+            Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, d, k, t.getHeader().getTaskId(), t.toByteArray()),
                 new Device("cpu", d));
-            assertThat(o.failed()).as("task %s failed", t.getTaskId()).isFalse();
+            assertThat(o.failed()).as("task %s failed", t.getHeader().getTaskId()).isFalse();
           }
           return null;
         }));

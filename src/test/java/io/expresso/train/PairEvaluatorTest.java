@@ -71,7 +71,7 @@ class PairEvaluatorTest {
 
   @Test
   void rapcThresholdComesFromWithinGraphGroups() {
-    EvaluationSettings s = EvaluationSettings.defaults(Architecture.PPGN).withThreshold(ThresholdMode.RAPC)
+    EvaluationSettings s = EvaluationSettings.defaults(Architecture.PPGN).withThreshold(new io.expresso.stats.ThresholdRule.Rapc(0.05))
         .withTraining(TrainingSettings.defaults(Architecture.PPGN).withEpochs(2));
     PairEvaluation e = PairEvaluator.evaluate(DECALIN, ModelSpec.parse("ppgn:layers=3,hidden=16"), s, 2L, Device.cpu());
     assertThat(e.judgement().threshold()).isNotEqualTo(Threshold.rpc().value());

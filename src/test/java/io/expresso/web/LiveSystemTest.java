@@ -101,13 +101,13 @@ class LiveSystemTest {
       tasks.addAll(Publisher.pairTasks(EXPERIMENT, suite, method, new long[] {0}, null, null));
     }
     for (PairTask t : tasks) {
-      publisher.send(TaskKind.PAIR, t.getTaskId(), t);
+      publisher.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
     }
     for (int i = 0; i < 20; i++) {
       publisher.send(TaskKind.SYNTHETIC, EXPERIMENT + "/synthetic/" + i, Publisher.syntheticTask(EXPERIMENT, i, 5));
     }
     publisher.send(TaskKind.PAIR, EXPERIMENT + "/bad", tasks.get(0).toBuilder()
-        .setTaskId(EXPERIMENT + "/bad").setGraphFirst("not graph6 ~~").build());
+        .setHeader(tasks.get(0).getHeader().toBuilder().setTaskId(EXPERIMENT + "/bad")).setGraphFirst("not graph6 ~~").build());
     publisher.flush();
     injectRobustnessResults(broker.bootstrap());
     expected = tasks.size() + 20 + 1 + 3;
@@ -285,7 +285,7 @@ class LiveSystemTest {
     // the experiment runs while the page watches: pair tasks first, then slow synthetic tasks
     Suite suite = BuiltinSuite.generate();
     for (PairTask t : Publisher.pairTasks(experiment, suite, "3-wl", new long[] {1}, null, null)) {
-      publisher.send(TaskKind.PAIR, t.getTaskId(), t);
+      publisher.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
     }
     publisher.flush();
     for (int i = 0; i < 60 && browser.isAlive(); i++) {
