@@ -125,7 +125,7 @@ class LiveSystemTest {
             .setProvenance(prov.clone().setTaskKind("pair"))
             .setPair(PairResult.newBuilder().setSuiteId("builtin").setCategory("CFI").setMethod("gin")
                 .setDistinguished(true).setReliable(true).setT2Test(180.5).setT2Reliability(21.0)
-                .setThreshold(72.34).setEpochs(40).setFinalLoss(0.31)).build(),
+                .setThreshold(72.34).setEpochs(40).setFinalLoss(0.31).setPeakRssBytes(1_500_000_000L)).build(),
         Result.newBuilder().setExperimentId("obs-robust").setTaskId("obs-robust/train/0")
             .setProvenance(prov.clone().setTaskKind("train"))
             .setTrain(TrainResult.newBuilder().setModel("gin-count").setPattern("triangle").setEpochs(100)
