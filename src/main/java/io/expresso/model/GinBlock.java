@@ -40,14 +40,13 @@ final class GinBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(int n) {
-    // per layer: aggregation, two linear/norm/activation stages, the gathered neighbour rows
-    return 4L * n * spec.hidden() * spec.layers() * 16;
+  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+    return NodeTables.activationBytes(g.n(), g.maxDegree(), spec.hidden(), spec.layers());
   }
 
   @Override
-  public long inferenceBytesPerGraph(int n) {
-    return 4L * n * spec.hidden() * 16;
+  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
+    return trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override

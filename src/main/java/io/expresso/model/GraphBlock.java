@@ -26,13 +26,14 @@ public abstract class GraphBlock extends AbstractBlock {
   public abstract int outputSize();
 
   /**
-   * Bytes of activations a training step keeps for one graph of {@code n} vertices until the
-   * backward pass (an upper estimate; sizes micro-batches under a memory budget).
+   * Bytes of activations a training step keeps for graph {@code g} until the backward pass, in a
+   * batch whose largest graph has {@code maxVertices} vertices (dense models pad to it): an upper
+   * estimate that sizes micro-batches under a memory budget.
    */
-  public abstract long trainingBytesPerGraph(int n);
+  public abstract long trainingBytesPerGraph(Graph g, int maxVertices);
 
-  /** Bytes one graph of {@code n} vertices needs in an inference pass (an upper estimate). */
-  public abstract long inferenceBytesPerGraph(int n);
+  /** Bytes graph {@code g} needs in an inference pass, as {@link #trainingBytesPerGraph}. */
+  public abstract long inferenceBytesPerGraph(Graph g, int maxVertices);
 
   /** Initialises every child block with shapes computed from the spec. */
   protected abstract void initializeFromSpec(NDManager manager, DataType dataType);

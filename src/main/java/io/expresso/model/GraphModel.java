@@ -105,7 +105,10 @@ public final class GraphModel implements AutoCloseable {
    */
   public int graphsPerTrainingPass(List<Graph> graphs) {
     int n = maxVertices(graphs);
-    long perGraph = block.trainingBytesPerGraph(n);
+    long perGraph = 0;
+    for (Graph g : graphs) {
+      perGraph = Math.max(perGraph, block.trainingBytesPerGraph(g, n));
+    }
     long fit = budget.bytes() / Math.max(1, perGraph);
     if (fit < 2) {
       throw new MemoryBudgetException("a training pass over 2 graphs of " + n + " vertices needs about "
@@ -118,7 +121,11 @@ public final class GraphModel implements AutoCloseable {
 
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
   public int graphsPerInferencePass(List<Graph> graphs) {
-    long perGraph = block.inferenceBytesPerGraph(maxVertices(graphs));
+    int n = maxVertices(graphs);
+    long perGraph = 0;
+    for (Graph g : graphs) {
+      perGraph = Math.max(perGraph, block.inferenceBytesPerGraph(g, n));
+    }
     return (int) Math.max(1, Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph)));
   }
 

@@ -43,14 +43,20 @@ final class NgnnDeBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(int n) {
-    // as GIN's, over the nodes of all rooted subgraphs: at most n per root
-    return 4L * n * n * spec.hidden() * spec.layers() * 16;
+  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+    // as GIN's, over the nodes of all rooted subgraphs (a node appears once per ball it lies in)
+    long nodes = 0;
+    for (int r = 0; r < g.n(); r++) {
+      for (int d : ShortestPaths.bfs(g, r)) {
+        nodes += d >= 0 && d <= spec.radius() ? 1 : 0;
+      }
+    }
+    return NodeTables.activationBytes(nodes, g.maxDegree(), spec.hidden(), spec.layers());
   }
 
   @Override
-  public long inferenceBytesPerGraph(int n) {
-    return 4L * n * n * spec.hidden() * 16;
+  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
+    return trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override

@@ -111,13 +111,13 @@ final class PpgnBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(int n) {
-    return 4L * n * n * spec.hidden() * spec.layers() * TENSORS_PER_BLOCK;
+  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+    return 4L * maxVertices * maxVertices * spec.hidden() * spec.layers() * TENSORS_PER_BLOCK;
   }
 
   @Override
-  public long inferenceBytesPerGraph(int n) {
-    return trainingBytesPerGraph(n);
+  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
+    return trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override

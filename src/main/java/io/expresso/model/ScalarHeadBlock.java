@@ -28,13 +28,13 @@ final class ScalarHeadBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(int n) {
-    return body.trainingBytesPerGraph(n);
+  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+    return body.trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override
-  public long inferenceBytesPerGraph(int n) {
-    return body.inferenceBytesPerGraph(n);
+  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
+    return body.inferenceBytesPerGraph(g, maxVertices);
   }
 
   @Override
