@@ -115,8 +115,8 @@ public final class JobRunner implements AutoCloseable {
       others.add(load(id));
     }
     List<AttackResult> results = summary.results();
-    boolean[] transfers = others.isEmpty() ? new boolean[results.size()]
-        : AttackCurves.transfers(results, others, rule);
+    boolean[][] transfers = others.isEmpty() ? new boolean[results.size()][summary.budgets().length]
+        : AttackCurves.transfers(results, others, rule, summary.budgets());
     double[] rate = AttackCurves.transferRate(results, transfers, summary.budgets());
     double nrTransfer = others.isEmpty() ? Double.NaN : AttackCurves.normalisedAuc(summary.fractions(), rate);
     return new AttackOutcome(job, summary, transfers, rate, nrTransfer, (System.nanoTime() - start) / 1e9);

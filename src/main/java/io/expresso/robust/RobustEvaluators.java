@@ -173,7 +173,10 @@ public final class RobustEvaluators implements EvaluatorProvider {
       GraphOutcome.Builder g = GraphOutcome.newBuilder().setIndex(i++).setGraph(a.cleanGraph6())
           .setTrueCount(a.cleanCount()).setPrediction(a.cleanPrediction());
       for (int b : o.summary().budgets()) {
-        g.addBudgets(b).addAdversarial(a.succeededWithin(b));
+        AttackResult.Step best = a.at(b); // what the attack with budget b returned
+        g.addBudgets(b).addAdversarial(a.adversarialAt(b))
+            .addBestError(best == null ? 0 : Math.abs(best.prediction() - best.count()))
+            .addPerturbed(best == null ? a.cleanGraph6() : best.graph6());
       }
       r.addOutcomes(g);
     }

@@ -174,11 +174,11 @@ public final class RobustnessReport {
           List<AttackResult> rs = o.summary().results();
           for (int r = 0; r < rs.size(); r++) {
             AttackResult res = rs.get(r);
-            if (o.transfers()[r] && res.succeededWithin(budgets[b])) {
-              Graph c = res.cleanGraph();
-              Graph a = res.adversarialGraph();
-              clean.add((double) (quantity.equals("count") ? res.cleanCount() : c.m()));
-              adv.add((double) (quantity.equals("count") ? res.adversarialCount() : a.m()));
+            // the example the attack with THIS budget returned, if it transfers
+            if (o.transfers()[r][b] && res.adversarialAt(budgets[b])) {
+              AttackResult.Step example = res.at(budgets[b]);
+              clean.add((double) (quantity.equals("count") ? res.cleanCount() : res.cleanGraph().m()));
+              adv.add((double) (quantity.equals("count") ? example.count() : example.graph().m()));
             }
           }
         }
