@@ -1,6 +1,7 @@
 package io.expresso.cli;
 
 import io.expresso.count.Pattern;
+import io.expresso.model.RegressorSpec;
 import io.expresso.robust.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
@@ -59,8 +60,10 @@ final class ExperimentCommand implements Runnable {
         description = "tiny, small or paper (default: ${DEFAULT-VALUE})")
     String scale;
 
-    @Option(names = "--models", paramLabel = "M", split = ",", defaultValue = "i2gnn",
-        description = "model specs, comma-separated: i2gnn, ppgn, gin, ngnn-de with optional :key=value (default: ${DEFAULT-VALUE})")
+    @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, defaultValue = "i2gnn",
+        description = "model specs: i2gnn, ppgn, gin, ngnn-de with optional :key=value sizes, separated by ';' or ','"
+            + " (a ',' before key=value continues the spec: ppgn:layers=3,hidden=16,i2gnn is two models);"
+            + " repeatable (default: ${DEFAULT-VALUE})")
     List<String> models;
 
     @Option(names = "--patterns", paramLabel = "P", split = ",", defaultValue = "triangle",

@@ -15,6 +15,18 @@ import java.util.Map;
  */
 public record RegressorSpec(String architecture, String text) {
 
+  /**
+   * Splits a list of specs (a regex, usable as a picocli {@code split}): on {@code ;}, and on
+   * {@code ,} unless the next item is a {@code key=value} of the spec before it, so
+   * {@code ppgn:layers=3,hidden=16,i2gnn} is two specs and {@code i2gnn,ppgn} still two.
+   */
+  public static final String LIST_SPLIT = ";|,(?![^,;:]*=)";
+
+  /** {@link #LIST_SPLIT} applied to {@code text}; blank items are dropped. */
+  public static java.util.List<String> splitList(String text) {
+    return java.util.Arrays.stream(text.split(LIST_SPLIT)).map(String::trim).filter(t -> !t.isEmpty()).toList();
+  }
+
   /** Parses a spec, naming the bad part on error. */
   public static RegressorSpec parse(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);

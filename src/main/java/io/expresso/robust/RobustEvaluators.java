@@ -151,6 +151,11 @@ public final class RobustEvaluators implements EvaluatorProvider {
     } catch (IllegalArgumentException e) {
       throw new TaskFailure("invalid-task", "attack task " + task.getTaskId() + ": " + e.getMessage());
     }
+    return Result.newBuilder().setAttack(attackResult(job, o));
+  }
+
+  /** The result message of an attack outcome: what metrics and the live page read. */
+  static io.expresso.proto.v1.AttackResult.Builder attackResult(AttackJob job, AttackOutcome o) {
     io.expresso.proto.v1.AttackResult.Builder r = io.expresso.proto.v1.AttackResult.newBuilder()
         .setModel(job.spec()).setCheckpointKey(job.modelId()).setPattern(o.summary().pattern().cliName())
         .setSpace(job.space().cliName()).setBeamWidth(job.beamWidth()).setDelta(1.0)
@@ -172,7 +177,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     for (AttackResult a : o.summary().results()) {
       GraphOutcome.Builder g = GraphOutcome.newBuilder().setIndex(i++).setGraph(a.cleanGraph6())
           .setTrueCount(a.cleanCount()).setPrediction(a.cleanPrediction());
-      for (int b : o.summary().budgets()) {
+      for (int b : a.cleanCorrect() ? o.summary().budgets() : new int[0]) { // no budgets: not attacked
         AttackResult.Step best = a.at(b); // what the attack with budget b returned
         g.addBudgets(b).addAdversarial(a.adversarialAt(b))
             .addBestError(best == null ? 0 : Math.abs(best.prediction() - best.count()))
@@ -180,6 +185,6 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
       r.addOutcomes(g);
     }
-    return Result.newBuilder().setAttack(r);
+    return r;
   }
 }

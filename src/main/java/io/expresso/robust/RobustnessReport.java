@@ -42,6 +42,12 @@ public final class RobustnessReport {
   public record Curve(String model, String pattern, String space, double[] fractions, int[] budgets,
       MeanStd[] success, MeanStd[] transfer) {}
 
+  /**
+   * Isomorphic train/test leakage of a dataset's split ({@link io.expresso.count.CountingSplit#leakage()}):
+   * test graphs with an isomorphic copy among the training graphs, whose errors flatter a model.
+   */
+  public record LeakageRow(String dataset, int train, int test, int leakedTest, double leakedPct) {}
+
   public record OodRow(String model, String pattern, String setting, MeanStd l1, MeanStd lc) {}
 
   public record ShiftRow(String model, String pattern, String quantity, String space, double fraction,
@@ -81,7 +87,7 @@ public final class RobustnessReport {
       for (Pattern p : experiment.patterns()) {
         List<TrainOutcome> os = select(o -> o.job().headOf() == null && o.job().dataset().equals(ds)
             && o.job().spec().equals(spec) && o.job().pattern() == p);
-        rows.add(new ErrorRow(arch, p.cliName(), ds,
+        rows.add(new ErrorRow(label(spec), p.cliName(), ds,
             MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).l1()).toArray()),
             MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).lc()).toArray()),
             ds.equals("sbm") ? PaperValues.l1(arch, p) : Double.NaN,
@@ -95,7 +101,7 @@ public final class RobustnessReport {
 
   public List<AucRow> auc() {
     List<AucRow> rows = new ArrayList<>();
-    forEachGroup((spec, p, space, os) -> rows.add(new AucRow(RobustnessExperiment.architecture(spec),
+    forEachGroup((spec, p, space, os) -> rows.add(new AucRow(label(spec),
         p.cliName(), space.cliName(),
         MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.summary().nr()).toArray()),
         MeanStd.ofMeasured(os.stream().mapToDouble(AttackOutcome::nrTransfer).toArray()),
@@ -107,7 +113,7 @@ public final class RobustnessReport {
   public List<Curve> curves() {
     List<Curve> rows = new ArrayList<>();
     forEachGroup((spec, p, space, os) -> {
-      double[] fractions = Budgets.PAPER_FRACTIONS.clone();
+      double[] fractions = os.isEmpty() ? Budgets.PAPER_FRACTIONS.clone() : os.get(0).summary().fractions();
       MeanStd[] success = new MeanStd[fractions.length];
       MeanStd[] transfer = new MeanStd[fractions.length];
       for (int b = 0; b < fractions.length; b++) {
@@ -116,9 +122,27 @@ public final class RobustnessReport {
         transfer[b] = MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.transferRate()[bb]).toArray());
       }
       int[] budgets = os.isEmpty() ? new int[0] : os.get(0).summary().budgets();
-      rows.add(new Curve(RobustnessExperiment.architecture(spec), p.cliName(), space.cliName(),
+      rows.add(new Curve(label(spec), p.cliName(), space.cliName(),
           fractions, budgets, success, transfer));
     });
+    return rows;
+  }
+
+  /** Leakage of every dataset the experiment trains on (regenerated from its seed, as the workers do). */
+  public List<LeakageRow> leakage() {
+    List<String> datasets = new ArrayList<>(List.of(experiment.scale().attackDataset()));
+    if (experiment.ood()) {
+      for (String d : List.of(RobustnessExperiment.D1, RobustnessExperiment.D2)) {
+        if (!datasets.contains(d)) {
+          datasets.add(d);
+        }
+      }
+    }
+    List<LeakageRow> rows = new ArrayList<>();
+    for (String d : datasets) {
+      io.expresso.iso.Leakage.Report l = StudyData.get(d, experiment.scale()).leakage();
+      rows.add(new LeakageRow(d, l.train(), l.test(), l.leakedTest().length, l.leakedPct()));
+    }
     return rows;
   }
 
@@ -131,7 +155,7 @@ public final class RobustnessReport {
     String d1 = RobustnessExperiment.D1;
     String d2 = RobustnessExperiment.D2;
     for (String spec : experiment.models()) {
-      String arch = RobustnessExperiment.architecture(spec);
+      String arch = label(spec);
       for (Pattern p : experiment.patterns()) {
         Predicate<TrainOutcome> mp = o -> o.job().spec().equals(spec) && o.job().pattern() == p;
         List<TrainOutcome> onD1 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d1)));
@@ -182,11 +206,21 @@ public final class RobustnessReport {
             }
           }
         }
-        rows.add(new ShiftRow(RobustnessExperiment.architecture(spec), p.cliName(), quantity, space.cliName(),
-            Budgets.PAPER_FRACTIONS[b], budgets[b], clean.size(), mean(clean), mean(adv), welch(clean, adv)));
+        rows.add(new ShiftRow(label(spec), p.cliName(), quantity, space.cliName(),
+            os.get(0).summary().fractions()[b], budgets[b], clean.size(), mean(clean), mean(adv), welch(clean, adv)));
       }
     });
     return rows;
+  }
+
+  /**
+   * A model's name in the tables: its architecture, or its full spec when the experiment has
+   * another spec of the same architecture (so the rows of the two stay apart).
+   */
+  String label(String spec) {
+    String arch = RobustnessExperiment.architecture(spec);
+    long same = experiment.models().stream().filter(m -> RobustnessExperiment.architecture(m).equals(arch)).count();
+    return same > 1 ? spec : arch;
   }
 
   private interface Group {
@@ -197,9 +231,10 @@ public final class RobustnessReport {
     for (String spec : experiment.models()) {
       for (Pattern p : experiment.patterns()) {
         for (PerturbationSpace space : RobustnessExperiment.SPACES) {
+          // by the full spec: two specs of one architecture are two models
           List<AttackOutcome> os = attacks.stream().filter(o -> o.job().space() == space
-              && o.summary().pattern() == p && o.job().modelId().startsWith(
-                  experiment.experimentId() + "/" + RobustnessExperiment.architecture(spec) + "/" + p.cliName() + "/"))
+              && o.summary().pattern() == p && o.job().spec().equals(spec)
+              && o.job().dataset().equals(experiment.scale().attackDataset()))
               .toList();
           g.accept(spec, p, space, os);
         }
@@ -235,6 +270,7 @@ public final class RobustnessReport {
     json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
     json.put("seconds", seconds);
     json.put("errors", errors());
+    json.put("leakage", leakage());
     json.put("auc", auc());
     json.put("curves", curves());
     json.put("ood", ood());
@@ -244,7 +280,7 @@ public final class RobustnessReport {
     files.add(js);
     List<Curve> curves = curves();
     for (String spec : experiment.models()) {
-      String arch = RobustnessExperiment.architecture(spec);
+      String arch = label(spec);
       for (Pattern p : experiment.patterns()) {
         List<SuccessPlot.Panel> panels = new ArrayList<>();
         for (Curve c : curves) {
@@ -252,7 +288,7 @@ public final class RobustnessReport {
             panels.add(new SuccessPlot.Panel("space " + c.space(), c.fractions(), c.success(), c.transfer()));
           }
         }
-        Path png = dir.resolve("success-" + arch + "-" + p.cliName() + ".png");
+        Path png = dir.resolve("success-" + arch.replaceAll("[^A-Za-z0-9.=-]+", "_") + "-" + p.cliName() + ".png");
         SuccessPlot.write(png, arch + " " + p.cliName() + " (" + experiment.scale().cliName()
             + ", mean ± s.e. over " + experiment.scale().seeds() + " seeds)", panels);
         files.add(png);
@@ -276,6 +312,13 @@ public final class RobustnessReport {
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |%n", r.model(), r.pattern(),
           r.dataset(), pm(r.l1()), pm(r.lc()), num(r.paperL1()), r.meanCorrectTest(), r.meanBestEpoch(), r.meanTrainSeconds()));
     }
+    sb.append("\nIsomorphic train/test leakage (test graphs with an isomorphic copy in train):");
+    for (LeakageRow r : leakage()) {
+      sb.append(String.format(Locale.ROOT, " `%s` %d of %d (%.2f%%);", r.dataset(), r.leakedTest(), r.test(),
+          r.leakedPct()));
+    }
+    sb.setLength(sb.length() - 1);
+    sb.append(".\n");
     sb.append("\n## AUC of success rate over budget (Table 1)\n\n| model | pattern | space | NR | NR (tr.) | attacked graphs | attack s |\n|---|---|---|---|---|---|---|\n");
     for (AucRow r : auc()) {
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %.1f |%n", r.model(), r.pattern(), r.space(),

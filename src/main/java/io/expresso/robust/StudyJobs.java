@@ -32,10 +32,13 @@ public final class StudyJobs {
     return RegressorSpec.parse(spec).toString();
   }
 
-  /** The checkpoint key of a model trained from scratch: {@code <experiment>/<arch>/<pattern>/<dataset>/s<seed>}. */
+  /**
+   * The checkpoint key of a model trained from scratch:
+   * {@code <experiment>/<spec>/<pattern>/<dataset>/s<seed>}, with the canonical full spec (e.g.
+   * {@code ppgn:layers=3,hidden=16,…}) so two specs of one architecture never share a key.
+   */
   public static String modelId(String experimentId, String spec, Pattern pattern, String dataset, long seed) {
-    return experimentId + "/" + RegressorSpec.parse(spec).architecture() + "/" + pattern.cliName() + "/" + dataset
-        + "/s" + seed;
+    return experimentId + "/" + RegressorSpec.parse(spec) + "/" + pattern.cliName() + "/" + dataset + "/s" + seed;
   }
 
   /** A model trained from scratch on {@code dataset}, tested on {@code dataset} alone. */

@@ -26,6 +26,25 @@ class ExperimentCommandTest {
   }
 
   @Test
+  void specsWithCommasRoundTripThroughModels() {
+    ExperimentCommand.Robustness r = new ExperimentCommand.Robustness();
+    new picocli.CommandLine(r).parseArgs("--models", "ppgn:layers=3,hidden=16,i2gnn", "--models", "gin:layers=2;ngnn-de");
+    assertThat(r.models).containsExactly("ppgn:layers=3,hidden=16", "i2gnn", "gin:layers=2", "ngnn-de");
+    io.expresso.robust.RobustnessExperiment exp = new io.expresso.robust.RobustnessExperiment("e",
+        io.expresso.robust.Scale.TINY, r.models, java.util.List.of(io.expresso.count.Pattern.TRIANGLE), false);
+    String ppgn = exp.models().get(0);
+    assertThat(io.expresso.model.RegressorSpec.parse(ppgn))
+        .isEqualTo(io.expresso.model.RegressorSpec.parse("ppgn:layers=3,hidden=16"));
+    // the canonical text goes back through --models as the same spec
+    ExperimentCommand.Robustness again = new ExperimentCommand.Robustness();
+    new picocli.CommandLine(again).parseArgs("--models", String.join(",", exp.models()));
+    assertThat(again.models).hasSize(4);
+    assertThat(new io.expresso.robust.RobustnessExperiment("e", io.expresso.robust.Scale.TINY, again.models,
+        java.util.List.of(io.expresso.count.Pattern.TRIANGLE), false).models()).isEqualTo(exp.models());
+    assertThat(new picocli.CommandLine(new ExperimentCommand.Robustness()).parseArgs().matchedOptions()).isEmpty();
+  }
+
+  @Test
   void helpAndUsageErrors() {
     String[] help = run("experiment", "robustness", "--help");
     assertThat(help[0]).isEqualTo("0");

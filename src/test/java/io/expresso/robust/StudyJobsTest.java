@@ -26,11 +26,24 @@ class StudyJobsTest {
     String spec = StudyJobs.resolveSpec("ppgn", Scale.TINY);
     TrainJob byHand = StudyJobs.train("e", spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
     assertThat(byHand).isEqualTo(fromExperiment);
-    assertThat(byHand.modelId()).isEqualTo("e/ppgn/triangle/er-0.3/s1");
+    assertThat(byHand.modelId()).isEqualTo("e/" + spec + "/triangle/er-0.3/s1");
     TrainTask task = StudyJobs.trainTask("e", byHand);
-    assertThat(task.getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
+    assertThat(task.getTaskId()).isEqualTo("train:e/" + spec + "/triangle/er-0.3/s1");
     assertThat(task.getCheckpointKey()).isEqualTo(byHand.modelId());
     assertThat(RobustJson.read(task.getRobustJob(), TrainJob.class)).isEqualTo(byHand);
+  }
+
+  @Test
+  void modelIdsIdentifyTheFullSpec() {
+    String a = StudyJobs.modelId("e", "ppgn:layers=2,hidden=16", Pattern.TRIANGLE, "sbm", 0);
+    String b = StudyJobs.modelId("e", "ppgn:layers=3,hidden=16", Pattern.TRIANGLE, "sbm", 0);
+    assertThat(a).isNotEqualTo(b).startsWith("e/ppgn:").endsWith("/triangle/sbm/s0");
+    // the same spec written differently is the same model
+    assertThat(StudyJobs.modelId("e", "PPGN:hidden=16, layers=2", Pattern.TRIANGLE, "sbm", 0)).isEqualTo(a);
+    RobustnessExperiment two = new RobustnessExperiment("e", Scale.TINY,
+        List.of("ppgn:layers=2,hidden=16", "ppgn:layers=3,hidden=16"), List.of(Pattern.TRIANGLE), false);
+    assertThat(two.trainJobs().stream().map(TrainJob::modelId).distinct()).hasSize(2 * Scale.TINY.seeds());
+    assertThat(two.attackJobs().stream().map(AttackJob::attackId).distinct()).hasSize(2 * 3 * Scale.TINY.seeds());
   }
 
   @Test
