@@ -64,6 +64,23 @@ public record RegressorSpec(String architecture, String text) {
         + ",hops=" + v.get("hops"));
   }
 
+  /** This spec with width and depth at most the given values (0: that size uncapped). */
+  public RegressorSpec withSizes(int maxHidden, int maxLayers) {
+    String t = text;
+    t = cap(t, "hidden", maxHidden);
+    t = cap(t, "layers", maxLayers);
+    return parse(t);
+  }
+
+  private static String cap(String text, String key, int max) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("([:,]" + key + "=)(\\d+)").matcher(text);
+    if (max <= 0 || !m.find()) {
+      return text;
+    }
+    int v = Math.min(Integer.parseInt(m.group(2)), max);
+    return text.substring(0, m.start(2)) + v + text.substring(m.end(2));
+  }
+
   /** A fresh, uninitialised network of this spec. */
   public GraphRegressor create() {
     if (architecture.equals("i2gnn")) {

@@ -82,12 +82,13 @@ public final class RobustnessReport {
   public List<ErrorRow> errors() {
     List<ErrorRow> rows = new ArrayList<>();
     String ds = experiment.scale().attackDataset();
-    for (String spec : experiment.models()) {
-      String arch = RobustnessExperiment.architecture(spec);
+    for (String model : experiment.models()) {
       for (Pattern p : experiment.patterns()) {
+        String spec = experiment.spec(model, p);
+        String arch = RobustnessExperiment.architecture(spec);
         List<TrainOutcome> os = select(o -> o.job().headOf() == null && o.job().dataset().equals(ds)
             && o.job().spec().equals(spec) && o.job().pattern() == p);
-        rows.add(new ErrorRow(label(spec), p.cliName(), ds,
+        rows.add(new ErrorRow(label(model), p.cliName(), ds,
             MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).l1()).toArray()),
             MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).lc()).toArray()),
             ds.equals("sbm") ? PaperValues.l1(arch, p) : Double.NaN,
@@ -154,9 +155,10 @@ public final class RobustnessReport {
     }
     String d1 = RobustnessExperiment.D1;
     String d2 = RobustnessExperiment.D2;
-    for (String spec : experiment.models()) {
-      String arch = label(spec);
+    for (String model : experiment.models()) {
+      String arch = label(model);
       for (Pattern p : experiment.patterns()) {
+        String spec = experiment.spec(model, p);
         Predicate<TrainOutcome> mp = o -> o.job().spec().equals(spec) && o.job().pattern() == p;
         List<TrainOutcome> onD1 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d1)));
         List<TrainOutcome> onD2 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d2)));
@@ -217,26 +219,27 @@ public final class RobustnessReport {
    * A model's name in the tables: its architecture, or its full spec when the experiment has
    * another spec of the same architecture (so the rows of the two stay apart).
    */
-  String label(String spec) {
-    String arch = RobustnessExperiment.architecture(spec);
+  String label(String model) {
+    String arch = RobustnessExperiment.architecture(model);
     long same = experiment.models().stream().filter(m -> RobustnessExperiment.architecture(m).equals(arch)).count();
-    return same > 1 ? spec : arch;
+    return same > 1 ? model : arch;
   }
 
   private interface Group {
-    void accept(String spec, Pattern p, PerturbationSpace space, List<AttackOutcome> outcomes);
+    void accept(String model, Pattern p, PerturbationSpace space, List<AttackOutcome> outcomes);
   }
 
   private void forEachGroup(Group g) {
-    for (String spec : experiment.models()) {
+    for (String model : experiment.models()) {
       for (Pattern p : experiment.patterns()) {
+        String spec = experiment.spec(model, p);
         for (PerturbationSpace space : RobustnessExperiment.SPACES) {
           // by the full spec: two specs of one architecture are two models
           List<AttackOutcome> os = attacks.stream().filter(o -> o.job().space() == space
               && o.summary().pattern() == p && o.job().spec().equals(spec)
               && o.job().dataset().equals(experiment.scale().attackDataset()))
               .toList();
-          g.accept(spec, p, space, os);
+          g.accept(model, p, space, os);
         }
       }
     }
@@ -267,6 +270,13 @@ public final class RobustnessReport {
     json.put("experiment", experiment.experimentId());
     json.put("scale", experiment.scale().cliName());
     json.put("models", experiment.models());
+    Map<String, Map<String, String>> specs = new LinkedHashMap<>();
+    for (String m : experiment.models()) {
+      Map<String, String> byPattern = new LinkedHashMap<>();
+      experiment.patterns().forEach(p -> byPattern.put(p.cliName(), experiment.spec(m, p)));
+      specs.put(m, byPattern);
+    }
+    json.put("specs", specs);
     json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
     json.put("seconds", seconds);
     json.put("errors", errors());
@@ -279,8 +289,8 @@ public final class RobustnessReport {
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(js.toFile(), json);
     files.add(js);
     List<Curve> curves = curves();
-    for (String spec : experiment.models()) {
-      String arch = label(spec);
+    for (String model : experiment.models()) {
+      String arch = label(model);
       for (Pattern p : experiment.patterns()) {
         List<SuccessPlot.Panel> panels = new ArrayList<>();
         for (Curve c : curves) {
@@ -302,9 +312,10 @@ public final class RobustnessReport {
     Scale s = experiment.scale();
     sb.append("# Adversarial robustness of subgraph counting — ").append(experiment.experimentId()).append("\n\n");
     sb.append(String.format(Locale.ROOT, "Scale `%s`: %d graphs per dataset (split 30/20/50), %d seeds, "
-        + "%d epochs, attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
+        + "at most %d epochs (plateau decay, early stopping on validation ℓ1), attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
         + "(greedy for P), %s candidate flips per beam member, δ = 1, budgets 1/5/10/25%% of the mean "
-        + "edge count. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
+        + "edge count. An attack searches its whole budget and returns its final beam's best graph; NR is the area "
+        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
         s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
         seconds));
     sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");

@@ -32,15 +32,14 @@ class ExperimentCommandTest {
     assertThat(r.models).containsExactly("ppgn:layers=3,hidden=16", "i2gnn", "gin:layers=2", "ngnn-de");
     io.expresso.robust.RobustnessExperiment exp = new io.expresso.robust.RobustnessExperiment("e",
         io.expresso.robust.Scale.TINY, r.models, java.util.List.of(io.expresso.count.Pattern.TRIANGLE), false);
-    String ppgn = exp.models().get(0);
+    String ppgn = exp.spec(exp.models().get(0), io.expresso.count.Pattern.TRIANGLE);
     assertThat(io.expresso.model.RegressorSpec.parse(ppgn))
         .isEqualTo(io.expresso.model.RegressorSpec.parse("ppgn:layers=3,hidden=16"));
-    // the canonical text goes back through --models as the same spec
+    // the canonical full specs go back through --models as the same specs
+    java.util.List<String> specs = exp.models().stream().map(m -> exp.spec(m, io.expresso.count.Pattern.TRIANGLE)).toList();
     ExperimentCommand.Robustness again = new ExperimentCommand.Robustness();
-    new picocli.CommandLine(again).parseArgs("--models", String.join(",", exp.models()));
-    assertThat(again.models).hasSize(4);
-    assertThat(new io.expresso.robust.RobustnessExperiment("e", io.expresso.robust.Scale.TINY, again.models,
-        java.util.List.of(io.expresso.count.Pattern.TRIANGLE), false).models()).isEqualTo(exp.models());
+    new picocli.CommandLine(again).parseArgs("--models", String.join(",", specs));
+    assertThat(again.models).isEqualTo(specs);
     assertThat(new picocli.CommandLine(new ExperimentCommand.Robustness()).parseArgs().matchedOptions()).isEmpty();
   }
 

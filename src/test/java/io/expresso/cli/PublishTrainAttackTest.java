@@ -79,7 +79,7 @@ class PublishTrainAttackTest {
   @Order(1)
   @Timeout(240)
   void trainThenAttackTheCheckpointAndReadBothBack() throws Exception {
-    String key = "pub/" + io.expresso.robust.StudyJobs.resolveSpec("ppgn", io.expresso.robust.Scale.TINY)
+    String key = "pub/" + io.expresso.robust.StudyJobs.resolveSpec("ppgn", io.expresso.count.Pattern.TRIANGLE, io.expresso.robust.Scale.TINY)
         + "/triangle/er-0.3/s0";
     assertThat(Main.execute("publish", "train", "--bootstrap", bootstrap, "--experiment", "pub", "--model", "ppgn",
         "--pattern", "triangle", "--scale", "tiny", "--seeds", "0")).as(console.err()).isZero();

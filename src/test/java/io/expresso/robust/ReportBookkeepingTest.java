@@ -32,7 +32,7 @@ class ReportBookkeepingTest {
 
   private static final RobustnessExperiment EXP = new RobustnessExperiment("e", Scale.TINY, List.of("ppgn"),
       List.of(Pattern.TRIANGLE), false);
-  private static final String SPEC = EXP.models().get(0);
+  private static final String SPEC = EXP.spec("ppgn", Pattern.TRIANGLE);
 
   private static AttackJob job(int seed, PerturbationSpace space) {
     String model = EXP.modelId(SPEC, Pattern.TRIANGLE, "er-0.3", seed);

@@ -23,7 +23,7 @@ class StudyJobsTest {
     RobustnessExperiment exp = new RobustnessExperiment("e", Scale.TINY, List.of("ppgn"), List.of(Pattern.TRIANGLE),
         false);
     TrainJob fromExperiment = exp.trainJobs().get(1);
-    String spec = StudyJobs.resolveSpec("ppgn", Scale.TINY);
+    String spec = StudyJobs.resolveSpec("ppgn", Pattern.TRIANGLE, Scale.TINY);
     TrainJob byHand = StudyJobs.train("e", spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
     assertThat(byHand).isEqualTo(fromExperiment);
     assertThat(byHand.modelId()).isEqualTo("e/" + spec + "/triangle/er-0.3/s1");
@@ -31,6 +31,29 @@ class StudyJobsTest {
     assertThat(task.getTaskId()).isEqualTo("train:e/" + spec + "/triangle/er-0.3/s1");
     assertThat(task.getCheckpointKey()).isEqualTo(byHand.modelId());
     assertThat(RobustJson.read(task.getRobustJob(), TrainJob.class)).isEqualTo(byHand);
+  }
+
+  @Test
+  void recipesLiveWithTheModelAndThePatternAndScalesOnlyCapThem() {
+    // I²-GNN as in its paper: width 64, 5 layers, radius = the pattern's diameter
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.TRIANGLE, Scale.PAPER)).isEqualTo("i2gnn:hidden=64,layers=5,hops=1");
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.FOUR_CYCLE, Scale.PAPER)).isEqualTo("i2gnn:hidden=64,layers=5,hops=2");
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.CHORDAL_CYCLE, Scale.PAPER)).endsWith(",hops=2");
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.THREE_PATH, Scale.PAPER)).endsWith(",hops=3");
+    // the tiny demo caps width and depth, not the radius
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.FOUR_CYCLE, Scale.TINY)).isEqualTo("i2gnn:hidden=16,layers=2,hops=2");
+    // an explicit spec is the user's; I²-GNN without hops gets the pattern's radius
+    assertThat(StudyJobs.resolveSpec("i2gnn:hidden=8,layers=1", Pattern.THREE_PATH, Scale.TINY))
+        .isEqualTo("i2gnn:hidden=8,layers=1,hops=3");
+    assertThat(StudyJobs.resolveSpec("ppgn:layers=4,hidden=128", Pattern.TRIANGLE, Scale.TINY))
+        .startsWith("ppgn:layers=4,hidden=128");
+    // training settings: the recipe's, the epochs capped by the scale
+    io.expresso.train.CountRecipe paper = Scale.PAPER.recipe("ppgn", Pattern.TRIANGLE);
+    assertThat(paper.maxEpochs()).isEqualTo(500);
+    assertThat(paper.plateauPatience()).isEqualTo(20);
+    assertThat(Scale.TINY.recipe("ppgn", Pattern.TRIANGLE).maxEpochs()).isEqualTo(Scale.TINY.epochs());
+    assertThat(Scale.PAPER.defaultPatterns()).hasSize(8);
+    assertThat(Scale.TINY.defaultPatterns()).containsExactly(Pattern.TRIANGLE);
   }
 
   @Test
@@ -80,6 +103,6 @@ class StudyJobsTest {
         new double[] {0.1, 0.05})).hasMessageContaining("budgets must increase: 0.1 then 0.05");
     assertThatThrownBy(() -> StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "cora", List.of(), 0, 0,
         null)).hasMessageContaining("unknown dataset 'cora'");
-    assertThatThrownBy(() -> StudyJobs.resolveSpec("transformer", Scale.TINY)).hasMessageContaining("transformer");
+    assertThatThrownBy(() -> StudyJobs.resolveSpec("transformer", Pattern.TRIANGLE, Scale.TINY)).hasMessageContaining("transformer");
   }
 }
