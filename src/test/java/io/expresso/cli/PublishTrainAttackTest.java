@@ -130,10 +130,10 @@ class PublishTrainAttackTest {
       assertThat(a.get("attacked").asInt()).isEqualTo(expectedAttacked);
       assertThat(a.get("budgets")).hasSize(4);
       assertThat(a.get("nr").asDouble()).isBetween(0.0, 1.0);
-      int previous = 0;
+      // each budget judges the graph its own search returned (the paper's Alg. 1), so a larger
+      // budget need not fool as many
       for (JsonNode f : a.get("fooled")) {
-        assertThat(f.asInt()).isBetween(previous, expectedAttacked); // a larger budget fools at least as many
-        previous = f.asInt();
+        assertThat(f.asInt()).isBetween(0, expectedAttacked);
       }
       assertThat(a.get("nr_transfer").isNull()).as("no transfer models, so no transfer AUC").isTrue();
     }
