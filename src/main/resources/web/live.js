@@ -42,12 +42,16 @@ function accuracyTable(exp) {
 function attackChart(exp, holder) {
   const canvas = el('canvas');
   holder.append(el('div', { class: 'chart' }, canvas));
-  const budgets = [...new Set(exp.attacks.flatMap(a => a.budgets))].sort((x, y) => x - y);
+  // x: the budget as a fraction of the mean edge count (the report's axis), flips for older results
+  const xOf = a => (a.fractions.length ? a.fractions : a.budgets);
+  const byFraction = exp.attacks.every(a => a.fractions.length);
+  const xs = [...new Set(exp.attacks.flatMap(xOf))].sort((x, y) => x - y);
   const datasets = exp.attacks.map(a => ({
-    label: `${a.model} · ${a.pattern} · ${a.space}`,
-    data: budgets.map(b => { const i = a.budgets.indexOf(b); return i < 0 ? null : a.rates[i]; }),
+    label: `${a.model} · ${a.pattern} · ${a.space}` + (a.nr == null ? '' : ` · NR ${a.nr.toFixed(3)}`),
+    data: xs.map(x => { const i = xOf(a).indexOf(x); return i < 0 ? null : a.rates[i]; }),
     spanGaps: true, tension: .2,
   }));
+  const budgets = byFraction ? xs.map(x => `${+(x * 100).toFixed(2)}%`) : xs;
   if (typeof Chart === 'undefined') return;
   const old = charts.get(exp.id);
   if (old) old.destroy();
@@ -55,7 +59,7 @@ function attackChart(exp, holder) {
     type: 'line',
     data: { labels: budgets, datasets },
     options: { animation: false, maintainAspectRatio: false,
-      scales: { x: { title: { display: true, text: 'budget (edge flips)' } },
+      scales: { x: { title: { display: true, text: byFraction ? 'budget (share of the mean edge count)' : 'budget (edge flips)' } },
                 y: { min: 0, max: 1, title: { display: true, text: 'success rate' } } } },
   }));
 }

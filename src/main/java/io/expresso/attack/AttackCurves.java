@@ -13,14 +13,17 @@ public final class AttackCurves {
 
   private AttackCurves() {}
 
-  /** Entry b: the share of attacked graphs with an adversarial example within {@code budgets[b]} flips. */
+  /**
+   * Entry b: the share of attacked graphs for which the attack with budget {@code budgets[b]}
+   * returned an adversarial example ({@link AttackResult#adversarialAt}).
+   */
   public static double[] successRate(List<AttackResult> results, int[] budgets) {
     double[] out = new double[budgets.length];
     List<AttackResult> attacked = attacked(results);
     for (int b = 0; b < budgets.length; b++) {
       int hits = 0;
       for (AttackResult r : attacked) {
-        if (r.succeededWithin(budgets[b])) {
+        if (r.adversarialAt(budgets[b])) {
           hits++;
         }
       }
@@ -53,57 +56,82 @@ public final class AttackCurves {
   }
 
   /**
-   * Per attack: whether its adversarial example is also adversarial (Def. 4.1, same clean and
-   * perturbed graph) for every one of {@code others}. False for attacks that did not succeed.
-   * Each other model is called once, on all clean and adversarial graphs together.
+   * Entry [r][b]: the example the attack of result r returned at budget {@code budgets[b]} is
+   * adversarial (Def. 4.1, same clean and perturbed graph) for the attacked model and for every
+   * one of {@code others}. Each other model is called once, on all clean graphs and distinct
+   * examples together.
    */
-  public static boolean[] transfers(List<AttackResult> results, List<CountModel> others, AdversarialRule rule) {
-    boolean[] out = new boolean[results.size()];
-    List<Integer> successful = new ArrayList<>();
+  public static boolean[][] transfers(List<AttackResult> results, List<CountModel> others, AdversarialRule rule,
+      int[] budgets) {
+    boolean[][] out = new boolean[results.size()][budgets.length];
     List<Graph> graphs = new ArrayList<>();
+    int[][] index = new int[results.size()][budgets.length]; // position of the example in `graphs`
+    int[] cleanIndex = new int[results.size()];
     for (int r = 0; r < results.size(); r++) {
-      if (results.get(r).success()) {
-        successful.add(r);
-        graphs.add(results.get(r).cleanGraph());
-        graphs.add(results.get(r).adversarialGraph());
+      AttackResult res = results.get(r);
+      cleanIndex[r] = -1;
+      java.util.Map<AttackResult.Step, Integer> seen = new java.util.IdentityHashMap<>();
+      for (int b = 0; b < budgets.length; b++) {
+        index[r][b] = -1;
+        if (!res.adversarialAt(budgets[b])) {
+          continue;
+        }
+        if (cleanIndex[r] < 0) {
+          cleanIndex[r] = graphs.size();
+          graphs.add(res.cleanGraph());
+        }
+        AttackResult.Step step = res.at(budgets[b]);
+        Integer at = seen.get(step); // repeated budgets (1, 1, 2, 4) share one example
+        if (at == null) {
+          at = graphs.size();
+          graphs.add(step.graph());
+          seen.put(step, at);
+        }
+        index[r][b] = at;
+        out[r][b] = true;
       }
     }
-    for (int r : successful) {
-      out[r] = true;
-    }
     for (CountModel other : others) {
-      if (successful.isEmpty()) {
+      if (graphs.isEmpty()) {
         break;
       }
       double[] f = other.predict(graphs);
       if (f == null || f.length != graphs.size()) {
         throw new IllegalStateException("model returned a wrong number of predictions for " + graphs.size() + " graphs");
       }
-      for (int s = 0; s < successful.size(); s++) {
-        AttackResult r = results.get(successful.get(s));
-        out[successful.get(s)] &= rule.isAdversarial(f[2 * s], r.cleanCount(), f[2 * s + 1], r.adversarialCount());
+      for (int r = 0; r < results.size(); r++) {
+        AttackResult res = results.get(r);
+        for (int b = 0; b < budgets.length; b++) {
+          if (out[r][b]) {
+            out[r][b] = rule.isAdversarial(f[cleanIndex[r]], res.cleanCount(), f[index[r][b]],
+                res.at(budgets[b]).count());
+          }
+        }
       }
     }
     return out;
   }
 
-  /** Entry b: the share of attacked graphs whose example within {@code budgets[b]} flips transfers to all others. */
+  /** Entry b: the share of attacked graphs whose example at budget {@code budgets[b]} transfers to all others. */
   public static double[] transferRate(List<AttackResult> results, List<CountModel> others,
       AdversarialRule rule, int[] budgets) {
-    return transferRate(results, transfers(results, others, rule), budgets);
+    return transferRate(results, transfers(results, others, rule, budgets), budgets);
   }
 
   /**
-   * Entry b: the share of attacked graphs whose example within {@code budgets[b]} flips transfers,
-   * given which transfer ({@link #transfers}).
+   * Entry b: the share of attacked graphs whose example at budget b transfers, given which
+   * transfer ({@link #transfers}, one column per budget).
    */
-  public static double[] transferRate(List<AttackResult> results, boolean[] transfers, int[] budgets) {
+  public static double[] transferRate(List<AttackResult> results, boolean[][] transfers, int[] budgets) {
+    if (transfers.length != results.size()) {
+      throw new IllegalArgumentException(transfers.length + " transfer rows for " + results.size() + " results");
+    }
     double[] out = new double[budgets.length];
     int attacked = attacked(results).size();
     for (int b = 0; b < budgets.length; b++) {
       int hits = 0;
       for (int r = 0; r < results.size(); r++) {
-        if (transfers[r] && results.get(r).succeededWithin(budgets[b])) {
+        if (results.get(r).cleanCorrect() && transfers[r][b]) {
           hits++;
         }
       }

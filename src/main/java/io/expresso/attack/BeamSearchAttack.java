@@ -24,10 +24,12 @@ import java.util.function.BooleanSupplier;
  * batched model call, and keeps the k distinct graphs of largest loss |f − C|.
  *
  * <p>A beam member never flips the same pair twice, so after t steps it is at distance exactly t
- * from the clean graph. The search stops at the first step where some scored candidate is an
- * adversarial example; because a search with budget Δ is a prefix of one with a larger budget, the
- * first success also answers every smaller budget. Ties in loss keep the earlier candidate
- * (members in beam order, pairs in lexicographic order).
+ * from the clean graph. The search runs the whole budget Δ, as the paper's Algorithm 1 does, and
+ * records after every step the best graph of the beam: the return value of the attack with that
+ * budget, since a search with budget Δ is a prefix of one with a larger budget (the pair sampling
+ * is seeded per search, so the prefix holds with sampling too). It ends early only when no member
+ * has an admissible flip left. Ties in loss keep the earlier candidate (members in beam order,
+ * pairs in lexicographic order).
  *
  * <p>Cancellation is cooperative: the token is checked before every step and before expanding
  * each beam member, and a set token ends the search with {@link CancellationException}.
@@ -87,15 +89,13 @@ public final class BeamSearchAttack {
     double cleanLoss = AdversarialRule.loss(cleanPrediction, cleanCount);
     String cleanG6 = Graph6.encode(clean);
     List<Double> history = new ArrayList<>(List.of(cleanLoss));
+    List<AttackResult.Step> steps = new ArrayList<>();
     if (!AdversarialRule.correct(cleanPrediction, cleanCount)) {
-      return result(clean, cleanCount, cleanPrediction, false, false, 0, cleanG6, cleanCount,
-          cleanPrediction, history, 0, 0);
+      return result(cleanG6, cleanCount, cleanPrediction, false, 0, steps, history, 0, 0);
     }
     SplitMix64 rnd = new SplitMix64(config.seed());
     List<Member> beam = List.of(new Member(MutableGraph.of(clean), cleanCount, new BitSet()));
-    String bestG6 = cleanG6;
-    long bestCount = cleanCount;
-    double bestPrediction = cleanPrediction;
+    int firstAdversarial = 0;
     long evaluated = 0;
     long counted = 0;
     for (int step = 1; step <= config.budget(); step++) {
@@ -131,15 +131,14 @@ public final class BeamSearchAttack {
       double[] predictions = predict(model, graphs);
       evaluated += candidates.size();
       double[] loss = new double[candidates.size()];
-      int adversarial = -1;
       for (int c = 0; c < candidates.size(); c++) {
         loss[c] = AdversarialRule.loss(predictions[c], candidates.get(c).count);
         if (Double.isNaN(loss[c])) {
           loss[c] = Double.NEGATIVE_INFINITY; // a NaN prediction never leads the beam
         }
-        if (rule.isAdversarial(cleanPrediction, cleanCount, predictions[c], candidates.get(c).count)
-            && (adversarial < 0 || loss[c] > loss[adversarial])) {
-          adversarial = c;
+        if (firstAdversarial == 0
+            && rule.isAdversarial(cleanPrediction, cleanCount, predictions[c], candidates.get(c).count)) {
+          firstAdversarial = step;
         }
       }
       List<Integer> order = new ArrayList<>(candidates.size());
@@ -157,10 +156,9 @@ public final class BeamSearchAttack {
         if (!kept.add(cand.graph)) {
           continue; // the same graph reached through another member
         }
-        if (next.isEmpty()) {
-          bestG6 = Graph6.encode(cand.graph);
-          bestCount = cand.count;
-          bestPrediction = predictions[c];
+        if (next.isEmpty()) { // the beam's best: what the attack with budget `step` returns
+          steps.add(new AttackResult.Step(Graph6.encode(cand.graph), cand.count, predictions[c],
+              rule.isAdversarial(cleanPrediction, cleanCount, predictions[c], cand.count)));
           history.add(loss[c]);
         }
         MutableGraph g = cand.parent.graph.copy();
@@ -170,14 +168,9 @@ public final class BeamSearchAttack {
         next.add(new Member(g, cand.count, flipped));
       }
       beam = next;
-      if (adversarial >= 0) {
-        Candidate a = candidates.get(adversarial);
-        return result(clean, cleanCount, cleanPrediction, true, true, step, Graph6.encode(a.graph),
-            a.count, predictions[adversarial], history, evaluated, counted);
-      }
     }
-    return result(clean, cleanCount, cleanPrediction, true, false, 0, bestG6, bestCount,
-        bestPrediction, history, evaluated, counted);
+    return result(cleanG6, cleanCount, cleanPrediction, true, firstAdversarial, steps, history, evaluated,
+        counted);
   }
 
   /** Pair codes i·n + j (i &lt; j) not yet flipped by {@code m}: all, or a degree-weighted sample. */
@@ -248,12 +241,10 @@ public final class BeamSearchAttack {
     return out;
   }
 
-  private AttackResult result(Graph clean, long cleanCount, double cleanPrediction, boolean cleanCorrect,
-      boolean success, int firstSuccess, String adversarialG6, long adversarialCount,
-      double adversarialPrediction, List<Double> history, long evaluated, long counted) {
+  private AttackResult result(String cleanG6, long cleanCount, double cleanPrediction, boolean cleanCorrect,
+      int firstAdversarial, List<AttackResult.Step> steps, List<Double> history, long evaluated, long counted) {
     return new AttackResult(config.pattern(), config.space(), config.budget(), config.beamWidth(),
-        Graph6.encode(clean), cleanCount, cleanPrediction, cleanCorrect, success, firstSuccess,
-        adversarialG6, adversarialCount, adversarialPrediction,
+        cleanG6, cleanCount, cleanPrediction, cleanCorrect, firstAdversarial, steps,
         history.stream().mapToDouble(Double::doubleValue).toArray(), evaluated, counted);
   }
 }

@@ -1,6 +1,7 @@
 package io.expresso.cli;
 
 import io.expresso.count.Pattern;
+import io.expresso.model.RegressorSpec;
 import io.expresso.robust.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
@@ -40,7 +41,7 @@ final class ExperimentCommand implements Runnable {
           + "regressors, attack them in P, P^c and P^s at budgets 1/5/10/25%% of the mean edge count, "
           + "score transfer to the other seeds' models and the out-of-distribution errors, then write "
           + "the report (Markdown, JSON, PNG) — train and attack tasks go through Kafka to the workers.",
-          "Scales: tiny (tests, ER graphs), small (a 2-core laptop, minutes), paper (GPU workers)."})
+          "Scales: tiny (a demo in seconds, ER graphs), small (a 2-core laptop, within about an hour), paper (5,000 graphs, 5 seeds, all patterns; GPU workers)."})
   static final class Robustness implements Callable<Integer> {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -59,14 +60,16 @@ final class ExperimentCommand implements Runnable {
         description = "tiny, small or paper (default: ${DEFAULT-VALUE})")
     String scale;
 
-    @Option(names = "--models", paramLabel = "M", split = ",", defaultValue = "i2gnn",
-        description = "model specs, comma-separated: i2gnn, ppgn, gin, ngnn-de with optional :key=value (default: ${DEFAULT-VALUE})")
+    @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, defaultValue = "i2gnn",
+        description = "model specs: i2gnn, ppgn, gin, ngnn-de with optional :key=value sizes, separated by ';' or ','"
+            + " (a ',' before key=value continues the spec: ppgn:layers=3,hidden=16,i2gnn is two models);"
+            + " repeatable (default: ${DEFAULT-VALUE})")
     List<String> models;
 
-    @Option(names = "--patterns", paramLabel = "P", split = ",", defaultValue = "triangle",
+    @Option(names = "--patterns", paramLabel = "P", split = ",",
         converter = PatternConverter.class,
         description = "patterns, comma-separated: " + "triangle, 2-path, 4-clique, chordal-cycle, tailed-triangle, "
-            + "3-star, 4-cycle, 3-path (default: ${DEFAULT-VALUE})")
+            + "3-star, 4-cycle, 3-path (default: all eight at scale paper, triangle otherwise)")
     List<Pattern> patterns;
 
     @Option(names = "--no-ood", description = "skip the out-of-distribution study")
@@ -93,7 +96,7 @@ final class ExperimentCommand implements Runnable {
         s = Scale.fromName(scale);
         ds = Device.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
-        exp = new RobustnessExperiment(id, s, models, patterns, !noOod);
+        exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

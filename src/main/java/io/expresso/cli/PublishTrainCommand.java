@@ -57,7 +57,7 @@ final class PublishTrainCommand implements Callable<Integer> {
     String resolved;
     try {
       Scale s = Scale.fromName(scale);
-      resolved = StudyJobs.resolveSpec(model, s);
+      resolved = StudyJobs.resolveSpec(model, pattern, s);
       String d = dataset != null ? dataset : s.attackDataset();
       int[] range = Ranges.option(spec, "--seeds", seeds);
       if (range[1] - range[0] >= 1000) {

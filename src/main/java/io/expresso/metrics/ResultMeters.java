@@ -32,8 +32,8 @@ public final class ResultMeters {
 
   private final MeterRegistry registry;
   private final LabelGuard guard;
-  /** Per guarded (model, pattern, space): budget → {attacked, succeeded}, for the AUC gauge. */
-  private final Map<String, NavigableMap<Integer, long[]>> curves = new ConcurrentHashMap<>();
+  /** Per guarded (model, pattern, space): budget fraction → {attacked, succeeded}, for the AUC gauge. */
+  private final Map<String, NavigableMap<Double, long[]>> curves = new ConcurrentHashMap<>();
   private final Map<String, double[]> auc = new ConcurrentHashMap<>();
   /** Per (guarded kind, outcome): tasks whose kept result has that outcome. */
   private final Map<String, AtomicLong> tasksByOutcome = new ConcurrentHashMap<>();
@@ -152,17 +152,31 @@ public final class ResultMeters {
   }
 
   /**
-   * One attacked graph: for each budget, whether an adversarial example was found within it.
-   * Graphs the model already got wrong before the attack are not attacked and not reported.
+   * One attacked graph: for each budget, whether the attack with that budget returned an
+   * adversarial example. Graphs the model already got wrong before the attack are not attacked
+   * and not reported.
+   *
+   * <p>The targets and successes counters are labelled by budget in flips and count the graph
+   * once per distinct flip count (small datasets map 1% and 5% to the same flip). The AUC gauge is
+   * the report's NR ({@link AttackCurves#normalisedAuc}) over the budget fractions, from the
+   * success rates pooled over every graph reported so far; results that carry no fractions (older
+   * workers) leave it unchanged.
+   *
+   * @param fractions per budget, its fraction of the mean edge count; empty if unknown
    */
-  public void attack(String model, String pattern, String space, int[] budgets, boolean[] succeeded) {
+  public void attack(String model, String pattern, String space, double[] fractions, int[] budgets,
+      boolean[] succeeded) {
     if (budgets.length != succeeded.length) {
       throw new IllegalArgumentException(budgets.length + " budgets for " + succeeded.length + " outcomes");
     }
-    Tags curveTags = guard.series(ATTACK_AUC, MODEL, LabelGuard.modelName(model), PATTERN, pattern, SPACE, space);
-    String key = curveTags.stream().map(Tag::getValue).collect(Collectors.joining("\u0000"));
-    NavigableMap<Integer, long[]> curve = curves.computeIfAbsent(key, k -> new TreeMap<>());
+    if (fractions.length != 0 && fractions.length != budgets.length) {
+      throw new IllegalArgumentException(fractions.length + " budget fractions for " + budgets.length + " budgets");
+    }
+    java.util.Set<Integer> counted = new java.util.HashSet<>();
     for (int b = 0; b < budgets.length; b++) {
+      if (!counted.add(budgets[b])) {
+        continue; // the same flip budget twice: the same search answer, one graph
+      }
       Tags tags = guard.series(ATTACK_TARGETS, MODEL, LabelGuard.modelName(model), PATTERN, pattern, SPACE, space,
           BUDGET, Integer.toString(budgets[b]));
       Counter.builder(ATTACK_TARGETS).description("Graphs attacked").tags(tags).register(registry).increment();
@@ -172,17 +186,23 @@ public final class ResultMeters {
         successes.increment();
       }
     }
+    if (fractions.length == 0) {
+      return;
+    }
+    Tags curveTags = guard.series(ATTACK_AUC, MODEL, LabelGuard.modelName(model), PATTERN, pattern, SPACE, space);
+    String key = curveTags.stream().map(Tag::getValue).collect(Collectors.joining("\u0000"));
+    NavigableMap<Double, long[]> curve = curves.computeIfAbsent(key, k -> new TreeMap<>());
     double value;
     synchronized (curve) {
       for (int b = 0; b < budgets.length; b++) {
-        long[] counts = curve.computeIfAbsent(budgets[b], x -> new long[2]);
+        long[] counts = curve.computeIfAbsent(fractions[b], x -> new long[2]);
         counts[0]++;
         counts[1] += succeeded[b] ? 1 : 0;
       }
       double[] xs = new double[curve.size()];
       double[] rates = new double[curve.size()];
       int i = 0;
-      for (Map.Entry<Integer, long[]> e : curve.entrySet()) {
+      for (Map.Entry<Double, long[]> e : curve.entrySet()) {
         xs[i] = e.getKey();
         rates[i++] = (double) e.getValue()[1] / e.getValue()[0];
       }
@@ -191,7 +211,7 @@ public final class ResultMeters {
     auc.computeIfAbsent(key, k -> {
       double[] holder = {Double.NaN};
       Gauge.builder(ATTACK_AUC, holder, h -> h[0])
-          .description("Normalised area under attack success rate versus budget")
+          .description("NR: area under attack success rate versus budget fraction, over the unity area")
           .tags(curveTags).register(registry);
       return holder;
     })[0] = value;

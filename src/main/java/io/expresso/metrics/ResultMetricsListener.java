@@ -75,8 +75,16 @@ public final class ResultMetricsListener implements ResultListener {
         budgets[i] = g.getBudgets(i);
         hit[i] = g.getAdversarial(i);
       }
-      meters.attack(a.getModel(), a.getPattern(), a.getSpace(), budgets, hit);
+      meters.attack(a.getModel(), a.getPattern(), a.getSpace(), fractions(a, n), budgets, hit);
     }
+  }
+
+  /** The result's budget fractions when it has one per budget; empty otherwise (older workers). */
+  static double[] fractions(AttackResult a, int budgets) {
+    if (a.getBudgetFractionsCount() != budgets) {
+      return new double[0];
+    }
+    return a.getBudgetFractionsList().stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /** The result's experiment; results of undecodable tasks have none. */

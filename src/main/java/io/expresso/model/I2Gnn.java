@@ -32,11 +32,13 @@ import java.util.List;
  * marks and one-hot distance encodings to the root (0…k) and to the marked neighbour (0…k+1, or
  * farther), zero outside the subgraph. The distance encoding (Li et al. 2020, also an option of the
  * I²-GNN code) adds no power beyond the marks after a few layers but makes training converge in
- * far fewer steps, which matters on a CPU.
+ * far fewer steps, which matters on a CPU. As in the I²-GNN code, the node labels are re-injected
+ * at every layer: layer l > 0 reads its predecessor's states concatenated with the labels.
  */
 public final class I2Gnn extends AbstractBlock implements GraphRegressor {
 
-  private static final byte VERSION = 1;
+  /** 2: the node labels are re-injected at every layer (version 1 checkpoints do not load). */
+  private static final byte VERSION = 2;
   /**
    * Fixed factors on the sums (messages and the three poolings) that keep initial activations of
    * order one on 10–30-vertex graphs; constants, so every pooling stays a sum up to scale and
@@ -108,12 +110,16 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
   protected NDList forwardInternal(ParameterStore ps, NDList in, boolean training,
       PairList<String, Object> params) {
     NDArray adj = in.get(0);        // (P, N, N)
-    NDArray h = in.get(1);          // (P, N, F)
+    NDArray labels = in.get(1);     // (P, N, F)
+    NDArray h = labels;
     NDArray mask = in.get(2);       // (P, N, 1)
     NDArray pairToRoot = in.get(3); // (R, P)
     NDArray rootToGraph = in.get(4); // (B, R)
     NDList states = new NDList();
     for (Block layer : inner) {
+      if (h != labels) {
+        h = NDArrays.concat(new NDList(h, labels), -1); // labels re-injected at every layer
+      }
       // GIN update: own state plus the sum over subgraph neighbours, then an MLP.
       NDArray agg = h.add(adj.matMul(h).mul(MESSAGE_SCALE));
       h = layer.forward(ps, new NDList(agg), training).head().mul(mask);
@@ -141,7 +147,7 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
     Shape s = new Shape(p, n, features());
     for (Block layer : inner) {
       layer.initialize(manager, dataType, s);
-      s = new Shape(p, n, hidden);
+      s = new Shape(p, n, hidden + features()); // states and the re-injected labels
     }
     rootMlp.initialize(manager, dataType, new Shape(inputShapes[3].get(0), (long) hidden * layers));
     head.initialize(manager, dataType, new Shape(inputShapes[4].get(0), hidden));

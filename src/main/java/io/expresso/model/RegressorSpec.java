@@ -15,6 +15,18 @@ import java.util.Map;
  */
 public record RegressorSpec(String architecture, String text) {
 
+  /**
+   * Splits a list of specs (a regex, usable as a picocli {@code split}): on {@code ;}, and on
+   * {@code ,} unless the next item is a {@code key=value} of the spec before it, so
+   * {@code ppgn:layers=3,hidden=16,i2gnn} is two specs and {@code i2gnn,ppgn} still two.
+   */
+  public static final String LIST_SPLIT = ";|,(?![^,;:]*=)";
+
+  /** {@link #LIST_SPLIT} applied to {@code text}; blank items are dropped. */
+  public static java.util.List<String> splitList(String text) {
+    return java.util.Arrays.stream(text.split(LIST_SPLIT)).map(String::trim).filter(t -> !t.isEmpty()).toList();
+  }
+
   /** Parses a spec, naming the bad part on error. */
   public static RegressorSpec parse(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
@@ -50,6 +62,23 @@ public record RegressorSpec(String architecture, String text) {
     }
     return new RegressorSpec("i2gnn", "i2gnn:hidden=" + v.get("hidden") + ",layers=" + v.get("layers")
         + ",hops=" + v.get("hops"));
+  }
+
+  /** This spec with width and depth at most the given values (0: that size uncapped). */
+  public RegressorSpec withSizes(int maxHidden, int maxLayers) {
+    String t = text;
+    t = cap(t, "hidden", maxHidden);
+    t = cap(t, "layers", maxLayers);
+    return parse(t);
+  }
+
+  private static String cap(String text, String key, int max) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("([:,]" + key + "=)(\\d+)").matcher(text);
+    if (max <= 0 || !m.find()) {
+      return text;
+    }
+    int v = Math.min(Integer.parseInt(m.group(2)), max);
+    return text.substring(0, m.start(2)) + v + text.substring(m.end(2));
   }
 
   /** A fresh, uninitialised network of this spec. */

@@ -31,6 +31,7 @@ public final class JobRunner implements AutoCloseable {
 
   /** What counts as an adversarial example (the paper's δ = 1); results record its δ. */
   static final AdversarialRule RULE = AdversarialRule.paper();
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobRunner.class);
 
   private final ModelStore store;
   private final String device;
@@ -51,17 +52,22 @@ public final class JobRunner implements AutoCloseable {
   public TrainOutcome train(TrainJob job, BooleanSupplier cancelled) {
     CountingSplit data = StudyData.get(job.dataset(), job.scale());
     Scale s = job.scale();
-    CountRegressionTrainer.Settings settings = new CountRegressionTrainer.Settings(
-        s.epochs(), s.batchSize(), s.learningRate(), job.seed(), device);
+    // the architecture × pattern recipe trains it; the scale only caps the epochs
+    CountRegressionTrainer.Settings settings = s.recipe(RegressorSpec.parse(job.spec()).architecture(), job.pattern())
+        .settings(job.seed(), device);
+    java.util.function.Consumer<CountRegressionTrainer.Epoch> progress = e -> LOG.info(
+        "{} epoch {}: train l1 {}, validation l1 {}, lr {}", job.modelId(), e.epoch(),
+        String.format(java.util.Locale.ROOT, "%.4f", e.trainLoss()),
+        String.format(java.util.Locale.ROOT, "%.4f", e.validationL1()), e.learningRate());
     CountRegressionTrainer.Run run;
     if (job.headOf() == null) {
       RegressorSpec spec = RegressorSpec.parse(job.spec());
-      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, null, cancelled);
+      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, progress, cancelled);
     } else {
       // A private copy: the stored base model stays as it was trained.
       TrainedCountModel base = TrainedCountModel.fromBytes(checkpoint(job.headOf()), device);
       try {
-        run = trainer.retrainHead(base, data.train(), data.validation(), settings, null, cancelled);
+        run = trainer.retrainHead(base, data.train(), data.validation(), settings, progress, cancelled);
       } catch (RuntimeException e) {
         base.close(); // the copy is ours until remembered: free its native memory
         throw e;
@@ -118,8 +124,8 @@ public final class JobRunner implements AutoCloseable {
       others.add(load(id));
     }
     List<AttackResult> results = summary.results();
-    boolean[] transfers = others.isEmpty() ? new boolean[results.size()]
-        : AttackCurves.transfers(results, others, rule);
+    boolean[][] transfers = others.isEmpty() ? new boolean[results.size()][summary.budgets().length]
+        : AttackCurves.transfers(results, others, rule, summary.budgets());
     double[] rate = AttackCurves.transferRate(results, transfers, summary.budgets());
     double nrTransfer = others.isEmpty() ? Double.NaN : AttackCurves.normalisedAuc(summary.fractions(), rate);
     return new AttackOutcome(job, summary, transfers, rate, nrTransfer, (System.nanoTime() - start) / 1e9);

@@ -5,6 +5,7 @@ import io.expresso.attack.AttackResult;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.count.Pattern;
 import io.expresso.proto.v1.DatasetErrors;
+import io.expresso.proto.v1.AttackStep;
 import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.TrainResult;
 import io.expresso.train.CountErrors;
@@ -112,16 +113,23 @@ final class RobustProtos {
       AttackResult a = results.get(i);
       GraphOutcome.Builder g = GraphOutcome.newBuilder().setIndex(i).setGraph(a.cleanGraph6())
           .setTrueCount(a.cleanCount()).setPrediction(a.cleanPrediction()).setCleanCorrect(a.cleanCorrect())
-          .setSuccess(a.success()).setFirstSuccessBudget(a.firstSuccessBudget())
+          .setSuccess(a.success()).setFirstAdversarialStep(a.firstAdversarialStep())
           .setExampleGraph(a.adversarialGraph6()).setExampleCount(a.adversarialCount())
           .setExamplePrediction(a.adversarialPrediction()).setPerturbationsEvaluated(a.perturbationsEvaluated())
-          .setFlipsCounted(a.flipsCounted()).setMaxBudget(a.budget()).setBeamWidth(a.beamWidth())
-          .setTransfers(i < o.transfers().length && o.transfers()[i]);
+          .setFlipsCounted(a.flipsCounted()).setMaxBudget(a.budget()).setBeamWidth(a.beamWidth());
       for (double l : a.lossHistory()) {
         g.addLossHistory(l);
       }
-      for (int b : s.budgets()) {
-        g.addBudgets(b).addAdversarial(a.succeededWithin(b));
+      for (AttackResult.Step step : a.steps()) {
+        g.addSteps(AttackStep.newBuilder().setGraph(step.graph6()).setCount(step.count())
+            .setPrediction(step.prediction()).setAdversarial(step.adversarial()));
+      }
+      boolean[] transfers = i < o.transfers().length ? o.transfers()[i] : new boolean[0];
+      for (int k = 0; k < transfers.length; k++) {
+        g.addTransfersPerBudget(transfers[k]);
+      }
+      for (int b : a.cleanCorrect() ? s.budgets() : new int[0]) { // no budgets: not attacked
+        g.addBudgets(b).addAdversarial(a.adversarialAt(b));
       }
       r.addOutcomes(g);
     }
@@ -137,15 +145,21 @@ final class RobustProtos {
     Pattern pattern = Pattern.fromName(r.getPattern());
     PerturbationSpace space = PerturbationSpace.fromName(r.getSpace());
     List<AttackResult> results = new ArrayList<>();
-    boolean[] transfers = new boolean[r.getOutcomesCount()];
+    boolean[][] transfers = new boolean[r.getOutcomesCount()][];
     for (int i = 0; i < r.getOutcomesCount(); i++) {
       GraphOutcome g = r.getOutcomes(i);
+      List<AttackResult.Step> steps = new ArrayList<>();
+      for (AttackStep st : g.getStepsList()) {
+        steps.add(new AttackResult.Step(st.getGraph(), st.getCount(), st.getPrediction(), st.getAdversarial()));
+      }
       results.add(new AttackResult(pattern, space, g.getMaxBudget(), g.getBeamWidth(), g.getGraph(),
-          Math.round(g.getTrueCount()), g.getPrediction(), g.getCleanCorrect(), g.getSuccess(),
-          g.getFirstSuccessBudget(), g.getExampleGraph(), g.getExampleCount(), g.getExamplePrediction(),
+          Math.round(g.getTrueCount()), g.getPrediction(), g.getCleanCorrect(), g.getFirstAdversarialStep(), steps,
           g.getLossHistoryList().stream().mapToDouble(Double::doubleValue).toArray(), g.getPerturbationsEvaluated(),
           g.getFlipsCounted()));
-      transfers[i] = g.getTransfers();
+      transfers[i] = new boolean[g.getTransfersPerBudgetCount()];
+      for (int k = 0; k < transfers[i].length; k++) {
+        transfers[i][k] = g.getTransfersPerBudget(k);
+      }
     }
     AttackCampaign.Summary summary = new AttackCampaign.Summary(pattern, space,
         r.getBudgetFractionsList().stream().mapToDouble(Double::doubleValue).toArray(),

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
  * (2) retrain only the final MLP of the d1 models on d2, and attack every attack-dataset model in
  * P, P^c and P^s with transfer to the same model × pattern's other seeds; (3) the report.
  *
- * @param models model specs; a bare architecture gets the scale's width and depth
+ * @param models model options as given: a bare architecture (its counting recipe per pattern, within
+ *     the scale's caps) or a full spec; {@link #spec} resolves one for a pattern
  */
 public record RobustnessExperiment(String experimentId, Scale scale, List<String> models,
     List<Pattern> patterns, boolean ood) {
@@ -25,10 +26,18 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   public static final String D2 = "er-0.8";
 
   public RobustnessExperiment {
-    models = models.stream().map(m -> StudyJobs.resolveSpec(m, scale)).toList();
+    models = models.stream().map(String::trim).toList();
     patterns = List.copyOf(patterns);
     if (models.isEmpty() || patterns.isEmpty()) {
       throw new IllegalArgumentException("at least one model and one pattern are needed");
+    }
+    for (String m : models) {
+      for (Pattern p : patterns) {
+        StudyJobs.resolveSpec(m, p, scale); // a bad model fails here, naming it
+      }
+    }
+    if (models.stream().map(m -> StudyJobs.resolveSpec(m, Pattern.TRIANGLE, scale)).distinct().count() < models.size()) {
+      throw new IllegalArgumentException("the same model is given twice in " + models);
     }
     if (scale.seeds() < 1) {
       throw new IllegalArgumentException("scale " + scale.cliName() + " has no seeds");
@@ -37,6 +46,11 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
 
   static String architecture(String spec) {
     return RegressorSpec.parse(spec).architecture();
+  }
+
+  /** The full spec of model option {@code model} for pattern {@code p} at this scale. */
+  public String spec(String model, Pattern p) {
+    return StudyJobs.resolveSpec(model, p, scale);
   }
 
   String modelId(String spec, Pattern p, String dataset, int seed) {
@@ -54,8 +68,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   /** Phase 1: every model trained from scratch. */
   public List<TrainJob> trainJobs() {
     List<TrainJob> jobs = new ArrayList<>();
-    for (String spec : models) {
+    for (String model : models) {
       for (Pattern p : patterns) {
+        String spec = spec(model, p);
         for (int s = 0; s < scale.seeds(); s++) {
           List<String> testOn = new ArrayList<>(List.of(scale.attackDataset()));
           if (ood && attackOnD1()) {
@@ -81,8 +96,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     if (!ood) {
       return jobs;
     }
-    for (String spec : models) {
+    for (String model : models) {
       for (Pattern p : patterns) {
+        String spec = spec(model, p);
         for (int s = 0; s < scale.seeds(); s++) {
           jobs.add(new TrainJob(headId(spec, p, s), spec, p, D2, scale, s, modelId(spec, p, D1, s), List.of(D2)));
         }
@@ -94,8 +110,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   /** Phase 2b: every attack-dataset model attacked in the three spaces. */
   public List<AttackJob> attackJobs() {
     List<AttackJob> jobs = new ArrayList<>();
-    for (String spec : models) {
+    for (String model : models) {
       for (Pattern p : patterns) {
+        String spec = spec(model, p);
         for (int s = 0; s < scale.seeds(); s++) {
           List<String> others = new ArrayList<>();
           for (int o = 0; o < scale.seeds(); o++) {

@@ -42,6 +42,12 @@ public final class RobustnessReport {
   public record Curve(String model, String pattern, String space, double[] fractions, int[] budgets,
       MeanStd[] success, MeanStd[] transfer) {}
 
+  /**
+   * Isomorphic train/test leakage of a dataset's split ({@link io.expresso.count.CountingSplit#leakage()}):
+   * test graphs with an isomorphic copy among the training graphs, whose errors flatter a model.
+   */
+  public record LeakageRow(String dataset, int train, int test, int leakedTest, double leakedPct) {}
+
   public record OodRow(String model, String pattern, String setting, MeanStd l1, MeanStd lc) {}
 
   public record ShiftRow(String model, String pattern, String quantity, String space, double fraction,
@@ -76,12 +82,13 @@ public final class RobustnessReport {
   public List<ErrorRow> errors() {
     List<ErrorRow> rows = new ArrayList<>();
     String ds = experiment.scale().attackDataset();
-    for (String spec : experiment.models()) {
-      String arch = RobustnessExperiment.architecture(spec);
+    for (String model : experiment.models()) {
       for (Pattern p : experiment.patterns()) {
+        String spec = experiment.spec(model, p);
+        String arch = RobustnessExperiment.architecture(spec);
         List<TrainOutcome> os = select(o -> o.job().headOf() == null && o.job().dataset().equals(ds)
             && o.job().spec().equals(spec) && o.job().pattern() == p);
-        rows.add(new ErrorRow(arch, p.cliName(), ds,
+        rows.add(new ErrorRow(label(model), p.cliName(), ds,
             MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).l1()).toArray()),
             MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.errors().get(ds).lc()).toArray()),
             ds.equals("sbm") ? PaperValues.l1(arch, p) : Double.NaN,
@@ -95,7 +102,7 @@ public final class RobustnessReport {
 
   public List<AucRow> auc() {
     List<AucRow> rows = new ArrayList<>();
-    forEachGroup((spec, p, space, os) -> rows.add(new AucRow(RobustnessExperiment.architecture(spec),
+    forEachGroup((spec, p, space, os) -> rows.add(new AucRow(label(spec),
         p.cliName(), space.cliName(),
         MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.summary().nr()).toArray()),
         MeanStd.ofMeasured(os.stream().mapToDouble(AttackOutcome::nrTransfer).toArray()),
@@ -107,7 +114,7 @@ public final class RobustnessReport {
   public List<Curve> curves() {
     List<Curve> rows = new ArrayList<>();
     forEachGroup((spec, p, space, os) -> {
-      double[] fractions = Budgets.PAPER_FRACTIONS.clone();
+      double[] fractions = os.isEmpty() ? Budgets.PAPER_FRACTIONS.clone() : os.get(0).summary().fractions();
       MeanStd[] success = new MeanStd[fractions.length];
       MeanStd[] transfer = new MeanStd[fractions.length];
       for (int b = 0; b < fractions.length; b++) {
@@ -116,9 +123,27 @@ public final class RobustnessReport {
         transfer[b] = MeanStd.ofMeasured(os.stream().mapToDouble(o -> o.transferRate()[bb]).toArray());
       }
       int[] budgets = os.isEmpty() ? new int[0] : os.get(0).summary().budgets();
-      rows.add(new Curve(RobustnessExperiment.architecture(spec), p.cliName(), space.cliName(),
+      rows.add(new Curve(label(spec), p.cliName(), space.cliName(),
           fractions, budgets, success, transfer));
     });
+    return rows;
+  }
+
+  /** Leakage of every dataset the experiment trains on (regenerated from its seed, as the workers do). */
+  public List<LeakageRow> leakage() {
+    List<String> datasets = new ArrayList<>(List.of(experiment.scale().attackDataset()));
+    if (experiment.ood()) {
+      for (String d : List.of(RobustnessExperiment.D1, RobustnessExperiment.D2)) {
+        if (!datasets.contains(d)) {
+          datasets.add(d);
+        }
+      }
+    }
+    List<LeakageRow> rows = new ArrayList<>();
+    for (String d : datasets) {
+      io.expresso.iso.Leakage.Report l = StudyData.get(d, experiment.scale()).leakage();
+      rows.add(new LeakageRow(d, l.train(), l.test(), l.leakedTest().length, l.leakedPct()));
+    }
     return rows;
   }
 
@@ -130,9 +155,10 @@ public final class RobustnessReport {
     }
     String d1 = RobustnessExperiment.D1;
     String d2 = RobustnessExperiment.D2;
-    for (String spec : experiment.models()) {
-      String arch = RobustnessExperiment.architecture(spec);
+    for (String model : experiment.models()) {
+      String arch = label(model);
       for (Pattern p : experiment.patterns()) {
+        String spec = experiment.spec(model, p);
         Predicate<TrainOutcome> mp = o -> o.job().spec().equals(spec) && o.job().pattern() == p;
         List<TrainOutcome> onD1 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d1)));
         List<TrainOutcome> onD2 = select(mp.and(o -> o.job().headOf() == null && o.job().dataset().equals(d2)));
@@ -174,34 +200,46 @@ public final class RobustnessReport {
           List<AttackResult> rs = o.summary().results();
           for (int r = 0; r < rs.size(); r++) {
             AttackResult res = rs.get(r);
-            if (o.transfers()[r] && res.succeededWithin(budgets[b])) {
-              Graph c = res.cleanGraph();
-              Graph a = res.adversarialGraph();
-              clean.add((double) (quantity.equals("count") ? res.cleanCount() : c.m()));
-              adv.add((double) (quantity.equals("count") ? res.adversarialCount() : a.m()));
+            // the example the attack with THIS budget returned, if it transfers
+            if (o.transfers()[r][b] && res.adversarialAt(budgets[b])) {
+              AttackResult.Step example = res.at(budgets[b]);
+              clean.add((double) (quantity.equals("count") ? res.cleanCount() : res.cleanGraph().m()));
+              adv.add((double) (quantity.equals("count") ? example.count() : example.graph().m()));
             }
           }
         }
-        rows.add(new ShiftRow(RobustnessExperiment.architecture(spec), p.cliName(), quantity, space.cliName(),
-            Budgets.PAPER_FRACTIONS[b], budgets[b], clean.size(), mean(clean), mean(adv), welch(clean, adv)));
+        rows.add(new ShiftRow(label(spec), p.cliName(), quantity, space.cliName(),
+            os.get(0).summary().fractions()[b], budgets[b], clean.size(), mean(clean), mean(adv), welch(clean, adv)));
       }
     });
     return rows;
   }
 
+  /**
+   * A model's name in the tables: its architecture, or its full spec when the experiment has
+   * another spec of the same architecture (so the rows of the two stay apart).
+   */
+  String label(String model) {
+    String arch = RobustnessExperiment.architecture(model);
+    long same = experiment.models().stream().filter(m -> RobustnessExperiment.architecture(m).equals(arch)).count();
+    return same > 1 ? model : arch;
+  }
+
   private interface Group {
-    void accept(String spec, Pattern p, PerturbationSpace space, List<AttackOutcome> outcomes);
+    void accept(String model, Pattern p, PerturbationSpace space, List<AttackOutcome> outcomes);
   }
 
   private void forEachGroup(Group g) {
-    for (String spec : experiment.models()) {
+    for (String model : experiment.models()) {
       for (Pattern p : experiment.patterns()) {
+        String spec = experiment.spec(model, p);
         for (PerturbationSpace space : RobustnessExperiment.SPACES) {
+          // by the full spec: two specs of one architecture are two models
           List<AttackOutcome> os = attacks.stream().filter(o -> o.job().space() == space
-              && o.summary().pattern() == p && o.job().modelId().startsWith(
-                  experiment.experimentId() + "/" + RobustnessExperiment.architecture(spec) + "/" + p.cliName() + "/"))
+              && o.summary().pattern() == p && o.job().spec().equals(spec)
+              && o.job().dataset().equals(experiment.scale().attackDataset()))
               .toList();
-          g.accept(spec, p, space, os);
+          g.accept(model, p, space, os);
         }
       }
     }
@@ -232,9 +270,17 @@ public final class RobustnessReport {
     json.put("experiment", experiment.experimentId());
     json.put("scale", experiment.scale().cliName());
     json.put("models", experiment.models());
+    Map<String, Map<String, String>> specs = new LinkedHashMap<>();
+    for (String m : experiment.models()) {
+      Map<String, String> byPattern = new LinkedHashMap<>();
+      experiment.patterns().forEach(p -> byPattern.put(p.cliName(), experiment.spec(m, p)));
+      specs.put(m, byPattern);
+    }
+    json.put("specs", specs);
     json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
     json.put("seconds", seconds);
     json.put("errors", errors());
+    json.put("leakage", leakage());
     json.put("auc", auc());
     json.put("curves", curves());
     json.put("ood", ood());
@@ -243,8 +289,8 @@ public final class RobustnessReport {
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(js.toFile(), json);
     files.add(js);
     List<Curve> curves = curves();
-    for (String spec : experiment.models()) {
-      String arch = RobustnessExperiment.architecture(spec);
+    for (String model : experiment.models()) {
+      String arch = label(model);
       for (Pattern p : experiment.patterns()) {
         List<SuccessPlot.Panel> panels = new ArrayList<>();
         for (Curve c : curves) {
@@ -252,7 +298,7 @@ public final class RobustnessReport {
             panels.add(new SuccessPlot.Panel("space " + c.space(), c.fractions(), c.success(), c.transfer()));
           }
         }
-        Path png = dir.resolve("success-" + arch + "-" + p.cliName() + ".png");
+        Path png = dir.resolve("success-" + arch.replaceAll("[^A-Za-z0-9.=-]+", "_") + "-" + p.cliName() + ".png");
         SuccessPlot.write(png, arch + " " + p.cliName() + " (" + experiment.scale().cliName()
             + ", mean ± s.e. over " + experiment.scale().seeds() + " seeds)", panels);
         files.add(png);
@@ -266,9 +312,10 @@ public final class RobustnessReport {
     Scale s = experiment.scale();
     sb.append("# Adversarial robustness of subgraph counting — ").append(experiment.experimentId()).append("\n\n");
     sb.append(String.format(Locale.ROOT, "Scale `%s`: %d graphs per dataset (split 30/20/50), %d seeds, "
-        + "%d epochs, attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
+        + "at most %d epochs (plateau decay, early stopping on validation ℓ1), attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
         + "(greedy for P), %s candidate flips per beam member, δ = 1, budgets 1/5/10/25%% of the mean "
-        + "edge count. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
+        + "edge count. An attack searches its whole budget and returns its final beam's best graph; NR is the area "
+        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
         s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
         seconds));
     sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");
@@ -276,6 +323,13 @@ public final class RobustnessReport {
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |%n", r.model(), r.pattern(),
           r.dataset(), pm(r.l1()), pm(r.lc()), num(r.paperL1()), r.meanCorrectTest(), r.meanBestEpoch(), r.meanTrainSeconds()));
     }
+    sb.append("\nIsomorphic train/test leakage (test graphs with an isomorphic copy in train):");
+    for (LeakageRow r : leakage()) {
+      sb.append(String.format(Locale.ROOT, " `%s` %d of %d (%.2f%%);", r.dataset(), r.leakedTest(), r.test(),
+          r.leakedPct()));
+    }
+    sb.setLength(sb.length() - 1);
+    sb.append(".\n");
     sb.append("\n## AUC of success rate over budget (Table 1)\n\n| model | pattern | space | NR | NR (tr.) | attacked graphs | attack s |\n|---|---|---|---|---|---|---|\n");
     for (AucRow r : auc()) {
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %.1f |%n", r.model(), r.pattern(), r.space(),

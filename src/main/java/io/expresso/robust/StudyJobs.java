@@ -20,23 +20,26 @@ public final class StudyJobs {
   private StudyJobs() {}
 
   /**
-   * The full spec of a model option: a bare architecture ({@code ppgn}) gets the scale's width and
-   * depth (and two hops for I²-GNN); a spec with {@code :key=value} is kept as written. A bad
-   * architecture or key fails with {@link IllegalArgumentException} naming it.
+   * The full spec of a model option for a pattern: a bare architecture ({@code ppgn}) gets its
+   * counting recipe's spec ({@link io.expresso.train.CountRecipe}: width, depth, I²-GNN's radius
+   * per pattern) within the scale's caps; a spec with {@code :key=value} is kept as written (an
+   * I²-GNN spec without {@code hops} gets the pattern's radius). A bad architecture or key fails
+   * with {@link IllegalArgumentException} naming it.
    */
-  public static String resolveSpec(String model, Scale scale) {
+  public static String resolveSpec(String model, Pattern pattern, Scale scale) {
     String m = model.trim();
-    RegressorSpec.parse(m); // names a bad architecture as the user wrote it
-    String spec = m.contains(":") ? m
-        : m.equalsIgnoreCase("i2gnn") ? m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers() + ",hops=2"
-        : m + ":hidden=" + scale.hidden() + ",layers=" + scale.layers();
-    return RegressorSpec.parse(spec).toString();
+    RegressorSpec parsed = RegressorSpec.parse(m); // names a bad architecture as the user wrote it
+    return m.contains(":") ? io.expresso.train.CountRecipe.resolve(m, pattern)
+        : scale.recipe(parsed.architecture(), pattern).spec();
   }
 
-  /** The checkpoint key of a model trained from scratch: {@code <experiment>/<arch>/<pattern>/<dataset>/s<seed>}. */
+  /**
+   * The checkpoint key of a model trained from scratch:
+   * {@code <experiment>/<spec>/<pattern>/<dataset>/s<seed>}, with the canonical full spec (e.g.
+   * {@code ppgn:layers=3,hidden=16,…}) so two specs of one architecture never share a key.
+   */
   public static String modelId(String experimentId, String spec, Pattern pattern, String dataset, long seed) {
-    return experimentId + "/" + RegressorSpec.parse(spec).architecture() + "/" + pattern.cliName() + "/" + dataset
-        + "/s" + seed;
+    return experimentId + "/" + RegressorSpec.parse(spec) + "/" + pattern.cliName() + "/" + dataset + "/s" + seed;
   }
 
   /** A model trained from scratch on {@code dataset}, tested on {@code dataset} alone. */

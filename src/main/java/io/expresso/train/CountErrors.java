@@ -2,8 +2,8 @@ package io.expresso.train;
 
 /**
  * Test errors of a count regressor as in Campi et al., Table 3: ℓ1 is the mean absolute error,
- * ℓc the mean of |prediction − count| / count. Graphs with count 0 divide by 1 instead (the paper
- * does not say; this keeps ℓc finite and equals ℓ1 on them).
+ * ℓc the mean of |prediction − count| / (count + 1), the paper's relative error (the + 1 keeps
+ * graphs without a copy of the pattern finite).
  */
 public record CountErrors(double l1, double lc, int graphs) {
 
@@ -16,7 +16,7 @@ public record CountErrors(double l1, double lc, int graphs) {
     for (int i = 0; i < counts.length; i++) {
       double e = Math.abs(predictions[i] - counts[i]);
       l1 += e;
-      lc += e / Math.max(1, counts[i]);
+      lc += e / (counts[i] + 1.0);
     }
     int n = Math.max(1, counts.length);
     return new CountErrors(l1 / n, lc / n, counts.length);

@@ -43,18 +43,30 @@ public final class LiveState {
   }
 
   /**
-   * One attacked graph: per budget, whether an adversarial example was found within it. Does not
-   * count a result (an attack task reports many graphs): call {@link #other} once per task.
+   * One attacked graph: per budget, whether the attack with that budget returned an adversarial
+   * example. Budgets are keyed by their fraction of the mean edge count when known (so 1% and 5%
+   * that both round to one flip stay two points, each counting the graph once), else by flips
+   * (each distinct flip count once). Does not count a result (an attack task reports many graphs):
+   * call {@link #other} once per task.
+   *
+   * @param fractions per budget, its fraction of the mean edge count; empty if unknown
    */
   public synchronized void attack(String experiment, String model, String pattern, String space,
-      int[] budgets, boolean[] succeeded) {
+      double[] fractions, int[] budgets, boolean[] succeeded) {
+    boolean byFraction = fractions.length == budgets.length && budgets.length > 0;
     Experiment e = experiment(experiment);
-    Map<Integer, long[]> curve = e.attacks.computeIfAbsent(
-        model + '\u0000' + pattern + '\u0000' + space, k -> new TreeMap<>());
+    Curve curve = e.attacks.computeIfAbsent(model + '\u0000' + pattern + '\u0000' + space,
+        k -> new Curve(byFraction));
+    java.util.Set<Double> seen = new java.util.HashSet<>();
     for (int b = 0; b < budgets.length; b++) {
-      long[] c = curve.computeIfAbsent(budgets[b], k -> new long[2]);
+      double x = curve.byFraction && byFraction ? fractions[b] : budgets[b];
+      if (!seen.add(x)) {
+        continue;
+      }
+      long[] c = curve.points.computeIfAbsent(x, k -> new long[3]);
       c[0]++;
       c[1] += succeeded[b] ? 1 : 0;
+      c[2] = budgets[b];
     }
     version++;
   }
@@ -132,14 +144,29 @@ public final class LiveState {
         String[] p = k.split("\u0000", -1);
         ObjectNode a = attacks.addObject();
         a.put("model", p[0]).put("pattern", p[1]).put("space", p[2]);
+        ArrayNode fs = a.putArray("fractions");
         ArrayNode bs = a.putArray("budgets");
         ArrayNode rates = a.putArray("rates");
         ArrayNode attacked = a.putArray("attacked");
-        curve.forEach((b, c) -> {
-          bs.add(b);
+        double[] xs = new double[curve.points.size()];
+        double[] ys = new double[curve.points.size()];
+        int[] i = {0};
+        curve.points.forEach((budget, c) -> {
+          if (curve.byFraction) {
+            fs.add(budget);
+          }
+          bs.add(c[2]);
           rates.add((double) c[1] / c[0]);
           attacked.add(c[0]);
+          xs[i[0]] = budget;
+          ys[i[0]++] = (double) c[1] / c[0];
         });
+        // the report's NR, defined over budget fractions only
+        if (curve.byFraction && xs.length > 0) {
+          a.put("nr", io.expresso.attack.AttackCurves.normalisedAuc(xs, ys));
+        } else {
+          a.putNull("nr");
+        }
       });
     }
     ArrayNode ws = root.putArray("workers");
@@ -163,8 +190,18 @@ public final class LiveState {
     final Map<String, Long> kinds = new TreeMap<>();
     /** suite, category, model → {evaluated, distinguished, reliability failures}. */
     final Map<String, long[]> categories = new TreeMap<>();
-    /** model, pattern, space → budget → {attacked, succeeded}. */
-    final Map<String, Map<Integer, long[]>> attacks = new TreeMap<>();
+    /** model, pattern, space → its success curve. */
+    final Map<String, Curve> attacks = new TreeMap<>();
+  }
+
+  /** Budget (fraction, or flips when fractions are unknown) → {attacked, succeeded, flips}. */
+  private static final class Curve {
+    final boolean byFraction;
+    final Map<Double, long[]> points = new TreeMap<>();
+
+    Curve(boolean byFraction) {
+      this.byFraction = byFraction;
+    }
   }
 
   private static final class Worker {

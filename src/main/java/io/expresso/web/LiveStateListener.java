@@ -70,7 +70,9 @@ public final class LiveStateListener implements ResultListener {
         budgets[i] = g.getBudgets(i);
         hit[i] = g.getAdversarial(i);
       }
-      state.attack(experiment, a.getModel(), a.getPattern(), a.getSpace(), budgets, hit);
+      double[] fractions = a.getBudgetFractionsCount() == n
+          ? a.getBudgetFractionsList().stream().mapToDouble(Double::doubleValue).toArray() : new double[0];
+      state.attack(experiment, a.getModel(), a.getPattern(), a.getSpace(), fractions, budgets, hit);
     }
     state.other(experiment, "attack");
   }

@@ -45,24 +45,72 @@ class BeamSearchAttackTest {
   private static final Graph SBM = RandomGraphs.paperSbm(42);
 
   @Test
-  void beamSearchFindsThePlantedBlindSpot() {
+  void beamSearchFindsThePlantedBlindSpotAndRunsTheWholeBudget() {
     for (Pattern p : new Pattern[] {Pattern.TRIANGLE, Pattern.FOUR_CYCLE}) {
       AttackConfig config = AttackConfig.paper(p, PerturbationSpace.ANY, 6);
-      AttackResult r = new BeamSearchAttack(config).attack(SBM, blindSpot(p, 0, SBM.degree(0)));
+      CountModel model = blindSpot(p, 0, SBM.degree(0));
+      AttackResult r = new BeamSearchAttack(config).attack(SBM, model);
       assertThat(r.cleanCorrect()).isTrue();
-      assertThat(r.success()).as("%s", p).isTrue();
-      assertThat(r.firstSuccessBudget()).isEqualTo(3);
-      Graph adv = r.adversarialGraph();
-      assertThat(adv.degree(0)).isEqualTo(SBM.degree(0) + 3);
-      assertThat(differingPairs(SBM, adv)).isEqualTo(3);
+      assertThat(r.firstAdversarialStep()).as("%s", p).isEqualTo(3);
+      assertThat(r.steps()).hasSize(6);
+      // budgets 1 and 2 return non-adversarial graphs, 3 and more adversarial ones
+      for (int t = 1; t <= 6; t++) {
+        assertThat(r.adversarialAt(t)).as("%s budget %d", p, t).isEqualTo(t >= 3);
+        Graph best = r.at(t).graph();
+        assertThat(best.degree(0)).isEqualTo(SBM.degree(0) + t);
+        assertThat(differingPairs(SBM, best)).isEqualTo(t);
+      }
+      assertThat(r.success()).isTrue();
+      Graph adv = r.adversarialGraph(); // the best of the final beam, after all 6 steps
+      assertThat(adv.degree(0)).isEqualTo(SBM.degree(0) + 6);
       assertThat(r.adversarialCount()).isEqualTo(InducedCounts.count(adv, p));
-      assertThat(r.adversarialPrediction()).isEqualTo(blindSpot(p, 0, SBM.degree(0)).predict(List.of(adv))[0]);
-      assertThat(r.lossHistory()).hasSize(4);
+      assertThat(r.adversarialPrediction()).isEqualTo(model.predict(List.of(adv))[0]);
+      assertThat(r.lossHistory()).hasSize(7);
       assertThat(r.lossHistory()[0]).isZero();
-      assertThat(r.lossHistory()[3]).isGreaterThan(0.5);
+      assertThat(r.lossHistory()[6]).isCloseTo(1.2, org.assertj.core.api.Assertions.within(1e-9));
       // 10 members × up to 435 pairs per step after the first
-      assertThat(r.perturbationsEvaluated()).isBetween(435L + 2 * 10 * 400L, 435L + 2 * 10 * 435L);
+      assertThat(r.perturbationsEvaluated()).isBetween(435L + 5 * 10 * 400L, 435L + 5 * 10 * 435L);
     }
+  }
+
+  /**
+   * The paper's search runs the whole budget and judges the final beam's best, so it finds a
+   * blind spot that lies behind a non-improving step. A decoy flip {1, 2} fools the model a
+   * little at step 1 (where the old search stopped); from it, flipping {3, 4} is the only move
+   * that is not worse, though it lowers the loss below the rounding threshold (step 2 returns no
+   * adversarial example); flipping {5, 6} then reaches the blind spot (+5).
+   */
+  @Test
+  void theSearchGoesPastAnEarlyExampleAndANonImprovingStepToTheBlindSpot() {
+    Pattern p = Pattern.TRIANGLE;
+    int[][] route = {{1, 2}, {3, 4}, {5, 6}};
+    double[] bonus = {0.6, 0.4, 5.0}; // after 1, 2, 3 flips along the route
+    CountModel blindSpot = graphs -> graphs.stream().mapToDouble(g -> {
+      int along = 0;
+      while (along < route.length && g.adjacent(route[along][0], route[along][1])
+          != SBM.adjacent(route[along][0], route[along][1])) {
+        along++;
+      }
+      boolean onRoute = along > 0 && differingPairs(SBM, g) == along;
+      return InducedCounts.count(g, p) + (onRoute ? bonus[along - 1] : 0);
+    }).toArray();
+    AttackResult r = new BeamSearchAttack(new AttackConfig(p, PerturbationSpace.ANY, 3, 1, 0,
+        AdversarialRule.paper(), 0)).attack(SBM, blindSpot);
+    assertThat(r.firstAdversarialStep()).as("the decoy was adversarial at step 1").isEqualTo(1);
+    assertThat(r.lossHistory()).containsExactly(new double[] {0, 0.6, 0.4, 5.0},
+        org.assertj.core.api.Assertions.within(1e-9));
+    assertThat(new boolean[] {r.adversarialAt(1), r.adversarialAt(2), r.adversarialAt(3)})
+        .containsExactly(true, false, true);
+    assertThat(r.success()).isTrue();
+    Graph adv = r.adversarialGraph();
+    assertThat(differingPairs(SBM, adv)).isEqualTo(3);
+    for (int[] e : route) {
+      assertThat(adv.adjacent(e[0], e[1])).isNotEqualTo(SBM.adjacent(e[0], e[1]));
+    }
+    assertThat(r.adversarialPrediction() - r.adversarialCount()).isCloseTo(5.0,
+        org.assertj.core.api.Assertions.within(1e-9));
+    // what the old search returned (the first adversarial candidate) is the budget-1 answer only
+    assertThat(differingPairs(SBM, r.at(1).graph())).isEqualTo(1);
   }
 
   @Test
@@ -70,7 +118,8 @@ class BeamSearchAttackTest {
     AttackResult r = new BeamSearchAttack(AttackConfig.paper(Pattern.CHORDAL_CYCLE, PerturbationSpace.ANY, 3))
         .attack(SBM, exact(Pattern.CHORDAL_CYCLE));
     assertThat(r.success()).isFalse();
-    assertThat(r.firstSuccessBudget()).isZero();
+    assertThat(r.firstAdversarialStep()).isZero();
+    assertThat(r.steps()).hasSize(3).noneMatch(AttackResult.Step::adversarial);
     assertThat(r.lossHistory()).containsOnly(0.0).hasSize(4);
     assertThat(differingPairs(SBM, r.adversarialGraph())).isEqualTo(3);
   }
@@ -154,7 +203,7 @@ class BeamSearchAttackTest {
     assertThat(g.lossHistory()[1]).isEqualTo(0.3, org.assertj.core.api.Assertions.within(1e-9));
     AttackResult beam = new BeamSearchAttack(greedy.withBeamWidth(10)).attack(SBM, decoy);
     assertThat(beam.success()).isTrue();
-    assertThat(beam.firstSuccessBudget()).isEqualTo(3);
+    assertThat(beam.firstAdversarialStep()).isEqualTo(3);
   }
 
   @Test

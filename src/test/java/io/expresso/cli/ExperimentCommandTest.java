@@ -26,6 +26,24 @@ class ExperimentCommandTest {
   }
 
   @Test
+  void specsWithCommasRoundTripThroughModels() {
+    ExperimentCommand.Robustness r = new ExperimentCommand.Robustness();
+    new picocli.CommandLine(r).parseArgs("--models", "ppgn:layers=3,hidden=16,i2gnn", "--models", "gin:layers=2;ngnn-de");
+    assertThat(r.models).containsExactly("ppgn:layers=3,hidden=16", "i2gnn", "gin:layers=2", "ngnn-de");
+    io.expresso.robust.RobustnessExperiment exp = new io.expresso.robust.RobustnessExperiment("e",
+        io.expresso.robust.Scale.TINY, r.models, java.util.List.of(io.expresso.count.Pattern.TRIANGLE), false);
+    String ppgn = exp.spec(exp.models().get(0), io.expresso.count.Pattern.TRIANGLE);
+    assertThat(io.expresso.model.RegressorSpec.parse(ppgn))
+        .isEqualTo(io.expresso.model.RegressorSpec.parse("ppgn:layers=3,hidden=16"));
+    // the canonical full specs go back through --models as the same specs
+    java.util.List<String> specs = exp.models().stream().map(m -> exp.spec(m, io.expresso.count.Pattern.TRIANGLE)).toList();
+    ExperimentCommand.Robustness again = new ExperimentCommand.Robustness();
+    new picocli.CommandLine(again).parseArgs("--models", String.join(",", specs));
+    assertThat(again.models).isEqualTo(specs);
+    assertThat(new picocli.CommandLine(new ExperimentCommand.Robustness()).parseArgs().matchedOptions()).isEmpty();
+  }
+
+  @Test
   void helpAndUsageErrors() {
     String[] help = run("experiment", "robustness", "--help");
     assertThat(help[0]).isEqualTo("0");

@@ -79,7 +79,8 @@ class PublishTrainAttackTest {
   @Order(1)
   @Timeout(240)
   void trainThenAttackTheCheckpointAndReadBothBack() throws Exception {
-    String key = "pub/ppgn/triangle/er-0.3/s0";
+    String key = "pub/" + io.expresso.robust.StudyJobs.resolveSpec("ppgn", io.expresso.count.Pattern.TRIANGLE, io.expresso.robust.Scale.TINY)
+        + "/triangle/er-0.3/s0";
     assertThat(Main.execute("publish", "train", "--bootstrap", bootstrap, "--experiment", "pub", "--model", "ppgn",
         "--pattern", "triangle", "--scale", "tiny", "--seeds", "0")).as(console.err()).isZero();
     assertThat(console.out()).contains("published 1 train task").contains("\n  " + key + "\n");
@@ -129,10 +130,10 @@ class PublishTrainAttackTest {
       assertThat(a.get("attacked").asInt()).isEqualTo(expectedAttacked);
       assertThat(a.get("budgets")).hasSize(4);
       assertThat(a.get("nr").asDouble()).isBetween(0.0, 1.0);
-      int previous = 0;
+      // each budget judges the graph its own search returned (the paper's Alg. 1), so a larger
+      // budget need not fool as many
       for (JsonNode f : a.get("fooled")) {
-        assertThat(f.asInt()).isBetween(previous, expectedAttacked); // a larger budget fools at least as many
-        previous = f.asInt();
+        assertThat(f.asInt()).isBetween(0, expectedAttacked);
       }
       assertThat(a.get("nr_transfer").isNull()).as("no transfer models, so no transfer AUC").isTrue();
     }

@@ -31,7 +31,8 @@ class MetricsTest {
     r.pair("e1", "builtin", "Basic", "1-wl", true, true, Double.NaN, Double.NaN);
     r.training("pair", "gin", 20, 0.125);
     r.pairMemory("gin", 3L << 30);
-    r.attack("gin", "triangle", "budgeted", new int[] {1, 2, 5}, new boolean[] {false, true, true});
+    r.attack("gin", "triangle", "budgeted", new double[] {0.01, 0.05, 0.1}, new int[] {1, 2, 5},
+        new boolean[] {false, true, true});
   }
 
   @Test
@@ -60,21 +61,38 @@ class MetricsTest {
   }
 
   @Test
-  void attackAucFollowsTheSuccessCurve() {
+  void attackAucIsTheReportsNrOverBudgetFractions() {
     try (Metrics m = new Metrics()) {
       ResultMeters r = m.results();
-      // two graphs: one broken at budget 1, one never → rates 0.5, 0.5 → AUC 0.5
-      r.attack("gin", "triangle", "budgeted", new int[] {1, 3}, new boolean[] {true, true});
-      r.attack("gin", "triangle", "budgeted", new int[] {1, 3}, new boolean[] {false, false});
+      double[] fractions = {0.1, 0.3};
+      // two graphs: one broken at both budgets, one never → rates 0.5, 0.5 → NR 0.5
+      r.attack("gin", "triangle", "budgeted", fractions, new int[] {1, 3}, new boolean[] {true, true});
+      r.attack("gin", "triangle", "budgeted", fractions, new int[] {1, 3}, new boolean[] {false, false});
       double auc = m.registry().get(MeterNames.ATTACK_AUC).gauge().value();
       assertThat(auc).isEqualTo(0.5);
-      // a third graph broken only at budget 3: rates 1/3, 2/3 → trapezoid mean 0.5
-      r.attack("gin", "triangle", "budgeted", new int[] {1, 3}, new boolean[] {false, true});
+      // a third graph broken only at the larger budget: rates 1/3, 2/3 → trapezoid mean 0.5
+      r.attack("gin", "triangle", "budgeted", fractions, new int[] {1, 3}, new boolean[] {false, true});
       assertThat(m.registry().get(MeterNames.ATTACK_AUC).gauge().value()).isEqualTo(0.5);
       assertThat(m.registry().get(MeterNames.ATTACK_SUCCESSES).tag("budget", "3").counter().count())
           .isEqualTo(2.0);
-      assertThatThrownBy(() -> r.attack("gin", "t", "s", new int[] {1}, new boolean[0]))
+      assertThatThrownBy(() -> r.attack("gin", "t", "s", new double[] {0.1}, new int[] {1}, new boolean[0]))
           .hasMessageContaining("1 budgets for 0 outcomes");
+    }
+  }
+
+  @Test
+  void repeatedFlipBudgetsCountAGraphOnceAndKeepTheirFractions() {
+    try (Metrics m = new Metrics()) {
+      ResultMeters r = m.results();
+      // tiny datasets: 1% and 5% of the mean edge count are both one flip
+      double[] fractions = {0.01, 0.05, 0.10, 0.25};
+      int[] budgets = {1, 1, 2, 4};
+      r.attack("gin", "triangle", "any", fractions, budgets, new boolean[] {true, true, true, true});
+      r.attack("gin", "triangle", "any", fractions, budgets, new boolean[] {false, false, true, true});
+      assertThat(m.registry().get(MeterNames.ATTACK_TARGETS).tag("budget", "1").counter().count()).isEqualTo(2.0);
+      assertThat(m.registry().get(MeterNames.ATTACK_SUCCESSES).tag("budget", "1").counter().count()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.ATTACK_AUC).gauge().value())
+          .isEqualTo(io.expresso.attack.AttackCurves.normalisedAuc(fractions, new double[] {0.5, 0.5, 1, 1}));
     }
   }
 

@@ -21,7 +21,7 @@ class JobCancellationTest {
   @Test
   void cancelledJobsStoreNothingAndLeaveTheRunnerUsable() {
     ModelStore store = ModelStore.inMemory();
-    String spec = StudyJobs.resolveSpec("i2gnn", Scale.TINY);
+    String spec = StudyJobs.resolveSpec("i2gnn", Pattern.TRIANGLE, Scale.TINY);
     TrainJob train = StudyJobs.train("c", spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
     try (JobRunner runner = new JobRunner(store, "cpu")) {
       AtomicInteger queries = new AtomicInteger();

@@ -47,7 +47,7 @@ class KafkaExecutorResumeTest {
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       String bootstrap = broker.bootstrap();
       Topics.ensure(bootstrap, 1);
-      String spec = StudyJobs.resolveSpec("gin", Scale.TINY);
+      String spec = StudyJobs.resolveSpec("gin", Pattern.TRIANGLE, Scale.TINY);
       List<TrainJob> jobs = new ArrayList<>();
       for (long seed = 0; seed < 3; seed++) {
         jobs.add(StudyJobs.train(EXPERIMENT, spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, seed));

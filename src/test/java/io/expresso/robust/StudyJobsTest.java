@@ -23,15 +23,51 @@ class StudyJobsTest {
     RobustnessExperiment exp = new RobustnessExperiment("e", Scale.TINY, List.of("ppgn"), List.of(Pattern.TRIANGLE),
         false);
     TrainJob fromExperiment = exp.trainJobs().get(1);
-    String spec = StudyJobs.resolveSpec("ppgn", Scale.TINY);
+    String spec = StudyJobs.resolveSpec("ppgn", Pattern.TRIANGLE, Scale.TINY);
     TrainJob byHand = StudyJobs.train("e", spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
     assertThat(byHand).isEqualTo(fromExperiment);
-    assertThat(byHand.modelId()).isEqualTo("e/ppgn/triangle/er-0.3/s1");
+    assertThat(byHand.modelId()).isEqualTo("e/" + spec + "/triangle/er-0.3/s1");
     TrainTask task = StudyJobs.trainTask("e", byHand);
-    assertThat(task.getHeader().getTaskId()).isEqualTo("train:e/ppgn/triangle/er-0.3/s1");
+    assertThat(task.getHeader().getTaskId()).isEqualTo("train:e/" + spec + "/triangle/er-0.3/s1");
     assertThat(task.getHeader().getExperimentId()).isEqualTo("e");
     assertThat(task.getJob().getModelId()).isEqualTo(byHand.modelId());
     assertThat(StudyJobs.job(task)).isEqualTo(byHand);
+  }
+
+  @Test
+  void recipesLiveWithTheModelAndThePatternAndScalesOnlyCapThem() {
+    // I²-GNN as in its paper: width 64, 5 layers, radius = the pattern's diameter
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.TRIANGLE, Scale.PAPER)).isEqualTo("i2gnn:hidden=64,layers=5,hops=1");
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.FOUR_CYCLE, Scale.PAPER)).isEqualTo("i2gnn:hidden=64,layers=5,hops=2");
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.CHORDAL_CYCLE, Scale.PAPER)).endsWith(",hops=2");
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.THREE_PATH, Scale.PAPER)).endsWith(",hops=3");
+    // the tiny demo caps width and depth, not the radius
+    assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.FOUR_CYCLE, Scale.TINY)).isEqualTo("i2gnn:hidden=16,layers=2,hops=2");
+    // an explicit spec is the user's; I²-GNN without hops gets the pattern's radius
+    assertThat(StudyJobs.resolveSpec("i2gnn:hidden=8,layers=1", Pattern.THREE_PATH, Scale.TINY))
+        .isEqualTo("i2gnn:hidden=8,layers=1,hops=3");
+    assertThat(StudyJobs.resolveSpec("ppgn:layers=4,hidden=128", Pattern.TRIANGLE, Scale.TINY))
+        .startsWith("ppgn:layers=4,hidden=128");
+    // training settings: the recipe's, the epochs capped by the scale
+    io.expresso.train.CountRecipe paper = Scale.PAPER.recipe("ppgn", Pattern.TRIANGLE);
+    assertThat(paper.maxEpochs()).isEqualTo(500);
+    assertThat(paper.plateauPatience()).isEqualTo(20);
+    assertThat(Scale.TINY.recipe("ppgn", Pattern.TRIANGLE).maxEpochs()).isEqualTo(Scale.TINY.epochs());
+    assertThat(Scale.PAPER.defaultPatterns()).hasSize(8);
+    assertThat(Scale.TINY.defaultPatterns()).containsExactly(Pattern.TRIANGLE);
+  }
+
+  @Test
+  void modelIdsIdentifyTheFullSpec() {
+    String a = StudyJobs.modelId("e", "ppgn:layers=2,hidden=16", Pattern.TRIANGLE, "sbm", 0);
+    String b = StudyJobs.modelId("e", "ppgn:layers=3,hidden=16", Pattern.TRIANGLE, "sbm", 0);
+    assertThat(a).isNotEqualTo(b).startsWith("e/ppgn:").endsWith("/triangle/sbm/s0");
+    // the same spec written differently is the same model
+    assertThat(StudyJobs.modelId("e", "PPGN:hidden=16, layers=2", Pattern.TRIANGLE, "sbm", 0)).isEqualTo(a);
+    RobustnessExperiment two = new RobustnessExperiment("e", Scale.TINY,
+        List.of("ppgn:layers=2,hidden=16", "ppgn:layers=3,hidden=16"), List.of(Pattern.TRIANGLE), false);
+    assertThat(two.trainJobs().stream().map(TrainJob::modelId).distinct()).hasSize(2 * Scale.TINY.seeds());
+    assertThat(two.attackJobs().stream().map(AttackJob::attackId).distinct()).hasSize(2 * 3 * Scale.TINY.seeds());
   }
 
   @Test
@@ -66,18 +102,21 @@ class StudyJobsTest {
   void outcomesTravelTypedAndComeBackWhole() {
     AttackJob j = StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of("m2"), 0, 0, null);
     io.expresso.attack.AttackResult g = new io.expresso.attack.AttackResult(Pattern.TRIANGLE, PerturbationSpace.ANY, 3, 1,
-        "Bw", 1, 1.2, true, true, 2, "Bo", 0, 0.9, new double[] {0.2, 0.5, 1.4}, 17, 9);
+        "Bw", 1, 1.2, true, 2, List.of(new io.expresso.attack.AttackResult.Step("Bo", 1, 1.1, false),
+            new io.expresso.attack.AttackResult.Step("Bs", 0, 0.9, true)),
+        new double[] {0.2, 0.5, 1.4}, 17, 9);
     io.expresso.attack.AttackCampaign.Summary s = new io.expresso.attack.AttackCampaign.Summary(Pattern.TRIANGLE,
         PerturbationSpace.ANY, new double[] {0.1, 0.5}, new int[] {1, 3}, new double[] {0, 1}, 0.5, new double[0],
         Double.NaN, 1, List.of(g));
-    AttackOutcome o = new AttackOutcome(j, s, new boolean[] {true}, new double[] {0, 1}, 0.5, 2.5);
+    AttackOutcome o = new AttackOutcome(j, s, new boolean[][] {{false, true}}, new double[] {0, 1}, 0.5, 2.5);
     io.expresso.proto.v1.AttackResult r = RobustProtos.result(o, 1.0).build();
     AttackOutcome back = RobustProtos.outcome(r);
     assertThat(back.job()).isEqualTo(j);
     assertThat(back.summary().results()).hasSize(1);
     io.expresso.attack.AttackResult gb = back.summary().results().get(0);
     assertThat(gb).usingRecursiveComparison().isEqualTo(g);
-    assertThat(back.transfers()).containsExactly(true);
+    assertThat(back.transfers()).isDeepEqualTo(new boolean[][] {{false, true}});
+    assertThat(r.getOutcomes(0).getAdversarialList()).containsExactly(false, true); // budget 1: step 1; budget 3: the last step
     assertThat(back.transferRate()).containsExactly(0, 1);
     assertThat(back.summary().budgets()).containsExactly(1, 3);
     assertThat(back.seconds()).isEqualTo(2.5);
@@ -104,6 +143,6 @@ class StudyJobsTest {
         new double[] {0.1, 0.05})).hasMessageContaining("budgets must increase: 0.1 then 0.05");
     assertThatThrownBy(() -> StudyJobs.attack(MODEL, PerturbationSpace.ANY, Scale.TINY, "cora", List.of(), 0, 0,
         null)).hasMessageContaining("unknown dataset 'cora'");
-    assertThatThrownBy(() -> StudyJobs.resolveSpec("transformer", Scale.TINY)).hasMessageContaining("transformer");
+    assertThatThrownBy(() -> StudyJobs.resolveSpec("transformer", Pattern.TRIANGLE, Scale.TINY)).hasMessageContaining("transformer");
   }
 }

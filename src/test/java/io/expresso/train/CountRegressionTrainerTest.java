@@ -93,6 +93,34 @@ class CountRegressionTrainerTest {
   }
 
   @Test
+  void plateauDecayAndEarlyStoppingOnValidationL1RestoreTheBestEpoch() {
+    CountingSplit d = RobustnessData.erdosRenyi(120, RobustnessData.ER_IN, 5);
+    // a large rate plateaus soon; halve after 1 bad epoch, stop after 3
+    CountRegressionTrainer.Settings s = new CountRegressionTrainer.Settings(40, 8, 0.05f, 2, "cpu", 0.5f, 1, 3);
+    List<CountRegressionTrainer.Epoch> epochs = new ArrayList<>();
+    CountRegressionTrainer.Run run = new CountRegressionTrainer().train(SPEC, Pattern.TRIANGLE, d.train(),
+        d.validation(), s, epochs::add);
+    try (TrainedCountModel model = run.model()) {
+      assertThat(epochs).hasSize(run.epochs());
+      if (run.epochs() < 40) {
+        assertThat(run.epochs() - run.bestEpoch()).as("stopped 3 epochs after the best").isEqualTo(3);
+      }
+      double best = epochs.stream().mapToDouble(CountRegressionTrainer.Epoch::validationL1).min().orElseThrow();
+      assertThat(run.bestValidationL1()).isEqualTo(best);
+      assertThat(epochs.get(run.bestEpoch() - 1).validationL1()).isEqualTo(best);
+      // the best epoch's parameters are the ones kept
+      assertThat(model.evaluate(d.validation()).l1()).isCloseTo(best, org.assertj.core.api.Assertions.within(1e-4));
+      for (int e = 1; e < epochs.size(); e++) {
+        double before = epochs.get(e - 1).learningRate();
+        double now = epochs.get(e).learningRate();
+        assertThat(now == before || Math.abs(now - before / 2) < 1e-9).as("epoch %d: %s then %s", e + 1, before, now)
+            .isTrue();
+      }
+      assertThat(epochs.get(0).learningRate()).isCloseTo(0.05, org.assertj.core.api.Assertions.within(1e-7));
+    }
+  }
+
+  @Test
   void corruptCheckpointsAndBadSettingsAreClearErrors() {
     assertThatThrownBy(() -> TrainedCountModel.fromBytes(new byte[] {0, 3, 'a', 'b', 'c'}, "cpu"))
         .hasMessageContaining("not a count-model checkpoint");

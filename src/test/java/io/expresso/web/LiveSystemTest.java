@@ -133,7 +133,7 @@ class LiveSystemTest {
         Result.newBuilder().setExperimentId("obs-robust").setTaskId("obs-robust/attack/0")
             .setProvenance(prov.clone().setTaskKind("attack"))
             .setAttack(AttackResult.newBuilder().setModel("gin-count").setPattern("triangle")
-                .setSpace("budgeted").addAllBudgets(List.of(1, 2, 4))
+                .setSpace("budgeted").addAllBudgets(List.of(1, 2, 4)).addAllBudgetFractions(List.of(0.05, 0.1, 0.25))
                 .addOutcomes(GraphOutcome.newBuilder().addAllBudgets(List.of(1, 2, 4)).addAllAdversarial(List.of(false, true, true)))
                 .addOutcomes(GraphOutcome.newBuilder().addAllBudgets(List.of(1, 2, 4)).addAllAdversarial(List.of(false, false, true))))
             .build());
