@@ -81,7 +81,7 @@ final class EvalResults implements AutoCloseable {
         if (i == 0) {
           if (node == null || !expected.equals(node.get("config"))) {
             throw new IllegalArgumentException(file + " holds results of another configuration ("
-                + (node == null || node.get("config") == null ? "no configuration line" : node.get("config"))
+                + (node == null || node.get("config") == null ? "no configuration line" : differences(expected, node.get("config")))
                 + "); give another --results file, or --no-resume to start it over");
           }
         } else {
@@ -111,6 +111,20 @@ final class EvalResults implements AutoCloseable {
       r.writeLine(header);
     }
     return r;
+  }
+
+  /** The keys whose values differ, as {@code key: file's value, now value}. */
+  private static String differences(JsonNode now, JsonNode inFile) {
+    java.util.Set<String> keys = new java.util.TreeSet<>();
+    now.fieldNames().forEachRemaining(keys::add);
+    inFile.fieldNames().forEachRemaining(keys::add);
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (String k : keys) {
+      if (!java.util.Objects.equals(now.get(k), inFile.get(k))) {
+        out.add(k + ": " + inFile.get(k) + " in the file, " + now.get(k) + " now");
+      }
+    }
+    return String.join("; ", out);
   }
 
   Path file() {

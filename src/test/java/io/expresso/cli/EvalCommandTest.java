@@ -165,7 +165,8 @@ class EvalCommandTest {
     String[] other = more.clone();
     other[2] = "gin:layers=2,hidden=4";
     assertThat(run(other)).isEqualTo(2);
-    assertThat(err.toString()).contains("holds results of another configuration").contains("--no-resume");
+    assertThat(err.toString()).contains("holds results of another configuration")
+        .contains("model: \"gin:layers=1,").contains("in the file, \"gin:layers=2,").contains("--no-resume");
     assertThat(Files.readAllLines(results)).hasSize(4);
   }
 
