@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Locates and runs the external programs the observability tests use (promtool, prometheus,
- * node, chromium, nauty, docker-compose). {@code scripts/test} installs them from Debian, so a missing
+ * node, chromium, nauty, docker-compose). {@code scripts/test-tools} installs them from Debian, so a missing
  * one is a test failure that names the package and the script, never a skip.
  */
 public final class ExternalTools {
@@ -36,7 +36,7 @@ public final class ExternalTools {
   /** The failure message for a missing tool: its Debian package and the script that installs it. */
   public static String missing(String what, String debianPackage) {
     return what + " is not installed: apt-get install -y " + debianPackage
-        + " (or run scripts/test, which installs every tool the tests need)";
+        + " (or run scripts/test-tools, which installs every tool the tests need)";
   }
 
   /** Runs a command with stdin from {@code input}; returns exit code and combined output. */
