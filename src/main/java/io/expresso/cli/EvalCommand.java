@@ -402,9 +402,9 @@ final class EvalCommand implements Callable<Integer> {
           continue;
         }
         PairJudgement j = e.judgement();
-        o.put("t2_test", finite(j.t2Test())).put("t2_reliability", finite(j.t2Reliability()))
+        o.put("t2_test", EvalResults.finite(j.t2Test())).put("t2_reliability", EvalResults.finite(j.t2Reliability()))
             .put("distinguished", j.distinguished()).put("reliable", j.reliable())
-            .put("epochs", e.training().epochs()).put("final_loss", finite(e.training().finalLoss()))
+            .put("epochs", e.training().epochs()).put("final_loss", EvalResults.finite(e.training().finalLoss()))
             .put("seconds", e.seconds()).put("peak_rss_bytes", e.memory().peakRssBytes())
             .put("training_graphs_per_pass", e.memory().trainingGraphsPerPass());
       }
@@ -420,10 +420,5 @@ final class EvalCommand implements Callable<Integer> {
       root.put("configuration_counts", cr.counts());
     }
     return mapper.writeValueAsString(root) + System.lineSeparator();
-  }
-
-  /** JSON has no NaN or infinity: those become null. */
-  private static Double finite(double v) {
-    return Double.isFinite(v) ? v : null;
   }
 }

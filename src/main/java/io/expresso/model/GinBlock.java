@@ -40,13 +40,8 @@ final class GinBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+  public long bytesPerGraph(Graph g, int maxVertices) {
     return NodeTables.activationBytes(g.n(), g.maxDegree(), spec.hidden(), spec.layers());
-  }
-
-  @Override
-  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
-    return trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override

@@ -26,14 +26,12 @@ public abstract class GraphBlock extends AbstractBlock {
   public abstract int outputSize();
 
   /**
-   * Bytes of activations a training step keeps for graph {@code g} until the backward pass, in a
-   * batch whose largest graph has {@code maxVertices} vertices (dense models pad to it): an upper
-   * estimate that sizes micro-batches under a memory budget.
+   * Bytes of activations one pass keeps for graph {@code g}, in a batch whose largest graph has
+   * {@code maxVertices} vertices (dense models pad to it): an upper estimate that sizes passes
+   * under a memory budget. Training and inference alike: DJL frees a pass's intermediates only
+   * when the pass ends, so inference holds about what a training step holds for backward.
    */
-  public abstract long trainingBytesPerGraph(Graph g, int maxVertices);
-
-  /** Bytes graph {@code g} needs in an inference pass, as {@link #trainingBytesPerGraph}. */
-  public abstract long inferenceBytesPerGraph(Graph g, int maxVertices);
+  public abstract long bytesPerGraph(Graph g, int maxVertices);
 
   /** Initialises every child block with shapes computed from the spec. */
   protected abstract void initializeFromSpec(NDManager manager, DataType dataType);

@@ -105,10 +105,7 @@ public final class GraphModel implements AutoCloseable {
    */
   public int graphsPerTrainingPass(List<Graph> graphs) {
     int n = maxVertices(graphs);
-    long perGraph = 0;
-    for (Graph g : graphs) {
-      perGraph = Math.max(perGraph, block.trainingBytesPerGraph(g, n));
-    }
+    long perGraph = bytesPerGraph(graphs, n);
     long fit = budget.bytes() / Math.max(1, perGraph);
     if (fit < 2) {
       throw new MemoryBudgetException("a training pass over 2 graphs of " + n + " vertices needs about "
@@ -121,12 +118,17 @@ public final class GraphModel implements AutoCloseable {
 
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
   public int graphsPerInferencePass(List<Graph> graphs) {
-    int n = maxVertices(graphs);
-    long perGraph = 0;
-    for (Graph g : graphs) {
-      perGraph = Math.max(perGraph, block.inferenceBytesPerGraph(g, n));
-    }
+    long perGraph = bytesPerGraph(graphs, maxVertices(graphs));
     return (int) Math.max(1, Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph)));
+  }
+
+  /** The largest per-graph estimate of the batch: the pass is sized for its most demanding graph. */
+  private long bytesPerGraph(List<Graph> graphs, int maxVertices) {
+    long most = 0;
+    for (Graph g : graphs) {
+      most = Math.max(most, block.bytesPerGraph(g, maxVertices));
+    }
+    return most;
   }
 
   private static int maxVertices(List<Graph> graphs) {

@@ -43,7 +43,7 @@ final class NgnnDeBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+  public long bytesPerGraph(Graph g, int maxVertices) {
     // as GIN's, over the nodes of all rooted subgraphs (a node appears once per ball it lies in)
     long nodes = 0;
     for (int r = 0; r < g.n(); r++) {
@@ -52,11 +52,6 @@ final class NgnnDeBlock extends GraphBlock {
       }
     }
     return NodeTables.activationBytes(nodes, g.maxDegree(), spec.hidden(), spec.layers());
-  }
-
-  @Override
-  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
-    return trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override

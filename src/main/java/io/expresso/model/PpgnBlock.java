@@ -111,13 +111,8 @@ final class PpgnBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(Graph g, int maxVertices) {
+  public long bytesPerGraph(Graph g, int maxVertices) {
     return 4L * maxVertices * maxVertices * spec.hidden() * spec.layers() * TENSORS_PER_BLOCK;
-  }
-
-  @Override
-  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
-    return trainingBytesPerGraph(g, maxVertices);
   }
 
   @Override

@@ -28,13 +28,8 @@ final class ScalarHeadBlock extends GraphBlock {
   }
 
   @Override
-  public long trainingBytesPerGraph(Graph g, int maxVertices) {
-    return body.trainingBytesPerGraph(g, maxVertices);
-  }
-
-  @Override
-  public long inferenceBytesPerGraph(Graph g, int maxVertices) {
-    return body.inferenceBytesPerGraph(g, maxVertices);
+  public long bytesPerGraph(Graph g, int maxVertices) {
+    return body.bytesPerGraph(g, maxVertices);
   }
 
   @Override
