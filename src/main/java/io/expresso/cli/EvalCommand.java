@@ -303,9 +303,10 @@ final class EvalCommand implements Callable<Integer> {
           : "configuration does NOT count: seeds " + cr.failingSeeds() + " failed reliability\n");
     }
     PairTimes times = PairTimes.of(runs);
+    String peak = times.peakRssBytes() < 0 ? "unknown"
+        : String.format(Locale.ROOT, "%.2f GiB", times.peakRssBytes() / (double) (1L << 30));
     sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run; %.3f s per judged pair (%d pairs, resumed ones"
-        + " included); peak resident memory %.2f GiB%n", elapsed, times.secondsPerPair(), times.pairs(),
-        times.peakRssBytes() / (double) (1L << 30)));
+        + " included); peak resident memory %s%n", elapsed, times.secondsPerPair(), times.pairs(), peak));
     return sb.toString();
   }
 
