@@ -17,7 +17,9 @@ public enum Architecture {
   /** DS-GNN (ESAN): a GIN on every root-marked ego-net subgraph, DeepSets over the subgraphs. */
   DS_GNN("ds-gnn"),
   /** DSS-GNN (ESAN): as DS-GNN, every layer also mixing each vertex's copies across subgraphs. */
-  DSS_GNN("dss-gnn");
+  DSS_GNN("dss-gnn"),
+  /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
+  KP_GNN("kp-gnn");
 
   private final String cliName;
 

@@ -34,6 +34,7 @@ final class BodyRegressor extends AbstractBlock implements GraphRegressor {
       case GSN -> new GsnBlock(spec);
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
     });
     this.head = addChildBlock("head", new SequentialBlock()
         .add(Linear.builder().setUnits(spec.hidden()).build())

@@ -75,6 +75,7 @@ public final class GraphModel implements AutoCloseable {
       case GSN -> new GsnBlock(spec);
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
     };
     return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
   }

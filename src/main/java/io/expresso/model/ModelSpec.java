@@ -54,6 +54,8 @@ public record ModelSpec(
       case GSN -> new ModelSpec(a, 4, 64, 16, 1, 0.9f);
       case DS_GNN -> new ModelSpec(a, 10, 32, 16, 6, 0.9f);
       case DSS_GNN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
+      // K = 8 hops, 8 layers × 32; its norms keep the last batch's statistics (PyTorch momentum 1.0)
+      case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
     };
   }
 
