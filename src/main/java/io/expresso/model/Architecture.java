@@ -19,7 +19,9 @@ public enum Architecture {
   /** DSS-GNN (ESAN): as DS-GNN, every layer also mixing each vertex's copies across subgraphs. */
   DSS_GNN("dss-gnn"),
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
-  KP_GNN("kp-gnn");
+  KP_GNN("kp-gnn"),
+  /** I²-GNN: per root and neighbour, the k-hop subgraph with both marked (the count regressor's network, embedding out). */
+  I2GNN("i2gnn");
 
   private final String cliName;
 

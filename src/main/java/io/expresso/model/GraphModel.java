@@ -76,6 +76,7 @@ public final class GraphModel implements AutoCloseable {
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
       case KP_GNN -> new KpGnnBlock(spec);
+      case I2GNN -> new I2GnnBlock(spec);
     };
     return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
   }

@@ -56,6 +56,8 @@ public record ModelSpec(
       case DSS_GNN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
       // K = 8 hops, 8 layers × 32; its norms keep the last batch's statistics (PyTorch momentum 1.0)
       case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
+      // I2GNN/test_BREC_search.py: h 8 hops, 5 layers, width 32
+      case I2GNN -> new ModelSpec(a, 5, 32, 16, 8, 0.9f);
     };
   }
 

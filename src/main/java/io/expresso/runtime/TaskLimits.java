@@ -37,7 +37,7 @@ public record TaskLimits(Map<String, Long> values) {
 
   private static final Set<String> DENSE_METHODS = Set.of("3-wl", "spd-wl", "s3", "s4", "n1", "n2", "m1");
   private static final Set<String> CUBIC_METHODS = Set.of("4-wl");
-  private static final Set<String> DENSE_MODELS = Set.of("ppgn", "ngnn-de", "ds-gnn", "dss-gnn", "kp-gnn");
+  private static final Set<String> DENSE_MODELS = Set.of("ppgn", "ngnn-de", "ds-gnn", "dss-gnn", "kp-gnn", "i2gnn");
   /** Model spec keys that set a width, and those that set a depth. */
   private static final Set<String> WIDTH_KEYS = Set.of("hidden", "width", "d");
   private static final Set<String> DEPTH_KEYS = Set.of("layers", "depth", "hops", "radius");

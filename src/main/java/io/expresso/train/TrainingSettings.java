@@ -46,6 +46,7 @@ public record TrainingSettings(
       case GSN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-5f, 0.1, 0.5f, 5, 1e-6f);
       case DS_GNN -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.0, 0.5f, 5, 1e-6f);
       case DSS_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, 0.5f, 5, 1e-6f);
+      case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, 0.5f, 5, 1e-6f); // I2GNN/test_BREC_search.py
       case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, 0.5f, 5, 1e-6f); // KP-GNN/test_BREC_search.py
     };
   }

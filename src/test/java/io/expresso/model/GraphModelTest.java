@@ -69,7 +69,7 @@ class GraphModelTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "KP_GNN"})
+  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "KP_GNN", "I2GNN"})
   void substructureAndSubgraphModelsSeparateWhatOneWlCannotAtRandomWeights(Architecture a) {
     // decalin (two 6-cycles) and bicyclopentyl (two 5-cycles): 1-WL equivalent; 4-vertex counts
     // per edge and root-marked subgraphs both tell them apart
@@ -84,7 +84,7 @@ class GraphModelTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "KP_GNN"})
+  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "KP_GNN", "I2GNN"})
   void newModelsRoundTripThroughCheckpoints(Architecture a, @TempDir Path dir) throws Exception {
     ModelSpec s = ModelSpec.parse(a.cliName() + ":layers=2,hidden=8,d=4,radius=2");
     Path file = dir.resolve(a.cliName() + ".ckpt");
