@@ -49,7 +49,7 @@ final class EvalCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--model", required = true, paramLabel = "MODEL",
-      description = "gin, ppgn or ngnn-de, optionally with settings: ppgn:layers=5,hidden=32,d=16 (keys: layers,"
+      description = "gin, ppgn, ngnn-de, gsn, ds-gnn, dss-gnn, kp-gnn or i2gnn, optionally with settings: ppgn:layers=5,hidden=32,d=16 (keys: layers,"
           + " hidden, d, radius, bn-momentum)")
   String model;
 

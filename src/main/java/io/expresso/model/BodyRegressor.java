@@ -35,6 +35,11 @@ final class BodyRegressor extends AbstractBlock implements GraphRegressor {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, PpgnBlock.Variant.COUNTING);
       case NGNN_DE -> new NgnnDeBlock(spec);
+      case GSN -> new GsnBlock(spec);
+      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
+      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
+      case I2GNN -> new I2GnnBlock(spec);
     });
     this.head = addChildBlock("head", new SequentialBlock()
         .add(Linear.builder().setUnits(spec.hidden()).build())

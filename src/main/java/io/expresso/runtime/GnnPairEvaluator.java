@@ -172,6 +172,6 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   @Override
   public String toString() {
-    return "GNN models gin/ppgn/ngnn-de";
+    return "GNN models gin/ppgn/ngnn-de/gsn/ds-gnn/dss-gnn/kp-gnn/i2gnn";
   }
 }
