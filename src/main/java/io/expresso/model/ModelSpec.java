@@ -18,7 +18,8 @@ import java.util.Map;
  *     mode normalises with the last training batch's statistics)
  */
 public record ModelSpec(
-    Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum) {
+    Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum)
+    implements NetworkSpec {
 
   public ModelSpec {
     if (architecture == null) {
@@ -105,7 +106,13 @@ public record ModelSpec(
     return new ModelSpec(a, layers, hidden, d, radius, bn);
   }
 
+  @Override
+  public String family() {
+    return architecture.cliName();
+  }
+
   /** The canonical text form; {@code parse(toText())} gives this spec back. */
+  @Override
   public String toText() {
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
         + ",radius=" + radius + ",bn-momentum=" + bnMomentum;

@@ -1,6 +1,8 @@
 package io.expresso.train;
 
 import io.expresso.model.Architecture;
+import io.expresso.model.ModelSpec;
+import io.expresso.model.NetworkSpec;
 
 /**
  * Siamese-training hyper-parameters (BREC's published settings by default, every one overridable).
@@ -49,6 +51,14 @@ public record TrainingSettings(
       case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, 0.5f, 5, 1e-6f); // I2GNN/test_BREC_search.py
       case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, 0.5f, 5, 1e-6f); // KP-GNN/test_BREC_search.py
     };
+  }
+
+  /**
+   * The defaults for a spec: its architecture's, and for a TorchScript module BREC's general ones
+   * (those of PPGN and GIN: 20 epochs, stop below loss 0.2).
+   */
+  public static TrainingSettings defaults(NetworkSpec spec) {
+    return spec instanceof ModelSpec m ? defaults(m.architecture()) : defaults(Architecture.GIN);
   }
 
   public TrainingSettings withQ(int v) {
