@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       AttackCommand.class,
       AuditCommand.class,
       EvalCommand.class,
+      TrainDatasetCommand.class,
       ExperimentCommand.class,
       BrokerCommand.class,
       WorkerCommand.class,

@@ -15,10 +15,10 @@ import java.util.List;
 
 /**
  * GIN-0 (Xu et al. 2019): {@code h ← MLP(h + Σ_{u∈N(v)} h_u)} with constant input features, as
- * BREC feeds unlabelled graphs; the graph embedding is the sum over layers of a linear map of the
+ * BREC feeds unlabelled graphs, and the spec's Laplacian positional encodings beside them; the graph embedding is the sum over layers of a linear map of the
  * layer's sum-pooled node states (jumping knowledge by sum). Bounded by 1-WL by construction.
  *
- * <p>Inputs: node features N×1, neighbour table N×maxDeg, pooling table B×nMax (padding = N).
+ * <p>Inputs: node features N×(1+pe), neighbour table N×maxDeg, pooling table B×nMax (padding = N).
  */
 final class GinBlock extends GraphBlock {
 
@@ -45,9 +45,9 @@ final class GinBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     NodeTables t = NodeTables.of(graphs);
-    NDArray x = manager.ones(new Shape(t.nodes(), 1), DataType.FLOAT32);
+    NDArray x = manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(t.nodes(), 1 + spec.pe()));
     return new NDList(x, t.neighbours(manager), t.pooling(manager));
   }
 
@@ -71,7 +71,7 @@ final class GinBlock extends GraphBlock {
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     for (int l = 0; l < mlps.size(); l++) {
-      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? 1 : spec.hidden()));
+      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? 1 + spec.pe() : spec.hidden()));
       readouts.get(l).initialize(manager, dataType, new Shape(1, spec.hidden()));
     }
   }

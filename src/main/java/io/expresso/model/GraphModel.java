@@ -57,8 +57,14 @@ public final class GraphModel implements AutoCloseable {
     this.budget = MemoryBudget.defaultFor(device, 1);
   }
 
-  /** A freshly initialised model; the seed fixes every initial weight. */
+  /**
+   * A freshly initialised model; the seed fixes every initial weight. A spec with a parameter
+   * budget is first sized to it ({@link ParameterBudget}): {@link #spec} then names the width chosen.
+   */
   public static GraphModel create(ModelSpec spec, Head head, Device device, long seed) {
+    if (spec.budget() > 0) {
+      spec = ParameterBudget.size(spec, head).spec();
+    }
     GraphBlock block = build(spec, head);
     Model model = Model.newInstance("expresso-" + spec.architecture().cliName(), device, ENGINE);
     model.setBlock(block);
@@ -141,10 +147,18 @@ public final class GraphModel implements AutoCloseable {
 
   /** The input tensors of a batch, on {@code manager} (for trainers). */
   public NDList encode(NDManager manager, List<Graph> graphs) {
+    return encode(manager, graphs, null);
+  }
+
+  /**
+   * The input tensors of a training batch whose positional-encoding columns are multiplied by
+   * {@code peSigns} (one ±1 per column of {@link ModelSpec#pe}; null for none).
+   */
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     if (graphs.isEmpty()) {
       throw new IllegalArgumentException("empty batch of graphs");
     }
-    return block.encode(manager, graphs);
+    return block.encode(manager, graphs, peSigns);
   }
 
   /** A DJL trainer over this model's parameters (the caller closes it). */

@@ -39,6 +39,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
     r.register(TaskKind.PAIR, new GnnPairEvaluator(r::memoryBudget));
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator(r::faultsAllowed));
+    r.register(TaskKind.DATASET, new DatasetEvaluator());
     for (EvaluatorProvider p : providers()) {
       p.register(r);
     }
