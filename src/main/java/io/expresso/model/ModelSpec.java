@@ -128,6 +128,11 @@ public record ModelSpec(
     return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget);
   }
 
+  /** This spec without a parameter budget (its width as it stands). */
+  public ModelSpec withBudgetRemoved() {
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0);
+  }
+
   /** This spec with another output dimension (a classifier's d is its number of classes). */
   public ModelSpec withEmbedding(int d) {
     return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget);

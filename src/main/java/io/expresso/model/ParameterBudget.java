@@ -59,9 +59,7 @@ public final class ParameterBudget {
   }
 
   private static long count(ModelSpec spec, Head head, int hidden) {
-    ModelSpec candidate = new ModelSpec(spec.architecture(), spec.layers(), hidden, spec.embedding(), spec.radius(),
-        spec.bnMomentum(), spec.pe(), 0);
-    try (GraphModel m = GraphModel.create(candidate, head, ai.djl.Device.cpu(), 0L)) {
+    try (GraphModel m = GraphModel.create(spec.withHidden(hidden).withBudgetRemoved(), head, ai.djl.Device.cpu(), 0L)) {
       return m.parameterCount();
     }
   }
