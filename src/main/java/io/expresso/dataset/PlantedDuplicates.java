@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A generated two-class dataset with the flaw Ivanov et al. found in TU datasets: isomorphic
  * duplicates, some carrying conflicting labels. {@code base} Erdős–Rényi graphs G(n, p), n in
- * [10, 18], p in [0.15, 0.45]; class 1 when the edge density is above the median, then each label
+ * [10, 18], p in [0.15, 0.45]; class 1 when the edge count is above the median (a sum a GIN read-out
+ * can learn), then each label
  * flipped with probability {@code noise} (so no model generalises to 100%). A fraction
  * {@code duplicated} of the base graphs get 1–3 extra copies, each under a random vertex order; a
  * fraction {@code conflicting} of those duplicated graphs have one copy with the other label.
@@ -34,19 +35,19 @@ public final class PlantedDuplicates {
   public static GraphDataset build(String name, long seed, int base, double noise, double duplicated, double conflicting) {
     SplitMix64 rnd = new SplitMix64(seed);
     Graph[] graphs = new Graph[base];
-    double[] density = new double[base];
+    double[] edges = new double[base];
     for (int i = 0; i < base; i++) {
       int n = 10 + rnd.nextInt(9);
       double p = 0.15 + 0.3 * rnd.nextDouble();
       graphs[i] = RandomGraphs.erdosRenyi(n, p, rnd.nextLong());
-      density[i] = graphs[i].m() / (n * (n - 1) / 2.0);
+      edges[i] = graphs[i].m();
     }
-    double[] sorted = density.clone();
+    double[] sorted = edges.clone();
     Arrays.sort(sorted);
     double median = sorted[base / 2];
     int[] label = new int[base];
     for (int i = 0; i < base; i++) {
-      label[i] = density[i] > median ? 1 : 0;
+      label[i] = edges[i] > median ? 1 : 0;
       if (rnd.nextDouble() < noise) {
         label[i] = 1 - label[i];
       }

@@ -15,8 +15,10 @@ import java.util.List;
 
 /**
  * GIN-0 (Xu et al. 2019): {@code h ← MLP(h + Σ_{u∈N(v)} h_u)} with constant input features, as
- * BREC feeds unlabelled graphs, and the spec's Laplacian positional encodings beside them; the graph embedding is the sum over layers of a linear map of the
- * layer's sum-pooled node states (jumping knowledge by sum). Bounded by 1-WL by construction.
+ * BREC feeds unlabelled graphs, and the spec's Laplacian positional encodings beside them; the
+ * graph embedding is the sum over layers of a linear map of the layer's sum-pooled node states
+ * (jumping knowledge by sum). Optionally residual ({@link ModelSpec#residual}). Bounded by 1-WL by
+ * construction (without encodings).
  *
  * <p>Inputs: node features N×(1+pe), neighbour table N×maxDeg, pooling table B×nMax (padding = N).
  */
@@ -60,7 +62,9 @@ final class GinBlock extends GraphBlock {
     NDArray out = null;
     for (int l = 0; l < mlps.size(); l++) {
       NDArray agg = h.add(Gather.sumRows(h, neighbours));
-      h = mlps.get(l).forward(ps, new NDList(agg), training).singletonOrThrow();
+      NDArray next = mlps.get(l).forward(ps, new NDList(agg), training).singletonOrThrow();
+      // residual from the second layer on: the first changes the width (1 + pe to hidden)
+      h = spec.residual() && l > 0 ? next.add(h) : next;
       NDArray pooled = Gather.sumRows(h, pooling);
       NDArray r = readouts.get(l).forward(ps, new NDList(pooled), training).singletonOrThrow();
       out = out == null ? r : out.add(r);

@@ -20,10 +20,18 @@ import java.util.Map;
  *     normalised Laplacian as extra node features ({@link LaplacianPe}); 0 for none
  * @param budget a parameter budget the hidden width is chosen for ({@link ParameterBudget}); 0 for
  *     none. The width is resolved before the model is built; the spec keeps the budget it was sized to
+ * @param residual GIN only: each layer after the first adds its input to its output, as the
+ *     benchmarking-gnns reference GIN does (BREC's GIN has none)
  */
 public record ModelSpec(
     Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum, int pe,
-    long budget) {
+    long budget, boolean residual) {
+
+  /** A spec without residual connections. */
+  public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum,
+      int pe, long budget) {
+    this(architecture, layers, hidden, embedding, radius, bnMomentum, pe, budget, false);
+  }
 
   /** A spec without positional encodings or parameter budget. */
   public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum) {
@@ -39,6 +47,9 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
+    if (residual && architecture != Architecture.GIN) {
+      throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
+    }
     if (budget < 0 || budget > 1_000_000_000L) {
       throw new IllegalArgumentException("model spec: budget must lie in [0, 1e9] parameters, got " + budget);
     }
@@ -68,7 +79,7 @@ public record ModelSpec(
 
   /**
    * Parses {@code name[:key=value,...]} with keys {@code layers, hidden, d, radius, bn-momentum, pe,
-   * budget} (a budget may end in k or m: {@code budget=100k}).
+   * budget, residual} (a budget may end in k or m: {@code budget=100k}).
    *
    * @throws IllegalArgumentException naming the bad part
    */
@@ -86,6 +97,7 @@ public record ModelSpec(
     float bn = s.bnMomentum;
     int pe = s.pe;
     long budget = s.budget;
+    boolean residual = s.residual;
     for (String kv : text.substring(colon + 1).split(",")) {
       if (kv.isBlank()) {
         continue;
@@ -105,14 +117,24 @@ public record ModelSpec(
           case "bn-momentum" -> bn = Float.parseFloat(value);
           case "pe" -> pe = Integer.parseInt(value);
           case "budget" -> budget = budget(value);
+          case "residual" -> residual = bool(text, value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
-              + "' (known: layers, hidden, d, radius, bn-momentum, pe, budget)");
+              + "' (known: layers, hidden, d, radius, bn-momentum, pe, budget, residual)");
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
       }
     }
-    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget);
+    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget, residual);
+  }
+
+  private static boolean bool(String text, String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true", "1", "yes" -> true;
+      case "false", "0", "no" -> false;
+      default -> throw new IllegalArgumentException("model spec '" + text + "': residual must be true or false, got '"
+          + value + "'");
+    };
   }
 
   /** A parameter count such as {@code 100000}, {@code 100k} or {@code 0.5m}. */
@@ -125,17 +147,17 @@ public record ModelSpec(
 
   /** This spec with another hidden width (budget sizing). */
   public ModelSpec withHidden(int h) {
-    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget);
+    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget, residual);
   }
 
   /** This spec without a parameter budget (its width as it stands). */
   public ModelSpec withBudgetRemoved() {
-    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0);
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0, residual);
   }
 
   /** This spec with another output dimension (a classifier's d is its number of classes). */
   public ModelSpec withEmbedding(int d) {
-    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget);
+    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual);
   }
 
   /** The canonical text form; {@code parse(toText())} gives this spec back. */
@@ -143,7 +165,7 @@ public record ModelSpec(
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
         + ",radius=" + radius + ",bn-momentum=" + bnMomentum
         // only when set, so the text of every spec without them (results files, checkpoints) is unchanged
-        + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "");
+        + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "");
   }
 
   /** The spec as a flat map, for result records. */
@@ -160,6 +182,9 @@ public record ModelSpec(
     }
     if (budget > 0) {
       m.put("budget", budget);
+    }
+    if (residual) {
+      m.put("residual", true);
     }
     return m;
   }
