@@ -38,6 +38,26 @@ class ParameterBudgetTest {
     }
   }
 
+  /** Residual GIN: the same parameters as plain GIN, a different function, still permutation invariant. */
+  @Test
+  void residualGinIsAnotherFunctionOfTheSameParameters() {
+    io.expresso.graph.Graph g = io.expresso.suite.Constructions.decalin();
+    int[] perm = new int[g.n()];
+    for (int v = 0; v < g.n(); v++) {
+      perm[v] = (v + 3) % g.n();
+    }
+    try (GraphModel plain = GraphModel.create(ModelSpec.parse("gin"), Head.EMBEDDING, Device.cpu(), 2);
+        GraphModel res = GraphModel.create(ModelSpec.parse("gin:residual=true"), Head.EMBEDDING, Device.cpu(), 2)) {
+      assertThat(res.parameterCount()).isEqualTo(plain.parameterCount());
+      float[][] e = res.embed(java.util.List.of(g, g.relabel(perm)));
+      float[] p = plain.embed(java.util.List.of(g))[0];
+      for (int i = 0; i < e[0].length; i++) {
+        assertThat(e[1][i]).isCloseTo(e[0][i], org.assertj.core.api.Assertions.within(1e-3f));
+      }
+      assertThat(e[0]).isNotEqualTo(p);
+    }
+  }
+
   @Test
   void aBudgetBelowTheSmallestModelIsRefusedWithItsSize() {
     assertThatThrownBy(() -> ParameterBudget.size(ModelSpec.parse("gin:budget=10,layers=4"), Head.EMBEDDING))
@@ -49,6 +69,11 @@ class ParameterBudgetTest {
     assertThat(ModelSpec.parse("gin:budget=0.5m").budget()).isEqualTo(500_000);
     ModelSpec s = ModelSpec.parse("gin:pe=20,budget=100k");
     assertThat(ModelSpec.parse(s.toText())).isEqualTo(s);
+    ModelSpec r = ModelSpec.parse("gin:residual=true,pe=4");
+    assertThat(r.residual()).isTrue();
+    assertThat(ModelSpec.parse(r.toText())).isEqualTo(r);
+    assertThatThrownBy(() -> ModelSpec.parse("ppgn:residual=true")).hasMessageContaining("residual is a gin option");
+    assertThatThrownBy(() -> ModelSpec.parse("gin:residual=maybe")).hasMessageContaining("residual must be true or false");
     // specs without them keep their old text (results files, checkpoints)
     assertThat(ModelSpec.parse("gin").toText()).isEqualTo("gin:layers=4,hidden=32,d=16,radius=1,bn-momentum=0.9");
   }
