@@ -70,7 +70,7 @@ final class DatasetOptions {
       throw new CommandLine.ParameterException(spec.commandLine(), "--fold " + foldRange + " goes past fold " + (k - 1));
     }
     int[] seedSpan = seeds == null ? new int[] {0, p.seeds() - 1} : Ranges.option(spec, "--seeds", seeds);
-    List<String> specs = models == null || models.isEmpty() ? List.of("gin", "gin:pe=" + Math.max(1, p.peDim())) : models;
+    List<String> specs = models == null || models.isEmpty() ? p.peDim() > 0 ? List.of("gin", "gin:pe=" + p.peDim()) : List.of("gin") : models;
     List<DatasetTask> out = new ArrayList<>();
     long now = System.currentTimeMillis();
     for (String m : specs) {

@@ -47,7 +47,7 @@ final class DatasetTable {
           mean(rs, DatasetResult::getSeconds) * rs.size()));
       sb.append(String.format(Locale.ROOT, "  test graphs with an isomorphic copy in training: %s %% of them;"
               + " accuracy on them %s %%, on the others %s %%; peering predictor on them %s %%%n",
-          meanStdOf(rs, r -> r.getTestGraphs() == 0 ? Double.NaN : r.getCopiedTestGraphs() / (double) r.getTestGraphs()),
+          meanStd(rs, r -> r.getTestGraphs() == 0 ? Double.NaN : r.getCopiedTestGraphs() / (double) r.getTestGraphs()),
           meanStd(rs, DatasetResult::getCopiedTestAccuracy), meanStd(rs, DatasetResult::getCleanTestAccuracy),
           meanStd(rs, DatasetResult::getPeeringAccuracy)));
     }
@@ -55,11 +55,7 @@ final class DatasetTable {
   }
 
   /** Mean ± std in percent over the runs where the value was measured ("-" when none). */
-  static String meanStd(List<DatasetResult> rs, ToDoubleFunction<DatasetResult> f) {
-    return meanStdOf(rs, f);
-  }
-
-  private static String meanStdOf(List<DatasetResult> rs, ToDoubleFunction<DatasetResult> f) {
+  private static String meanStd(List<DatasetResult> rs, ToDoubleFunction<DatasetResult> f) {
     MeanStd m = MeanStd.ofMeasured(rs.stream().mapToDouble(r -> 100 * f.applyAsDouble(r)).toArray());
     return m.n() == 0 ? "-" : m.format(2);
   }

@@ -6,7 +6,6 @@ import io.expresso.dataset.Folds;
 import io.expresso.dataset.GraphDataset;
 import io.expresso.graph.Graph;
 import io.expresso.graph.GraphFormatException;
-import io.expresso.graph.LabeledGraph;
 import io.expresso.iso.Leakage;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
@@ -157,8 +156,7 @@ public final class DatasetEvaluator implements Evaluator<DatasetTask> {
   private static List<Graph> graphs(GraphDataset data, int[] indices) {
     List<Graph> out = new ArrayList<>(indices.length);
     for (int i : indices) {
-      LabeledGraph g = data.graphs().get(i);
-      out.add(g.graph());
+      out.add(data.graphs().get(i).graph());
     }
     return out;
   }
