@@ -63,6 +63,9 @@ class PublishDatasetTest {
     assertThat(console.out()).contains("published 3 dataset tasks").contains("test accuracy 10.00 ± 0.00 %")
         .contains("over 3 runs");
     assertThat(Files.readAllLines(out.resolve("ds.dataset.jsonl"))).hasSize(3);
+    // results shows the same table for the experiment
+    assertThat(Main.execute("results", "--bootstrap", bootstrap, "--experiment", "ds")).isZero();
+    assertThat(console.out()).contains("gin:hidden=8,layers=1 on csl (150 graphs, 10 classes)");
   }
 
   @Test
