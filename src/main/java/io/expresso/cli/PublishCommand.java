@@ -29,14 +29,14 @@ import picocli.CommandLine.Option;
 @Command(name = "publish", mixinStandardHelpOptions = true,
     description = "Publish tasks to Kafka for the workers.",
     subcommands = {PublishCommand.Brec.class, PublishCommand.Synthetic.class, PublishTrainCommand.class,
-        PublishAttackCommand.class})
+        PublishAttackCommand.class, PublishDatasetCommand.class})
 final class PublishCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (brec, synthetic, train or attack)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand (brec, synthetic, train, attack or dataset)");
   }
 
   /** Options every publish subcommand takes. */

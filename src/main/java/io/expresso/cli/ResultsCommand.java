@@ -73,6 +73,11 @@ final class ResultsCommand implements Callable<Integer> {
     ResultSummary summary = new ResultSummary(experiment, results);
     PrintWriter o = spec.commandLine().getOut();
     o.print(json ? summary.json() + System.lineSeparator() : ResultTables.render(summary));
+    List<io.expresso.proto.v1.DatasetResult> datasets = results.stream().filter(r -> !r.hasError() && r.hasDataset())
+        .map(io.expresso.proto.v1.Result::getDataset).toList();
+    if (!json && !datasets.isEmpty()) {
+      o.print(DatasetTable.render(datasets)); // dataset tasks: per run and mean ± std (docs/datasets.md)
+    }
     o.flush();
     if (out != null) {
       for (Path p : ReportFiles.write(out, summary)) {

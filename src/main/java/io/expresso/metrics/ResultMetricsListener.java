@@ -45,6 +45,8 @@ public final class ResultMetricsListener implements ResultListener {
       case PAIR -> pair(experimentOf(r), r.getPair());
       case TRAIN -> train(r.getTrain());
       case ATTACK -> attack(r.getAttack());
+      case DATASET -> meters.training("dataset", r.getDataset().getModel(), r.getDataset().getEpochs(),
+          r.getDataset().getTrainLoss());
       default -> { }
     }
   }
@@ -103,6 +105,7 @@ public final class ResultMetricsListener implements ResultListener {
       case TRAIN -> "train";
       case ATTACK -> "attack";
       case SYNTHETIC -> "synthetic";
+      case DATASET -> "dataset";
       case PAYLOAD_NOT_SET -> "unknown";
     };
   }

@@ -66,6 +66,7 @@ public final class TaskMetricsObserver implements TaskObserver {
       case TRAIN -> result.getTrain().getModel();
       case ATTACK -> result.getAttack().getModel();
       case SYNTHETIC -> "none";
+      case DATASET -> result.getDataset().getModel();
       case PAYLOAD_NOT_SET -> "unknown";
     };
     return model.isEmpty() ? "unknown" : model;

@@ -91,7 +91,7 @@ final class EgoSubgraphBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     int total = 0;
     int vertices = 0;
     for (Graph g : graphs) {

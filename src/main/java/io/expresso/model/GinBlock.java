@@ -15,10 +15,12 @@ import java.util.List;
 
 /**
  * GIN-0 (Xu et al. 2019): {@code h ← MLP(h + Σ_{u∈N(v)} h_u)} with constant input features, as
- * BREC feeds unlabelled graphs; the graph embedding is the sum over layers of a linear map of the
- * layer's sum-pooled node states (jumping knowledge by sum). Bounded by 1-WL by construction.
+ * BREC feeds unlabelled graphs, and the spec's Laplacian positional encodings beside them; the
+ * graph embedding is the sum over layers of a linear map of the layer's sum-pooled node states
+ * (jumping knowledge by sum). Optionally residual ({@link ModelSpec#residual}). Bounded by 1-WL by
+ * construction (without encodings).
  *
- * <p>Inputs: node features N×1, neighbour table N×maxDeg, pooling table B×nMax (padding = N).
+ * <p>Inputs: node features N×(1+pe), neighbour table N×maxDeg, pooling table B×nMax (padding = N).
  */
 final class GinBlock extends GraphBlock {
 
@@ -45,9 +47,9 @@ final class GinBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     NodeTables t = NodeTables.of(graphs);
-    NDArray x = manager.ones(new Shape(t.nodes(), 1), DataType.FLOAT32);
+    NDArray x = manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(t.nodes(), 1 + spec.pe()));
     return new NDList(x, t.neighbours(manager), t.pooling(manager));
   }
 
@@ -60,7 +62,9 @@ final class GinBlock extends GraphBlock {
     NDArray out = null;
     for (int l = 0; l < mlps.size(); l++) {
       NDArray agg = h.add(Gather.sumRows(h, neighbours));
-      h = mlps.get(l).forward(ps, new NDList(agg), training).singletonOrThrow();
+      NDArray next = mlps.get(l).forward(ps, new NDList(agg), training).singletonOrThrow();
+      // residual from the second layer on: the first changes the width (1 + pe to hidden)
+      h = spec.residual() && l > 0 ? next.add(h) : next;
       NDArray pooled = Gather.sumRows(h, pooling);
       NDArray r = readouts.get(l).forward(ps, new NDList(pooled), training).singletonOrThrow();
       out = out == null ? r : out.add(r);
@@ -71,7 +75,7 @@ final class GinBlock extends GraphBlock {
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     for (int l = 0; l < mlps.size(); l++) {
-      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? 1 : spec.hidden()));
+      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? 1 + spec.pe() : spec.hidden()));
       readouts.get(l).initialize(manager, dataType, new Shape(1, spec.hidden()));
     }
   }

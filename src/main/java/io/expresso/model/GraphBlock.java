@@ -19,8 +19,18 @@ public abstract class GraphBlock extends AbstractBlock {
     super((byte) 1);
   }
 
-  /** The input tensors for this batch of graphs, created on {@code manager}. */
-  public abstract NDList encode(NDManager manager, List<Graph> graphs);
+  /** The input tensors for this batch of graphs, created on {@code manager} (no sign flips). */
+  public final NDList encode(NDManager manager, List<Graph> graphs) {
+    return encode(manager, graphs, null);
+  }
+
+  /**
+   * The input tensors for this batch of graphs, created on {@code manager}.
+   *
+   * @param peSigns with positional encodings ({@link ModelSpec#pe}), one ±1 per encoding column that
+   *     multiplies it (training's random sign flips, {@link LaplacianPe#signs}); null: no flips
+   */
+  public abstract NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns);
 
   /** Columns of the output (d for an embedding, 1 for a scalar head before squeezing). */
   public abstract int outputSize();

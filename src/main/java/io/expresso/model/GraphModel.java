@@ -60,7 +60,9 @@ public final class GraphModel implements AutoCloseable {
 
   /**
    * A freshly initialised model; the seed fixes every initial weight (a TorchScript module's
-   * through its {@code reset_parameters()}, unless it restarts from its saved weights).
+   * through its {@code reset_parameters()}, unless it restarts from its saved weights). A built-in
+   * spec with a parameter budget is first sized to it ({@link ParameterBudget}): {@link #spec} then
+   * names the width chosen.
    *
    * @throws IllegalArgumentException when a TorchScript module does not fit (see {@link TorchScriptSpec})
    */
@@ -81,15 +83,26 @@ public final class GraphModel implements AutoCloseable {
       }
     }
     ModelSpec builtIn = (ModelSpec) spec;
+    if (builtIn.budget() > 0) {
+      builtIn = ParameterBudget.size(builtIn, head).spec();
+    }
     GraphBlock block = build(builtIn, head);
     Model model = Model.newInstance("expresso-" + builtIn.architecture().cliName(), device, ENGINE);
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
     EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));
-    return new GraphModel(spec, head, device, model, block);
+    return new GraphModel(builtIn, head, device, model, block);
   }
 
+  /** The architectures whose input takes Laplacian positional encodings ({@code pe=K}). */
+  private static final java.util.Set<Architecture> PE_MODELS =
+      java.util.EnumSet.of(Architecture.GIN, Architecture.PPGN, Architecture.NGNN_DE);
+
   private static GraphBlock build(ModelSpec spec, Head head) {
+    if (spec.pe() > 0 && !PE_MODELS.contains(spec.architecture())) {
+      throw new IllegalArgumentException("model spec '" + spec.toText() + "': pe (Laplacian encodings) is built into "
+          + PE_MODELS.stream().map(Architecture::cliName).toList() + " only, not yet into " + spec.architecture().cliName());
+    }
     GraphBlock body = switch (spec.architecture()) {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, head == Head.SCALAR ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
@@ -173,10 +186,18 @@ public final class GraphModel implements AutoCloseable {
 
   /** The input tensors of a batch, on {@code manager} (for trainers). */
   public NDList encode(NDManager manager, List<Graph> graphs) {
+    return encode(manager, graphs, null);
+  }
+
+  /**
+   * The input tensors of a training batch whose positional-encoding columns are multiplied by
+   * {@code peSigns} (one ±1 per column of {@link ModelSpec#pe}; null for none).
+   */
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     if (graphs.isEmpty()) {
       throw new IllegalArgumentException("empty batch of graphs");
     }
-    return block.encode(manager, graphs);
+    return block.encode(manager, graphs, peSigns);
   }
 
   /** A DJL trainer over this model's parameters (the caller closes it). */

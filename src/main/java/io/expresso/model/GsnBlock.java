@@ -66,7 +66,7 @@ final class GsnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     int nodes = 0;
     int edges = 0;
     for (Graph g : graphs) {

@@ -16,10 +16,27 @@ import java.util.Map;
  * @param bnMomentum batch-norm running-statistics momentum in DJL's convention (weight of the old
  *     value; PyTorch's default 0.1 is DJL's 0.9, BREC's PPGN uses PyTorch's 1.0, DJL's 0: evaluation
  *     mode normalises with the last training batch's statistics)
+ * @param pe Laplacian positional encodings: the k smallest non-trivial eigenvectors of the
+ *     normalised Laplacian as extra node features ({@link LaplacianPe}); 0 for none
+ * @param budget a parameter budget the hidden width is chosen for ({@link ParameterBudget}); 0 for
+ *     none. The width is resolved before the model is built; the spec keeps the budget it was sized to
+ * @param residual GIN only: each layer after the first adds its input to its output, as the
+ *     benchmarking-gnns reference GIN does (BREC's GIN has none)
  */
 public record ModelSpec(
-    Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum)
-    implements NetworkSpec {
+    Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum, int pe,
+    long budget, boolean residual) implements NetworkSpec {
+
+  /** A spec without residual connections. */
+  public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum,
+      int pe, long budget) {
+    this(architecture, layers, hidden, embedding, radius, bnMomentum, pe, budget, false);
+  }
+
+  /** A spec without positional encodings or parameter budget. */
+  public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum) {
+    this(architecture, layers, hidden, embedding, radius, bnMomentum, 0, 0);
+  }
 
   public ModelSpec {
     if (architecture == null) {
@@ -29,6 +46,13 @@ public record ModelSpec(
     check("hidden", hidden, 1, 4096);
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
+    check("pe", pe, 0, 256);
+    if (residual && architecture != Architecture.GIN) {
+      throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
+    }
+    if (budget < 0 || budget > 1_000_000_000L) {
+      throw new IllegalArgumentException("model spec: budget must lie in [0, 1e9] parameters, got " + budget);
+    }
     if (!(bnMomentum >= 0f && bnMomentum < 1f)) {
       throw new IllegalArgumentException("model spec: bn-momentum must lie in [0, 1), got " + bnMomentum);
     }
@@ -63,7 +87,8 @@ public record ModelSpec(
   }
 
   /**
-   * Parses {@code name[:key=value,...]} with keys {@code layers, hidden, d, radius, bn-momentum}.
+   * Parses {@code name[:key=value,...]} with keys {@code layers, hidden, d, radius, bn-momentum, pe,
+   * budget, residual} (a budget may end in k or m: {@code budget=100k}).
    *
    * @throws IllegalArgumentException naming the bad part
    */
@@ -79,6 +104,9 @@ public record ModelSpec(
     }
     int layers = s.layers, hidden = s.hidden, d = s.embedding, radius = s.radius;
     float bn = s.bnMomentum;
+    int pe = s.pe;
+    long budget = s.budget;
+    boolean residual = s.residual;
     for (String kv : text.substring(colon + 1).split(",")) {
       if (kv.isBlank()) {
         continue;
@@ -96,14 +124,49 @@ public record ModelSpec(
           case "d", "embedding" -> d = Integer.parseInt(value);
           case "radius" -> radius = Integer.parseInt(value);
           case "bn-momentum" -> bn = Float.parseFloat(value);
+          case "pe" -> pe = Integer.parseInt(value);
+          case "budget" -> budget = budget(value);
+          case "residual" -> residual = bool(text, value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
-              + "' (known: layers, hidden, d, radius, bn-momentum)");
+              + "' (known: layers, hidden, d, radius, bn-momentum, pe, budget, residual)");
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
       }
     }
-    return new ModelSpec(a, layers, hidden, d, radius, bn);
+    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget, residual);
+  }
+
+  private static boolean bool(String text, String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "true", "1", "yes" -> true;
+      case "false", "0", "no" -> false;
+      default -> throw new IllegalArgumentException("model spec '" + text + "': residual must be true or false, got '"
+          + value + "'");
+    };
+  }
+
+  /** A parameter count such as {@code 100000}, {@code 100k} or {@code 0.5m}. */
+  private static long budget(String value) {
+    String v = value.toLowerCase(Locale.ROOT);
+    double scale = v.endsWith("k") ? 1e3 : v.endsWith("m") ? 1e6 : 1;
+    double n = Double.parseDouble(scale == 1 ? v : v.substring(0, v.length() - 1));
+    return Math.round(n * scale);
+  }
+
+  /** This spec with another hidden width (budget sizing). */
+  public ModelSpec withHidden(int h) {
+    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget, residual);
+  }
+
+  /** This spec without a parameter budget (its width as it stands). */
+  public ModelSpec withBudgetRemoved() {
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0, residual);
+  }
+
+  /** This spec with another output dimension (a classifier's d is its number of classes). */
+  public ModelSpec withEmbedding(int d) {
+    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual);
   }
 
   @Override
@@ -115,7 +178,9 @@ public record ModelSpec(
   @Override
   public String toText() {
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
-        + ",radius=" + radius + ",bn-momentum=" + bnMomentum;
+        + ",radius=" + radius + ",bn-momentum=" + bnMomentum
+        // only when set, so the text of every spec without them (results files, checkpoints) is unchanged
+        + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "");
   }
 
   /** The spec as a flat map, for result records. */
@@ -127,6 +192,15 @@ public record ModelSpec(
     m.put("d", embedding);
     m.put("radius", radius);
     m.put("bn_momentum", bnMomentum);
+    if (pe > 0) {
+      m.put("pe", pe);
+    }
+    if (budget > 0) {
+      m.put("budget", budget);
+    }
+    if (residual) {
+      m.put("residual", true);
+    }
     return m;
   }
 }

@@ -14,6 +14,11 @@ public sealed interface NetworkSpec permits ModelSpec, TorchScriptSpec {
   /** A short name for file names and tables: the architecture's name, or {@code torchscript}. */
   String family();
 
+  /** Laplacian positional encodings fed to the network (built-in models' {@code pe=K}); 0 for none. */
+  default int pe() {
+    return 0;
+  }
+
   /** True for text that names a TorchScript module ({@code torchscript:...}). */
   static boolean isTorchScript(String text) {
     return text != null && text.strip().toLowerCase(java.util.Locale.ROOT).startsWith(TorchScriptSpec.PREFIX);

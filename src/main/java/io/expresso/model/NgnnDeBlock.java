@@ -20,7 +20,7 @@ import java.util.List;
  * distance to the root (distance encoding); an inner GIN runs on all subgraphs at once (one flat
  * node table), subgraph states are sum-pooled per root, root states sum-pooled per graph.
  *
- * <p>Inputs: features M×(radius+1), neighbour table M×maxDeg, subgraph pooling R×sMax, graph
+ * <p>Inputs: features M×(radius+1+pe) (distance one-hot, then the vertex's positional encoding), neighbour table M×maxDeg, subgraph pooling R×sMax, graph
  * pooling B×nMax (M subgraph nodes in all, R = total roots = total vertices; padding = row count).
  */
 final class NgnnDeBlock extends GraphBlock {
@@ -55,15 +55,18 @@ final class NgnnDeBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     int radius = spec.radius();
+    int peDim = spec.pe();
     List<int[]> neighbours = new ArrayList<>();
     List<Integer> distances = new ArrayList<>();
+    List<float[]> positions = new ArrayList<>(); // each subgraph node's vertex's encoding (pe > 0)
     List<int[]> subPool = new ArrayList<>();
     int[][] graphPool = new int[graphs.size()][];
     int root = 0;
     for (int b = 0; b < graphs.size(); b++) {
       Graph g = graphs.get(b);
+      float[][] pe = peDim > 0 ? NodeFeatures.pe(g, peDim, peSigns) : null;
       graphPool[b] = new int[g.n()];
       for (int r = 0; r < g.n(); r++) {
         int[] dist = ShortestPaths.bfs(g, r);
@@ -80,6 +83,9 @@ final class NgnnDeBlock extends GraphBlock {
           }
           members[local[v] - base] = local[v];
           distances.add(dist[v]);
+          if (pe != null) {
+            positions.add(pe[v]);
+          }
           int[] ns = g.neighbors(v);
           int k = 0;
           for (int u : ns) {
@@ -94,12 +100,16 @@ final class NgnnDeBlock extends GraphBlock {
       }
     }
     int m = distances.size();
-    float[] x = new float[m * (radius + 1)];
+    int width = radius + 1 + peDim;
+    float[] x = new float[m * width];
     for (int i = 0; i < m; i++) {
-      x[i * (radius + 1) + distances.get(i)] = 1f;
+      x[i * width + distances.get(i)] = 1f;
+      if (peDim > 0) {
+        System.arraycopy(positions.get(i), 0, x, i * width + radius + 1, peDim);
+      }
     }
     return new NDList(
-        manager.create(x, new Shape(m, radius + 1)),
+        manager.create(x, new Shape(m, width)),
         NodeTables.padded(manager, neighbours.toArray(new int[0][]), m),
         NodeTables.padded(manager, subPool.toArray(new int[0][]), m),
         NodeTables.padded(manager, graphPool, root));
@@ -121,7 +131,7 @@ final class NgnnDeBlock extends GraphBlock {
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     for (int l = 0; l < mlps.size(); l++) {
-      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? spec.radius() + 1 : spec.hidden()));
+      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? spec.radius() + 1 + spec.pe() : spec.hidden()));
     }
     readout.initialize(manager, dataType, new Shape(1, spec.hidden()));
   }

@@ -50,7 +50,8 @@ final class PpgnBlock extends GraphBlock {
   /** Which of the two published PPGNs. */
   enum Variant { BREC, COUNTING }
 
-  private static final int INPUT_CHANNELS = 2;
+  /** Adjacency and identity; positional encodings add one diagonal channel each. */
+  private static final int BASE_CHANNELS = 2;
   /** Excludes masked cells from a max: far below any activation, far above float's minimum. */
   private static final float EXCLUDED = 1e30f;
   /**
@@ -116,19 +117,28 @@ final class PpgnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+    int channels = BASE_CHANNELS + spec.pe();
     int b = graphs.size();
     int n = 1;
     for (Graph g : graphs) {
       n = Math.max(n, g.n());
     }
     int cells = n * n;
-    float[] x = new float[b * INPUT_CHANNELS * cells];
+    float[] x = new float[b * channels * cells];
     float[] mask = new float[b * cells];
     for (int i = 0; i < b; i++) {
       Graph g = graphs.get(i);
-      int adjacency = i * INPUT_CHANNELS * cells;
+      int adjacency = i * channels * cells;
       int identity = adjacency + cells;
+      if (spec.pe() > 0) {
+        float[][] pe = NodeFeatures.pe(g, spec.pe(), peSigns);
+        for (int v = 0; v < g.n(); v++) {
+          for (int j = 0; j < spec.pe(); j++) {
+            x[identity + (1 + j) * cells + v * n + v] = pe[v][j];
+          }
+        }
+      }
       for (int u = 0; u < g.n(); u++) {
         for (int v = 0; v < g.n(); v++) {
           int cell = u * n + v;
@@ -139,7 +149,7 @@ final class PpgnBlock extends GraphBlock {
       }
     }
     return new NDList(
-        manager.create(x, new Shape(b, INPUT_CHANNELS, n, n)),
+        manager.create(x, new Shape(b, channels, n, n)),
         manager.create(mask, new Shape(b, 1, n, n)));
   }
 
@@ -185,7 +195,7 @@ final class PpgnBlock extends GraphBlock {
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     int h = spec.hidden();
     for (int l = 0; l < left.size(); l++) {
-      int in = l == 0 ? INPUT_CHANNELS : h;
+      int in = l == 0 ? BASE_CHANNELS + spec.pe() : h;
       left.get(l).initialize(manager, dataType, new Shape(1, in, 1, 1));
       right.get(l).initialize(manager, dataType, new Shape(1, in, 1, 1));
       skip.get(l).initialize(manager, dataType, new Shape(1, in + h, 1, 1));

@@ -33,8 +33,8 @@ final class ScalarHeadBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
-    return body.encode(manager, graphs);
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+    return body.encode(manager, graphs, peSigns);
   }
 
   @Override

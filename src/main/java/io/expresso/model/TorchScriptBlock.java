@@ -160,7 +160,7 @@ final class TorchScriptBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     return spec.input() == TorchScriptSpec.Input.SPARSE ? sparse(manager, graphs) : dense(manager, graphs);
   }
 

@@ -42,6 +42,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
     r.register(TaskKind.PAIR, new GnnPairEvaluator(r::memoryBudget, r::userModule));
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator(r::faultsAllowed));
+    r.register(TaskKind.DATASET, new DatasetEvaluator());
     for (EvaluatorProvider p : providers()) {
       p.register(r);
     }

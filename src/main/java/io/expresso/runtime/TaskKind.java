@@ -5,6 +5,7 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.AttackTask;
+import io.expresso.proto.v1.DatasetTask;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TaskHeader;
@@ -21,7 +22,8 @@ public enum TaskKind {
   PAIR("pair", Topics.TASKS_PAIR, PairTask.getDescriptor()),
   TRAIN("train", Topics.TASKS_TRAIN, TrainTask.getDescriptor()),
   ATTACK("attack", Topics.TASKS_ATTACK, AttackTask.getDescriptor()),
-  SYNTHETIC("synthetic", Topics.TASKS_SYNTHETIC, SyntheticTask.getDescriptor());
+  SYNTHETIC("synthetic", Topics.TASKS_SYNTHETIC, SyntheticTask.getDescriptor()),
+  DATASET("dataset", Topics.TASKS_DATASET, DatasetTask.getDescriptor());
 
   /** The field every task message holds its header in. */
   public static final String HEADER_FIELD = "header";
@@ -90,6 +92,7 @@ public enum TaskKind {
         case TRAIN -> TrainTask.parseFrom(bytes);
         case ATTACK -> AttackTask.parseFrom(bytes);
         case SYNTHETIC -> SyntheticTask.parseFrom(bytes);
+        case DATASET -> DatasetTask.parseFrom(bytes);
       };
     } catch (InvalidProtocolBufferException e) {
       throw new TaskFailure(TaskFailure.UNDECODABLE,

@@ -55,6 +55,7 @@ public record TaskLimits(Map<String, Long> values) {
     m.put("hidden", 1_024L);
     m.put("layers", 32L);
     m.put("width-x-depth", 8_192L);
+    m.put("parameters", 10_000_000L); // a model spec's budget=N: sizing builds models up to this size
     m.put("spec-chars", 1_024L);      // a model spec or method name
     m.put("beam-width", 1_000L);
     return java.util.Collections.unmodifiableMap(m);
@@ -135,6 +136,11 @@ public record TaskLimits(Map<String, Long> values) {
         at("beam-width", job.getBeam(), "job.beam");
       }
       case SYNTHETIC -> { } // its only cost, work_ms, is bounded by the task timeout
+      case DATASET -> {
+        io.expresso.proto.v1.DatasetTask d = (io.expresso.proto.v1.DatasetTask) task;
+        spec("model", d.getModel());
+        at("epochs", d.getMaxEpochs(), "max_epochs");
+      }
     }
   }
 
@@ -186,6 +192,17 @@ public record TaskLimits(Map<String, Long> values) {
       try {
         v = Long.parseLong(kv[1].trim());
       } catch (NumberFormatException e) {
+        continue;
+      }
+      if (key.equals("budget")) {
+        String b = kv[1].trim().toLowerCase(Locale.ROOT);
+        try {
+          double scale = b.endsWith("k") ? 1e3 : b.endsWith("m") ? 1e6 : 1;
+          at("parameters", Math.round(Double.parseDouble(scale == 1 ? b : b.substring(0, b.length() - 1)) * scale),
+              what + " budget");
+        } catch (NumberFormatException e) {
+          // the evaluator names a malformed budget
+        }
         continue;
       }
       if (WIDTH_KEYS.contains(key)) {

@@ -35,6 +35,7 @@ public final class Topics {
   public static final String TASKS_TRAIN = "expresso.tasks.train";
   public static final String TASKS_ATTACK = "expresso.tasks.attack";
   public static final String TASKS_SYNTHETIC = "expresso.tasks.synthetic";
+  public static final String TASKS_DATASET = "expresso.tasks.dataset";
   public static final String RESULTS = "expresso.results";
   /** Trained checkpoints, compacted so the latest per key survives. */
   public static final String MODELS = "expresso.models";
@@ -89,7 +90,7 @@ public final class Topics {
   }
 
   /** Every topic Expresso uses. */
-  public static final List<String> ALL = List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, RESULTS,
+  public static final List<String> ALL = List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, TASKS_DATASET, RESULTS,
       DEAD_LETTERS, MODELS, ATTEMPTS);
 
   /** Replication factor -1: the cluster's {@code default.replication.factor}. */
@@ -133,7 +134,7 @@ public final class Topics {
       // explicit retention: otherwise results vanish after the broker's default (7 days)
       Map<String, String> kept = Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(resultsRetentionMs));
       List<NewTopic> wanted = new ArrayList<>();
-      for (String t : List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC)) {
+      for (String t : List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, TASKS_DATASET)) {
         wanted.add(new NewTopic(t, n, rf));
       }
       wanted.add(new NewTopic(RESULTS, n, rf).configs(kept));

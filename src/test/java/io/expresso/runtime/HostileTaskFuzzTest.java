@@ -6,6 +6,7 @@ import io.expresso.proto.v1.TrainJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.AttackTask;
+import io.expresso.proto.v1.DatasetTask;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Relabelings;
 import io.expresso.proto.v1.Result;
@@ -167,6 +168,8 @@ class HostileTaskFuzzTest {
       case SYNTHETIC -> SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setWorkMs(r.nextInt(3)).build();
       case TRAIN -> TrainTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setJob(TrainJob.newBuilder().setModelId("x")).build();
       case ATTACK -> AttackTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id)).setJob(AttackJob.newBuilder().setAttackId("a").setModelId("missing")).build();
+      case DATASET -> DatasetTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id))
+          .setDataset("csl").setModel("gin:hidden=4,layers=1").setProtocol("quick").setMaxEpochs(1).build();
     };
   }
 
@@ -175,6 +178,9 @@ class HostileTaskFuzzTest {
   private static final String[] HOSTILE_METHODS = {"gin:hidden=99999", "ppgn:layers=999", "gin:" + "x".repeat(300_000),
       "4-wl", "spd-wl", "no-such", "", "1-WL", "ngnn-de:radius=-3", "gin:hidden=NaN", "<script>alert(1)</script>",
       "gin:layers=1,hidden=1,d=0", "\u202e\u0007"};
+
+  private static final String[] HOSTILE_DATASETS = {"tu:/nonexistent/MUTAG", "tu:", "clean:", "csl:seed=x",
+      "planted:size=3", "no-such", "", "tu:/etc"};
 
   private static com.google.protobuf.Message hostileTask(TaskKind kind, Random r) {
     String id = r.nextInt(10) == 0 ? "" : "fuzz/h" + r.nextInt(1_000_000);
@@ -215,6 +221,11 @@ class HostileTaskFuzzTest {
           .setJob(AttackJob.newBuilder().setSpec(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)])
               .setBeam(weirdInts[r.nextInt(weirdInts.length)]).addBudgetFractions(weird[r.nextInt(weird.length)])
               .setAttackId("a").setModelId("missing").setSpace(r.nextBoolean() ? "any" : "").setScale("tiny")).build();
+      case DATASET -> DatasetTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz").setTaskId(id))
+          .setDataset(HOSTILE_DATASETS[r.nextInt(HOSTILE_DATASETS.length)])
+          .setModel(HOSTILE_METHODS[r.nextInt(HOSTILE_METHODS.length)]).setProtocol(r.nextBoolean() ? "quick" : "no-such")
+          .setFolds(weirdInts[r.nextInt(weirdInts.length)]).setFold(weirdInts[r.nextInt(weirdInts.length)])
+          .setMaxEpochs(1).setMaxHours(weird[r.nextInt(weird.length)]).build();
     };
   }
 

@@ -1,0 +1,72 @@
+package io.expresso.cli;
+
+import io.expresso.proto.v1.DatasetResult;
+import io.expresso.proto.v1.DatasetTask;
+import io.expresso.runtime.DatasetEvaluator;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.TaskFailure;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code expresso train-dataset}: the dataset tasks of {@code publish dataset}, run here one after
+ * another through the same evaluator a worker uses, with a progress line; then the table.
+ */
+@Command(name = "train-dataset", mixinStandardHelpOptions = true,
+    description = {"Train graph classifiers on a dataset under a benchmarking protocol, here, without Kafka: one run"
+        + " per model x fold x seed (stratified k-fold), then per-run accuracies and mean +- std, and which test graphs"
+        + " have an isomorphic copy in training (accuracy on them, on the rest, and the audit's peering predictor).",
+        "See docs/datasets.md."})
+final class TrainDatasetCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Mixin DatasetOptions options = new DatasetOptions();
+
+  @Option(names = "--device", paramLabel = "D", defaultValue = "cpu", description = "cpu or gpu:N (default: ${DEFAULT-VALUE})")
+  String device;
+
+  @Option(names = "--name", paramLabel = "N", defaultValue = "local", description = "name of the output files (default: ${DEFAULT-VALUE})")
+  String name;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "also write NAME.dataset.jsonl (every result with its"
+      + " configuration) and NAME.dataset.txt (the table) to DIR")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    Device d = UsageChecks.devices(spec, device).get(0);
+    List<DatasetTask> tasks = options.tasks(spec, name);
+    DatasetEvaluator evaluator = new DatasetEvaluator();
+    ProgressLine line = new ProgressLine(new PrintWriter(System.err, true), tasks.size());
+    List<DatasetResult> results = new ArrayList<>();
+    for (DatasetTask t : tasks) {
+      DatasetResult r;
+      try {
+        r = evaluator.evaluate(t, d, () -> false).getDataset();
+      } catch (TaskFailure e) {
+        line.finish("");
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+      results.add(r);
+      line.step(String.format(Locale.ROOT, "%s fold %d seed %d: test %.1f %% after %d epochs", t.getModel(), t.getFold(),
+          t.getSeed(), 100 * r.getTestAccuracy(), r.getEpochs()));
+    }
+    line.finish("");
+    PrintWriter o = spec.commandLine().getOut();
+    o.print(DatasetTable.render(results));
+    o.flush();
+    if (out != null) {
+      for (Path p : DatasetReport.write(out, name, results)) {
+        System.err.println("wrote " + p);
+      }
+    }
+    return 0;
+  }
+}

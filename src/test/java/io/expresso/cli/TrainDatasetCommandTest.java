@@ -1,0 +1,36 @@
+package io.expresso.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+class TrainDatasetCommandTest {
+
+  @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
+
+  @Test
+  void trainsEveryFoldAndSeedAndWritesTheTableAndResults(@TempDir Path out) throws Exception {
+    int code = Main.execute("train-dataset", "--dataset", "csl", "--models", "gin:hidden=8,layers=1",
+        "--protocol", "quick", "--fold", "0-1", "--seeds", "0-1", "--max-epochs", "2", "--name", "t", "--out", out.toString());
+    assertThat(code).as(console.err()).isZero();
+    assertThat(console.out()).contains("gin:hidden=8,layers=1 on csl (150 graphs, 10 classes)")
+        .contains("test accuracy 10.00 ± 0.00 %").contains("over 4 runs");
+    assertThat(Files.readAllLines(out.resolve("t.dataset.jsonl"))).hasSize(4)
+        .allSatisfy(l -> assertThat(l).contains("\"protocol\":{\"name\":\"quick\"").contains("\"testAccuracy\":0.1"));
+    assertThat(out.resolve("t.dataset.txt")).exists();
+  }
+
+  @Test
+  void badUsageExitsTwoAndABadDatasetOne() {
+    assertThat(Main.execute("train-dataset", "--dataset", "csl", "--protocol", "nope")).isEqualTo(2);
+    assertThat(console.err()).contains("unknown protocol 'nope'");
+    assertThat(Main.execute("train-dataset", "--dataset", "csl", "--models", "gin:hidden=x")).isEqualTo(2);
+    assertThat(Main.execute("train-dataset", "--dataset", "tu:/nonexistent/MUTAG", "--protocol", "quick",
+        "--fold", "0", "--seeds", "0")).isEqualTo(1);
+    assertThat(console.err()).contains("MUTAG_A.txt");
+  }
+}
