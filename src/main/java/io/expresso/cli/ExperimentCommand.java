@@ -75,6 +75,18 @@ final class ExperimentCommand implements Runnable {
     @Option(names = "--no-ood", description = "skip the out-of-distribution study")
     boolean noOod;
 
+    @Option(names = "--graphs", paramLabel = "N", defaultValue = "0",
+        description = "graphs per dataset instead of the scale's (split 30/20/50; the paper: 5000)")
+    int graphs;
+
+    @Option(names = "--seeds", paramLabel = "K", defaultValue = "0",
+        description = "seeds per model x pattern instead of the scale's (transfer needs 2)")
+    int seeds;
+
+    @Option(names = "--max-epochs", paramLabel = "E", defaultValue = "0",
+        description = "the most training epochs instead of the scale's cap (early stopping may end sooner)")
+    int maxEpochs;
+
     @Option(names = "--experiment", paramLabel = "E", description = "experiment id (default: robustness-<time>); an id that ran before resumes it: jobs that"
         + " already succeeded are not run again")
     String experiment;
@@ -96,7 +108,8 @@ final class ExperimentCommand implements Runnable {
         s = Scale.fromName(scale);
         ds = Device.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
-        exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod);
+        exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod,
+            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs));
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -133,8 +146,9 @@ final class ExperimentCommand implements Runnable {
 
     private RobustnessReport run(RobustnessExperiment exp, KafkaClients clients) {
       Scale s = exp.scale();
-      System.err.printf(Locale.ROOT, "robustness: %s at scale %s: %d train, %d head-retrain, %d attack tasks%n",
-          exp.experimentId(), s.cliName(), exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
+      System.err.printf(Locale.ROOT, "robustness: %s at scale %s (%d graphs per dataset, %d seeds, at most %d epochs):"
+          + " %d train, %d head-retrain, %d attack tasks%n", exp.experimentId(), s.cliName(), exp.datasetSize(),
+          exp.seeds(), exp.maxEpochs(), exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
       try (KafkaExecutor ex = new KafkaExecutor(clients, exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
         return exp.run(ex, line -> System.err.println("robustness: " + line));
       }

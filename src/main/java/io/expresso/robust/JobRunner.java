@@ -50,10 +50,9 @@ public final class JobRunner implements AutoCloseable {
 
   /** As {@link #train(TrainJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
   public TrainOutcome train(TrainJob job, BooleanSupplier cancelled) {
-    CountingSplit data = StudyData.get(job.dataset(), job.scale());
-    Scale s = job.scale();
-    // the architecture × pattern recipe trains it; the scale only caps the epochs
-    CountRegressionTrainer.Settings settings = s.recipe(RegressorSpec.parse(job.spec()).architecture(), job.pattern())
+    CountingSplit data = StudyData.get(job.dataset(), job.datasetSize());
+    // the architecture × pattern recipe trains it; the scale (or the job) only caps the epochs
+    CountRegressionTrainer.Settings settings = job.recipe(RegressorSpec.parse(job.spec()).architecture())
         .settings(job.seed(), device);
     java.util.function.Consumer<CountRegressionTrainer.Epoch> progress = e -> LOG.info(
         "{} epoch {}: train l1 {}, validation l1 {}, lr {}", job.modelId(), e.epoch(),
@@ -83,7 +82,7 @@ public final class JobRunner implements AutoCloseable {
       }
       store.put(job, model.toBytes());
       for (String d : job.testOn()) {
-        errors.put(d, model.evaluate(StudyData.get(d, s).test()));
+        errors.put(d, model.evaluate(StudyData.get(d, job.datasetSize()).test()));
       }
       correct = model.correctlyPredicted(data.test()).size();
     } catch (RuntimeException e) {
@@ -103,7 +102,7 @@ public final class JobRunner implements AutoCloseable {
   /** As {@link #attack(AttackJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
   public AttackOutcome attack(AttackJob job, BooleanSupplier cancelled) {
     long start = System.nanoTime();
-    CountingSplit data = StudyData.get(job.dataset(), job.scale());
+    CountingSplit data = StudyData.get(job.dataset(), job.datasetSize());
     TrainedCountModel model = load(job.modelId());
     List<Graph> targets = new ArrayList<>();
     for (int g : model.correctlyPredicted(data.test())) {

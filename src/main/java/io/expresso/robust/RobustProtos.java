@@ -26,7 +26,8 @@ final class RobustProtos {
   static io.expresso.proto.v1.TrainJob message(TrainJob j) {
     return io.expresso.proto.v1.TrainJob.newBuilder().setModelId(j.modelId()).setSpec(j.spec())
         .setPattern(j.pattern().cliName()).setDataset(j.dataset()).setScale(j.scale().cliName()).setSeed(j.seed())
-        .setHeadOf(j.headOf() == null ? "" : j.headOf()).addAllTestOn(j.testOn()).build();
+        .setHeadOf(j.headOf() == null ? "" : j.headOf()).addAllTestOn(j.testOn()).setGraphs(j.graphs())
+        .setMaxEpochs(j.maxEpochs()).build();
   }
 
   /** @throws IllegalArgumentException naming a missing or bad field */
@@ -34,13 +35,14 @@ final class RobustProtos {
     return new TrainJob(required(m.getModelId(), "train job model_id"), required(m.getSpec(), "train job spec"),
         Pattern.fromName(required(m.getPattern(), "train job pattern")), required(m.getDataset(), "train job dataset"),
         Scale.fromName(required(m.getScale(), "train job scale")), m.getSeed(),
-        m.getHeadOf().isEmpty() ? null : m.getHeadOf(), m.getTestOnList());
+        m.getHeadOf().isEmpty() ? null : m.getHeadOf(), m.getTestOnList(), m.getGraphs(), m.getMaxEpochs());
   }
 
   static io.expresso.proto.v1.AttackJob message(AttackJob j) {
     io.expresso.proto.v1.AttackJob.Builder b = io.expresso.proto.v1.AttackJob.newBuilder().setAttackId(j.attackId())
         .setModelId(j.modelId()).setSpec(j.spec()).setSpace(j.space().cliName()).setScale(j.scale().cliName())
-        .setDataset(j.dataset()).addAllTransferTo(j.transferTo()).setSeed(j.seed()).setBeam(j.beam());
+        .setDataset(j.dataset()).addAllTransferTo(j.transferTo()).setSeed(j.seed()).setBeam(j.beam())
+        .setGraphs(j.graphs());
     for (double f : j.budgetFractions()) {
       b.addBudgetFractions(f);
     }
@@ -54,7 +56,7 @@ final class RobustProtos {
     return new AttackJob(required(m.getAttackId(), "attack job attack_id"), required(m.getModelId(), "attack job model_id"),
         required(m.getSpec(), "attack job spec"), PerturbationSpace.fromName(required(m.getSpace(), "attack job space")),
         Scale.fromName(required(m.getScale(), "attack job scale")), required(m.getDataset(), "attack job dataset"),
-        m.getTransferToList(), m.getSeed(), m.getBeam(), fractions);
+        m.getTransferToList(), m.getSeed(), m.getBeam(), fractions, m.getGraphs());
   }
 
   /** The result of a train job: the summary fields people and metrics read, and the whole outcome. */

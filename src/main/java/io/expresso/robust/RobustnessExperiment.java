@@ -16,9 +16,54 @@ import java.util.function.Consumer;
  *
  * @param models model options as given: a bare architecture (its counting recipe per pattern, within
  *     the scale's caps) or a full spec; {@link #spec} resolves one for a pattern
+ * @param sizes the scale's data size, seeds and epoch cap, as overridden on the command line
  */
 public record RobustnessExperiment(String experimentId, Scale scale, List<String> models,
-    List<Pattern> patterns, boolean ood) {
+    List<Pattern> patterns, boolean ood, Sizes sizes) {
+
+  /**
+   * Overrides of a scale's size ({@code --graphs}, {@code --seeds}, {@code --max-epochs}); 0 keeps
+   * the scale's value. Graphs and epochs travel in every job, so workers generate and train alike.
+   */
+  public record Sizes(int graphs, int seeds, int maxEpochs) {
+    public static final Sizes SCALE = new Sizes(0, 0, 0);
+
+    public Sizes {
+      if (graphs < 0 || seeds < 0 || maxEpochs < 0) {
+        throw new IllegalArgumentException("--graphs, --seeds and --max-epochs must be positive, got "
+            + graphs + ", " + seeds + ", " + maxEpochs);
+      }
+      if (graphs > 0 && graphs < 10) {
+        throw new IllegalArgumentException("--graphs must be at least 10 (the 30/20/50 split), got " + graphs);
+      }
+    }
+  }
+
+  /** An experiment at its scale's sizes. */
+  public RobustnessExperiment(String experimentId, Scale scale, List<String> models, List<Pattern> patterns,
+      boolean ood) {
+    this(experimentId, scale, models, patterns, ood, Sizes.SCALE);
+  }
+
+  /** Seeds per model × pattern. */
+  public int seeds() {
+    return sizes.seeds() > 0 ? sizes.seeds() : scale.seeds();
+  }
+
+  /** Graphs per dataset. */
+  public int datasetSize() {
+    return sizes.graphs() > 0 ? sizes.graphs() : scale.datasetSize();
+  }
+
+  /** The most training epochs. */
+  public int maxEpochs() {
+    return sizes.maxEpochs() > 0 ? sizes.maxEpochs() : scale.epochs();
+  }
+
+  private TrainJob trainJob(String id, String spec, Pattern p, String dataset, int seed, String headOf,
+      List<String> testOn) {
+    return new TrainJob(id, spec, p, dataset, scale, seed, headOf, testOn, sizes.graphs(), sizes.maxEpochs());
+  }
 
   public static final List<PerturbationSpace> SPACES = List.of(PerturbationSpace.ANY,
       PerturbationSpace.COUNT_PRESERVING, PerturbationSpace.SUBGRAPH_PRESERVING);
@@ -38,6 +83,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     }
     if (models.stream().map(m -> StudyJobs.resolveSpec(m, Pattern.TRIANGLE, scale)).distinct().count() < models.size()) {
       throw new IllegalArgumentException("the same model is given twice in " + models);
+    }
+    if (sizes == null) {
+      sizes = Sizes.SCALE;
     }
     if (scale.seeds() < 1) {
       throw new IllegalArgumentException("scale " + scale.cliName() + " has no seeds");
@@ -71,18 +119,18 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     for (String model : models) {
       for (Pattern p : patterns) {
         String spec = spec(model, p);
-        for (int s = 0; s < scale.seeds(); s++) {
+        for (int s = 0; s < seeds(); s++) {
           List<String> testOn = new ArrayList<>(List.of(scale.attackDataset()));
           if (ood && attackOnD1()) {
             testOn.add(D2);
           }
-          jobs.add(new TrainJob(modelId(spec, p, scale.attackDataset(), s), spec, p, scale.attackDataset(),
-              scale, s, null, testOn));
+          jobs.add(trainJob(modelId(spec, p, scale.attackDataset(), s), spec, p, scale.attackDataset(), s, null,
+              testOn));
           if (ood) {
             if (!attackOnD1()) {
-              jobs.add(new TrainJob(modelId(spec, p, D1, s), spec, p, D1, scale, s, null, List.of(D1, D2)));
+              jobs.add(trainJob(modelId(spec, p, D1, s), spec, p, D1, s, null, List.of(D1, D2)));
             }
-            jobs.add(new TrainJob(modelId(spec, p, D2, s), spec, p, D2, scale, s, null, List.of(D2)));
+            jobs.add(trainJob(modelId(spec, p, D2, s), spec, p, D2, s, null, List.of(D2)));
           }
         }
       }
@@ -99,8 +147,8 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     for (String model : models) {
       for (Pattern p : patterns) {
         String spec = spec(model, p);
-        for (int s = 0; s < scale.seeds(); s++) {
-          jobs.add(new TrainJob(headId(spec, p, s), spec, p, D2, scale, s, modelId(spec, p, D1, s), List.of(D2)));
+        for (int s = 0; s < seeds(); s++) {
+          jobs.add(trainJob(headId(spec, p, s), spec, p, D2, s, modelId(spec, p, D1, s), List.of(D2)));
         }
       }
     }
@@ -113,9 +161,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     for (String model : models) {
       for (Pattern p : patterns) {
         String spec = spec(model, p);
-        for (int s = 0; s < scale.seeds(); s++) {
+        for (int s = 0; s < seeds(); s++) {
           List<String> others = new ArrayList<>();
-          for (int o = 0; o < scale.seeds(); o++) {
+          for (int o = 0; o < seeds(); o++) {
             if (o != s) {
               others.add(modelId(spec, p, scale.attackDataset(), o));
             }
@@ -123,7 +171,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
           for (PerturbationSpace space : SPACES) {
             String id = modelId(spec, p, scale.attackDataset(), s) + "/attack-" + space.cliName();
             jobs.add(new AttackJob(id, modelId(spec, p, scale.attackDataset(), s), spec, space, scale,
-                scale.attackDataset(), others, 1000L * s + space.ordinal()));
+                scale.attackDataset(), others, 1000L * s + space.ordinal(), 0, null, sizes.graphs()));
           }
         }
       }

@@ -141,7 +141,7 @@ public final class RobustnessReport {
     }
     List<LeakageRow> rows = new ArrayList<>();
     for (String d : datasets) {
-      io.expresso.iso.Leakage.Report l = StudyData.get(d, experiment.scale()).leakage();
+      io.expresso.iso.Leakage.Report l = StudyData.get(d, experiment.datasetSize()).leakage();
       rows.add(new LeakageRow(d, l.train(), l.test(), l.leakedTest().length, l.leakedPct()));
     }
     return rows;
@@ -300,7 +300,7 @@ public final class RobustnessReport {
         }
         Path png = dir.resolve("success-" + arch.replaceAll("[^A-Za-z0-9.=-]+", "_") + "-" + p.cliName() + ".png");
         SuccessPlot.write(png, arch + " " + p.cliName() + " (" + experiment.scale().cliName()
-            + ", mean ± s.e. over " + experiment.scale().seeds() + " seeds)", panels);
+            + ", mean ± s.e. over " + experiment.seeds() + " seeds)", panels);
         files.add(png);
       }
     }
@@ -315,7 +315,7 @@ public final class RobustnessReport {
         + "at most %d epochs (plateau decay, early stopping on validation ℓ1), attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
         + "(greedy for P), %s candidate flips per beam member, δ = 1, budgets 1/5/10/25%% of the mean "
         + "edge count. An attack searches its whole budget and returns its final beam's best graph; NR is the area "
-        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
+        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), experiment.datasetSize(), experiment.seeds(), experiment.maxEpochs(), s.attacked(),
         s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
         seconds));
     sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");

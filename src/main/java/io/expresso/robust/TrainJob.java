@@ -1,6 +1,7 @@
 package io.expresso.robust;
 
 import io.expresso.count.Pattern;
+import io.expresso.train.CountRecipe;
 import java.util.List;
 
 /**
@@ -12,11 +13,33 @@ import java.util.List;
  * @param headOf null to train from scratch; otherwise the id of a trained model whose final MLP
  *     alone is retrained on {@code dataset} (its other parameters frozen)
  * @param testOn datasets whose test split the trained model is scored on
+ * @param graphs graphs per dataset, 0 for the scale's ({@code --graphs})
+ * @param maxEpochs the most epochs, 0 for the scale's cap ({@code --max-epochs})
  */
 public record TrainJob(String modelId, String spec, Pattern pattern, String dataset, Scale scale,
-    long seed, String headOf, List<String> testOn) {
+    long seed, String headOf, List<String> testOn, int graphs, int maxEpochs) {
 
   public TrainJob {
     testOn = List.copyOf(testOn);
+    if (graphs < 0 || maxEpochs < 0) {
+      throw new IllegalArgumentException("graphs and max epochs must be positive (0 = the scale's), got "
+          + graphs + ", " + maxEpochs);
+    }
+  }
+
+  /** A job at its scale's data size and epoch cap. */
+  public TrainJob(String modelId, String spec, Pattern pattern, String dataset, Scale scale, long seed,
+      String headOf, List<String> testOn) {
+    this(modelId, spec, pattern, dataset, scale, seed, headOf, testOn, 0, 0);
+  }
+
+  /** Graphs per dataset this job trains and tests on. */
+  public int datasetSize() {
+    return graphs > 0 ? graphs : scale.datasetSize();
+  }
+
+  /** The recipe that trains this job's architecture for its pattern, within the scale's (or the job's) caps. */
+  public CountRecipe recipe(String architecture) {
+    return scale.recipe(architecture, pattern, maxEpochs > 0 ? maxEpochs : scale.epochs());
   }
 }
