@@ -65,7 +65,7 @@ final class RobustProtos {
     TrainResult.Builder r = TrainResult.newBuilder().setModel(job.spec()).setPattern(job.pattern().cliName())
         .setDataset(job.dataset()).setSeed(job.seed()).setCheckpointKey(job.modelId())
         .setEpochs(o.epochs()).setFinalLoss(o.finalLoss()).setValidationMae(o.bestValidationL1())
-        .setBestEpoch(o.bestEpoch()).setCorrectTest(o.correctTest()).setJob(message(job)).setSeconds(o.seconds());
+        .setBestEpoch(o.bestEpoch()).setCorrectTest(o.correctTest()).setJob(message(job)).setSeconds(o.seconds()).setResumedFromEpoch(o.resumedFromEpoch());
     o.errors().forEach((dataset, e) -> r.addErrors(DatasetErrors.newBuilder().setDataset(dataset).setL1(e.l1())
         .setLc(e.lc()).setGraphs(e.graphs())));
     CountErrors main = o.errors().get(job.dataset());
@@ -81,7 +81,7 @@ final class RobustProtos {
       errors.put(e.getDataset(), new CountErrors(e.getL1(), e.getLc(), e.getGraphs()));
     }
     return new TrainOutcome(job(r.getJob()), errors, r.getEpochs(), r.getFinalLoss(), r.getBestEpoch(),
-        r.getValidationMae(), r.getCorrectTest(), r.getSeconds());
+        r.getValidationMae(), r.getCorrectTest(), r.getSeconds(), r.getResumedFromEpoch());
   }
 
   /**

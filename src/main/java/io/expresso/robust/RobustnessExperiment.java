@@ -193,6 +193,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   private static String describe(TrainOutcome o) {
     StringBuilder sb = new StringBuilder("trained " + o.job().modelId() + ":");
     o.errors().forEach((d, e) -> sb.append(String.format(Locale.ROOT, " %s l1 %.3f", d, e.l1())));
+    if (o.resumedFromEpoch() > 0) {
+      sb.append(", resumed after epoch ").append(o.resumedFromEpoch());
+    }
     return sb.append(String.format(Locale.ROOT, ", %d correct, %.1fs", o.correctTest(), o.seconds())).toString();
   }
 }
