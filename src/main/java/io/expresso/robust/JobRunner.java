@@ -68,16 +68,30 @@ public final class JobRunner implements AutoCloseable {
     return train(job, () -> false);
   }
 
+  /** Told about every finished epoch of a train job (the worker sends it to {@code expresso.progress}). */
+  @FunctionalInterface
+  public interface EpochObserver {
+    /** @param maxEpochs the most epochs the job may train */
+    void epoch(TrainJob job, int maxEpochs, CountRegressionTrainer.Epoch epoch);
+  }
+
   /** As {@link #train(TrainJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
   public TrainOutcome train(TrainJob job, BooleanSupplier cancelled) {
+    return train(job, cancelled, (j, max, e) -> {});
+  }
+
+  /** As {@link #train(TrainJob, BooleanSupplier)}, telling {@code observer} each finished epoch. */
+  public TrainOutcome train(TrainJob job, BooleanSupplier cancelled, EpochObserver observer) {
     CountingSplit data = StudyData.get(job.dataset(), job.datasetSize());
     // the architecture × pattern recipe trains it; the scale (or the job) only caps the epochs
     CountRegressionTrainer.Settings settings = job.recipe(RegressorSpec.parse(job.spec()).architecture())
         .settings(job.seed(), device);
-    java.util.function.Consumer<CountRegressionTrainer.Epoch> progress = e -> LOG.info(
-        "{} epoch {}: train l1 {}, validation l1 {}, lr {}", job.modelId(), e.epoch(),
-        String.format(java.util.Locale.ROOT, "%.4f", e.trainLoss()),
-        String.format(java.util.Locale.ROOT, "%.4f", e.validationL1()), e.learningRate());
+    java.util.function.Consumer<CountRegressionTrainer.Epoch> progress = e -> {
+      LOG.info("{} epoch {}: train l1 {}, validation l1 {}, lr {}", job.modelId(), e.epoch(),
+          String.format(java.util.Locale.ROOT, "%.4f", e.trainLoss()),
+          String.format(java.util.Locale.ROOT, "%.4f", e.validationL1()), e.learningRate());
+      observer.epoch(job, settings.epochs(), e);
+    };
     ProgressSaving saving = new ProgressSaving(savedState(job), saveEveryEpochs, saveEvery,
         state -> store.putProgress(job, state.toBytes()));
     CountRegressionTrainer.Run run;
