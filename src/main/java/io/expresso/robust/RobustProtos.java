@@ -27,7 +27,7 @@ final class RobustProtos {
     return io.expresso.proto.v1.TrainJob.newBuilder().setModelId(j.modelId()).setSpec(j.spec())
         .setPattern(j.pattern().cliName()).setDataset(j.dataset()).setScale(j.scale().cliName()).setSeed(j.seed())
         .setHeadOf(j.headOf() == null ? "" : j.headOf()).addAllTestOn(j.testOn()).setGraphs(j.graphs())
-        .setMaxEpochs(j.maxEpochs()).build();
+        .setMaxEpochs(j.maxEpochs()).setLearningRate(j.learningRate()).setBatchSize(j.batchSize()).build();
   }
 
   /** @throws IllegalArgumentException naming a missing or bad field */
@@ -35,7 +35,8 @@ final class RobustProtos {
     return new TrainJob(required(m.getModelId(), "train job model_id"), required(m.getSpec(), "train job spec"),
         Pattern.fromName(required(m.getPattern(), "train job pattern")), required(m.getDataset(), "train job dataset"),
         Scale.fromName(required(m.getScale(), "train job scale")), m.getSeed(),
-        m.getHeadOf().isEmpty() ? null : m.getHeadOf(), m.getTestOnList(), m.getGraphs(), m.getMaxEpochs());
+        m.getHeadOf().isEmpty() ? null : m.getHeadOf(), m.getTestOnList(), m.getGraphs(), m.getMaxEpochs(),
+        (float) m.getLearningRate(), m.getBatchSize());
   }
 
   static io.expresso.proto.v1.AttackJob message(AttackJob j) {

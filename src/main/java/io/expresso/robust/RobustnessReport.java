@@ -58,12 +58,26 @@ public final class RobustnessReport {
   private final List<AttackOutcome> attacks;
   private final double seconds;
 
+  private final List<RobustnessExperiment.SearchRow> search;
+
   public RobustnessReport(RobustnessExperiment experiment, List<TrainOutcome> trained,
       List<AttackOutcome> attacks, double seconds) {
+    this(experiment, trained, attacks, seconds, List.of());
+  }
+
+  /** @param search the {@code --search} grid with each point's mean validation ℓ1 (empty without a search) */
+  public RobustnessReport(RobustnessExperiment experiment, List<TrainOutcome> trained,
+      List<AttackOutcome> attacks, double seconds, List<RobustnessExperiment.SearchRow> search) {
     this.experiment = experiment;
     this.trained = List.copyOf(trained);
     this.attacks = List.copyOf(attacks);
     this.seconds = seconds;
+    this.search = List.copyOf(search);
+  }
+
+  /** The search grid's rows (empty without {@code --search}). */
+  public List<RobustnessExperiment.SearchRow> search() {
+    return search;
   }
 
   public List<TrainOutcome> trained() {
@@ -279,6 +293,21 @@ public final class RobustnessReport {
     json.put("specs", specs);
     json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
     json.put("seconds", seconds);
+    if (!search.isEmpty()) {
+      List<Map<String, Object>> grid = new ArrayList<>();
+      for (RobustnessExperiment.SearchRow r : search) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("model", label(r.model()));
+        row.put("pattern", r.pattern().cliName());
+        row.put("spec", r.point().spec());
+        row.put("learning_rate", r.point().learningRate());
+        row.put("batch_size", r.point().batchSize());
+        row.put("validation_l1", r.validationL1());
+        row.put("selected", r.selected());
+        grid.add(row);
+      }
+      json.put("search", grid);
+    }
     json.put("errors", errors());
     json.put("leakage", leakage());
     json.put("auc", auc());
@@ -318,6 +347,19 @@ public final class RobustnessReport {
         + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), experiment.datasetSize(), experiment.seeds(), experiment.maxEpochs(), s.attacked(),
         s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
         seconds));
+    if (!search.isEmpty()) {
+      sb.append("## Hyper-parameter search (`--search`)\n\nGrid ").append(experiment.grid().describe())
+          .append("; each point trained with every seed, selected by its mean best-epoch validation ℓ1 over seeds"
+              + " (**bold**: the point whose models are attacked and reported below).\n\n"
+              + "| model | pattern | spec | learning rate | batch | validation ℓ1 | selected |\n|---|---|---|---|---|---|---|\n");
+      for (RobustnessExperiment.SearchRow r : search) {
+        String v = pm(r.validationL1());
+        sb.append(String.format(Locale.ROOT, "| %s | %s | `%s` | %s | %d | %s | %s |%n", label(r.model()),
+            r.pattern().cliName(), r.point().spec(), Float.toString(r.point().learningRate()), r.point().batchSize(),
+            r.selected() ? "**" + v + "**" : v, r.selected() ? "yes" : ""));
+      }
+      sb.append('\n');
+    }
     sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");
     for (ErrorRow r : errors()) {
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |%n", r.model(), r.pattern(),

@@ -74,7 +74,9 @@ public enum Scale {
 
   /** As {@link #recipe(String, Pattern)} with at most {@code maxEpochs} epochs instead of the scale's cap. */
   public CountRecipe recipe(String architecture, Pattern pattern, int maxEpochs) {
-    return CountRecipe.of(architecture, pattern).capped(maxHidden, maxLayers, maxEpochs, maxBatch, minLearningRate);
+    // tiny keeps the proportional cut of the patiences (its demo budget is seconds); the others shrink them far less
+    return CountRecipe.of(architecture, pattern).capped(maxHidden, maxLayers, maxEpochs, maxBatch, minLearningRate,
+        this == TINY ? 1.0 : 0.5);
   }
 
   /** The patterns studied when none are named: all eight at {@code paper}, triangles otherwise. */
