@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       AttackCommand.class,
       AuditCommand.class,
       EvalCommand.class,
+      ModelsCommand.class,
       ExperimentCommand.class,
       BrokerCommand.class,
       WorkerCommand.class,

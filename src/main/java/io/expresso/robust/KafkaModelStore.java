@@ -66,8 +66,26 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
         .setPattern(trainedBy.pattern().cliName()).setSeed(trainedBy.seed()).setJob(RobustProtos.message(trainedBy)));
   }
 
+  /**
+   * Stores a user's TorchScript module under {@code sha256:<hex>} of its bytes (format
+   * {@code torchscript}, model = the spec it was published with), once: a key already there is
+   * left as it is, the same bytes being the same module.
+   *
+   * @return the key
+   */
+  public String putModule(io.expresso.model.TorchScriptSpec spec) {
+    String key = spec.location();
+    if (get(key).isEmpty()) {
+      send(key, spec.module(), Checkpoint.newBuilder().setModel(spec.toText()).setFormat(TORCHSCRIPT_FORMAT));
+    }
+    return key;
+  }
+
+  /** {@link Checkpoint#getFormat} of a user's TorchScript module. */
+  public static final String TORCHSCRIPT_FORMAT = "torchscript";
+
   private void send(String modelId, byte[] checkpoint, Checkpoint.Builder b) {
-    send(modelId, checkpoint, b, "expresso-count-model-1/djl-pytorch");
+    send(modelId, checkpoint, b, b.getFormat().isEmpty() ? "expresso-count-model-1/djl-pytorch" : b.getFormat());
   }
 
   private void send(String key, byte[] bytes, Checkpoint.Builder b, String format) {

@@ -140,8 +140,9 @@ public final class Topics {
       }
       wanted.add(new NewTopic(RESULTS, n, rf).configs(kept));
       wanted.add(new NewTopic(DEAD_LETTERS, n, rf).configs(kept));
-      wanted.add(new NewTopic(MODELS, n, rf)
-          .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+      // records up to 32 MiB: users' TorchScript modules are larger than the broker's 1 MB default
+      wanted.add(new NewTopic(MODELS, n, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+          TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(32 << 20))));
       // live progress only: a day is plenty for a page that shows the latest epoch
       wanted.add(new NewTopic(PROGRESS, n, rf).configs(Map.of(TopicConfig.RETENTION_MS_CONFIG,
           String.valueOf(24 * 3600_000L))));
