@@ -285,8 +285,8 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
       List<TrainOutcome> searched = executor.train(searchJobs(), o -> progress.accept("searched " + describe(o)));
       List<SearchRow> rows = searchRows(searched);
       rows.stream().filter(SearchRow::selected).forEach(r -> progress.accept(String.format(Locale.ROOT,
-          "selected %s for %s: %s, %s (mean validation l1 %.4f)", r.point().spec(), r.pattern().cliName(),
-          r.point().suffix(), r.model(), r.validationL1().mean())));
+          "selected for %s x %s: %s, %s (mean validation l1 %.4f)", r.model(), r.pattern().cliName(),
+          r.point().spec(), r.point().suffix(), r.validationL1().mean())));
       return withChoices(rows).runPhases(executor, progress, searched, rows, start);
     }
     return runPhases(executor, progress, List.of(), List.of(), start);
