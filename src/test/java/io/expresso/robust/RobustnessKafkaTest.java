@@ -77,6 +77,9 @@ class RobustnessKafkaTest {
       try (KafkaModelStore b = new KafkaModelStore(broker.bootstrap(), "worker-b");
           JobRunner second = new JobRunner(b, "cpu", 1, null)) {
         assertThat(io.expresso.train.TrainingState.fromBytes(b.getProgress(job).orElseThrow()).epoch()).isEqualTo(2);
+        TrainJob otherRate = new TrainJob(job.modelId(), job.spec(), job.pattern(), job.dataset(), job.scale(),
+            job.seed(), null, job.testOn(), job.graphs(), job.maxEpochs(), 0.5f, 0);
+        assertThat(b.getProgress(otherRate)).as("another job under the same key is not resumed").isEmpty();
         TrainOutcome o = second.train(job);
         assertThat(o.resumedFromEpoch()).isEqualTo(2);
         assertThat(o.epochs()).isEqualTo(4);
