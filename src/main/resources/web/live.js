@@ -39,6 +39,19 @@ function accuracyTable(exp) {
   return el('table', { class: 'accuracy' }, el('thead', {}, head), el('tbody', {}, ...body));
 }
 
+// Running train tasks: each one's latest epoch (from expresso.progress), gone when its result arrives.
+function trainingTable(exp) {
+  const num = v => (Number.isFinite(v) ? (Math.abs(v) < 0.01 && v !== 0 ? v.toExponential(2) : v.toFixed(3)) : '–');
+  const head = el('tr', {}, ...['model', 'pattern', 'dataset', 'seed', 'epoch', 'train ℓ1', 'validation ℓ1',
+    'learning rate', 'worker'].map(h => el('th', {}, h)));
+  const body = exp.training.map(t => el('tr', { 'data-task': t.task },
+    el('td', {}, t.model), el('td', {}, t.pattern), el('td', {}, t.dataset), el('td', {}, String(t.seed)),
+    el('td', {}, `${t.epoch} / ${t.max_epochs}`), el('td', {}, num(t.train_l1)), el('td', {}, num(t.validation_l1)),
+    el('td', {}, t.learning_rate.toExponential(2)), el('td', {}, t.worker)));
+  return el('div', {}, el('h4', {}, 'Training now'),
+    el('table', { class: 'training' }, el('thead', {}, head), el('tbody', {}, ...body)));
+}
+
 function attackChart(exp, holder) {
   const canvas = el('canvas');
   holder.append(el('div', { class: 'chart' }, canvas));
@@ -81,6 +94,7 @@ function render(state) {
       card.append(el('div', { class: 'progress' }, bar));
     }
     if (exp.categories.length) card.append(accuracyTable(exp));
+    if (exp.training && exp.training.length) card.append(trainingTable(exp));
     if (exp.attacks.length) attackChart(exp, card);
     return card;
   }));

@@ -75,6 +75,23 @@ final class ExperimentCommand implements Runnable {
     @Option(names = "--no-ood", description = "skip the out-of-distribution study")
     boolean noOod;
 
+    @Option(names = "--search", description = "first train a small hyper-parameter grid (learning rate x batch x"
+        + " width x depth, per scale; see docs/robustness.md) for every model x pattern and seed, then attack the"
+        + " point with the best mean validation l1")
+    boolean search;
+
+    @Option(names = "--graphs", paramLabel = "N", defaultValue = "0",
+        description = "graphs per dataset instead of the scale's (split 30/20/50; the paper: 5000)")
+    int graphs;
+
+    @Option(names = "--seeds", paramLabel = "K", defaultValue = "0",
+        description = "seeds per model x pattern instead of the scale's (transfer needs 2)")
+    int seeds;
+
+    @Option(names = "--max-epochs", paramLabel = "E", defaultValue = "0",
+        description = "the most training epochs instead of the scale's cap (early stopping may end sooner)")
+    int maxEpochs;
+
     @Option(names = "--experiment", paramLabel = "E", description = "experiment id (default: robustness-<time>); an id that ran before resumes it: jobs that"
         + " already succeeded are not run again")
     String experiment;
@@ -96,7 +113,8 @@ final class ExperimentCommand implements Runnable {
         s = Scale.fromName(scale);
         ds = Device.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
-        exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod);
+        exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod,
+            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs), search, java.util.Map.of());
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -133,8 +151,10 @@ final class ExperimentCommand implements Runnable {
 
     private RobustnessReport run(RobustnessExperiment exp, KafkaClients clients) {
       Scale s = exp.scale();
-      System.err.printf(Locale.ROOT, "robustness: %s at scale %s: %d train, %d head-retrain, %d attack tasks%n",
-          exp.experimentId(), s.cliName(), exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
+      System.err.printf(Locale.ROOT, "robustness: %s at scale %s (%d graphs per dataset, %d seeds, at most %d epochs):"
+          + " %s%d train, %d head-retrain, %d attack tasks%n", exp.experimentId(), s.cliName(), exp.datasetSize(),
+          exp.seeds(), exp.maxEpochs(), exp.search() ? exp.searchJobs().size() + " search (then the selected point's), " : "",
+          exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
       try (KafkaExecutor ex = new KafkaExecutor(clients, exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
         return exp.run(ex, line -> System.err.println("robustness: " + line));
       }
@@ -146,6 +166,16 @@ final class ExperimentCommand implements Runnable {
     for (RobustnessReport.ErrorRow e : r.errors()) {
       errors.row(e.model(), e.pattern(), e.dataset(), fmt(e.l1().mean()), fmt(e.lc().mean()), fmt(e.paperL1()),
           String.valueOf(e.meanCorrectTest()), String.format(Locale.ROOT, "%.1f", e.meanTrainSeconds()));
+    }
+    if (!r.search().isEmpty()) {
+      Table grid = new Table("model", "pattern", "spec", "lr", "batch", "val l1", "selected");
+      for (RobustnessExperiment.SearchRow g : r.search()) {
+        grid.row(g.model(), g.pattern().cliName(), g.point().spec(), Float.toString(g.point().learningRate()),
+            String.valueOf(g.point().batchSize()), fmt(g.validationL1().mean()), g.selected() ? "<-" : "");
+      }
+      o.println("Hyper-parameter search (mean validation l1 over seeds)");
+      o.print(grid.render());
+      o.println();
     }
     o.println("Test errors (mean over seeds)");
     o.print(errors.render());

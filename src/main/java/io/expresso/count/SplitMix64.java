@@ -12,6 +12,11 @@ public final class SplitMix64 {
     this.state = seed;
   }
 
+  /** The generator's state: {@code new SplitMix64(state())} continues this stream exactly. */
+  public long state() {
+    return state;
+  }
+
   public long nextLong() {
     long z = (state += 0x9E3779B97F4A7C15L);
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

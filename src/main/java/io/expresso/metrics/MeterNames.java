@@ -63,6 +63,14 @@ public final class MeterNames {
   /** The worker process's peak resident memory while a trained model's pair ran. */
   public static final String PAIR_PEAK_MEMORY = "expresso.pair.peak.memory";
 
+  // ---- running count-model training (live service, from expresso.progress) ----
+  /** {@code expresso_train_epoch{experiment,model,pattern,seed}}: the latest epoch a running train task finished. */
+  public static final String TRAIN_EPOCH = "expresso.train.epoch";
+  /** {@code expresso_train_l1{experiment,model,pattern,seed,split}}: that epoch's ℓ1, split train or validation. */
+  public static final String TRAIN_L1 = "expresso.train.l1";
+  /** {@code expresso_train_learning_rate{experiment,model,pattern,seed}}: the rate that epoch trained with. */
+  public static final String TRAIN_LEARNING_RATE = "expresso.train.learning.rate";
+
   // ---- attacks (aggregator, from results) ----
   /** {@code expresso_attack_targets_total{model,pattern,space,budget}}: graphs attacked. */
   public static final String ATTACK_TARGETS = "expresso.attack.targets";
@@ -111,6 +119,9 @@ public final class MeterNames {
       "expresso_training_epochs_total",
       "expresso_training_final_loss",
       "expresso_pair_peak_memory_bytes",
+      "expresso_train_epoch",
+      "expresso_train_l1",
+      "expresso_train_learning_rate",
       "expresso_attack_targets_total",
       "expresso_attack_successes_total",
       "expresso_attack_auc",
@@ -128,6 +139,8 @@ public final class MeterNames {
   public static final String STATISTIC = "statistic";
   public static final String PATTERN = "pattern";
   public static final String SPACE = "space";
+  public static final String SEED = "seed";
+  public static final String SPLIT = "split";
   public static final String BUDGET = "budget";
   public static final String OUTCOME = "outcome";
   public static final String GROUP = "group";

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -215,6 +216,34 @@ public final class ResultMeters {
           .tags(curveTags).register(registry);
       return holder;
     })[0] = value;
+  }
+
+  /**
+   * One finished epoch of a running train task: its gauges hold the latest epoch, train and
+   * validation ℓ1 and learning rate per (experiment, model, pattern, seed), each label through the
+   * guard. The label set is open (experiments come and go), so nothing is registered at start-up.
+   */
+  public void trainEpoch(String experiment, String model, String pattern, long seed, int epoch, double trainL1,
+      double validationL1, double learningRate) {
+    Tags tags = guard.series(TRAIN_EPOCH, EXPERIMENT, experiment, MODEL, LabelGuard.modelName(model), PATTERN, pattern,
+        SEED, Long.toString(seed));
+    gauge(TRAIN_EPOCH, "Latest epoch finished by a running train task", tags).accept(epoch);
+    gauge(TRAIN_L1, "Latest epoch's mean l1 of a running train task", tags.and(SPLIT, "train")).accept(trainL1);
+    gauge(TRAIN_L1, "Latest epoch's mean l1 of a running train task", tags.and(SPLIT, "validation"))
+        .accept(validationL1);
+    gauge(TRAIN_LEARNING_RATE, "Learning rate of a running train task's latest epoch", tags).accept(learningRate);
+  }
+
+  private final Map<List<Object>, java.util.concurrent.atomic.AtomicReference<Double>> gauges = new ConcurrentHashMap<>();
+
+  /** A settable gauge, registered once per name and tags. */
+  private java.util.function.DoubleConsumer gauge(String name, String description, Tags tags) {
+    java.util.concurrent.atomic.AtomicReference<Double> holder = gauges.computeIfAbsent(List.of(name, tags), k -> {
+      java.util.concurrent.atomic.AtomicReference<Double> h = new java.util.concurrent.atomic.AtomicReference<>(Double.NaN);
+      Gauge.builder(name, h, r -> r.get()).description(description).tags(tags).register(registry);
+      return h;
+    });
+    return v -> holder.set(v);
   }
 
   private Counter counter(String name, String description, Tags tags) {

@@ -16,12 +16,16 @@ import java.util.List;
  * @param beam beam width; 0 = the default (greedy for P, the scale's width for P^c and P^s)
  * @param budgetFractions increasing fractions in (0, 1]; null = {@link Budgets#PAPER_FRACTIONS}
  *     (so jobs written before this field existed read as the paper's)
+ * @param graphs graphs per dataset, 0 for the scale's (as the attacked model's train job)
  */
 public record AttackJob(String attackId, String modelId, String spec, PerturbationSpace space, Scale scale,
-    String dataset, List<String> transferTo, long seed, int beam, double[] budgetFractions) {
+    String dataset, List<String> transferTo, long seed, int beam, double[] budgetFractions, int graphs) {
 
   public AttackJob {
     transferTo = List.copyOf(transferTo);
+    if (graphs < 0) {
+      throw new IllegalArgumentException("graphs must be positive (0 = the scale's), got " + graphs);
+    }
     if (beam < 0) {
       throw new IllegalArgumentException("beam width must be at least 1 (0 = default), got " + beam);
     }
@@ -38,6 +42,17 @@ public record AttackJob(String attackId, String modelId, String spec, Perturbati
         throw new IllegalArgumentException("budgets must increase: " + budgetFractions[b - 1] + " then " + f);
       }
     }
+  }
+
+  /** An attack on data of the scale's size. */
+  public AttackJob(String attackId, String modelId, String spec, PerturbationSpace space, Scale scale,
+      String dataset, List<String> transferTo, long seed, int beam, double[] budgetFractions) {
+    this(attackId, modelId, spec, space, scale, dataset, transferTo, seed, beam, budgetFractions, 0);
+  }
+
+  /** Graphs per dataset: those the attacked model was trained and tested on. */
+  public int datasetSize() {
+    return graphs > 0 ? graphs : scale.datasetSize();
   }
 
   /** The study's attack: default beam, the paper's budgets. */
@@ -61,7 +76,7 @@ public record AttackJob(String attackId, String modelId, String spec, Perturbati
     return o instanceof AttackJob j && attackId.equals(j.attackId) && modelId.equals(j.modelId)
         && spec.equals(j.spec) && space == j.space && scale == j.scale && dataset.equals(j.dataset)
         && transferTo.equals(j.transferTo) && seed == j.seed && beam == j.beam
-        && Arrays.equals(budgetFractions, j.budgetFractions);
+        && Arrays.equals(budgetFractions, j.budgetFractions) && graphs == j.graphs;
   }
 
   @Override

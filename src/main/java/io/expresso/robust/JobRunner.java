@@ -10,7 +10,10 @@ import io.expresso.graph.Graph;
 import io.expresso.model.RegressorSpec;
 import io.expresso.train.CountErrors;
 import io.expresso.train.CountRegressionTrainer;
+import io.expresso.train.ProgressSaving;
+import io.expresso.train.TrainingState;
 import io.expresso.train.TrainedCountModel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,14 +36,31 @@ public final class JobRunner implements AutoCloseable {
   static final AdversarialRule RULE = AdversarialRule.paper();
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobRunner.class);
 
-  private final ModelStore store;
-  private final String device;
   private final Map<String, TrainedCountModel> loaded = new LinkedHashMap<>();
   private final CountRegressionTrainer trainer = new CountRegressionTrainer();
 
+  /** Save a running train job's state this often (epochs), or after this long, whichever comes first. */
+  static final int SAVE_EVERY_EPOCHS = 5;
+  static final Duration SAVE_EVERY = Duration.ofMinutes(2);
+
+  private final ModelStore store;
+  private final String device;
+  private final int saveEveryEpochs;
+  private final Duration saveEvery;
+
   public JobRunner(ModelStore store, String device) {
+    this(store, device, SAVE_EVERY_EPOCHS, SAVE_EVERY);
+  }
+
+  /**
+   * @param saveEveryEpochs save a train job's progress after this many epochs (0: by time only)
+   * @param saveEvery or once this long has passed since the last save (null: by epochs only)
+   */
+  public JobRunner(ModelStore store, String device, int saveEveryEpochs, Duration saveEvery) {
     this.store = store;
     this.device = device;
+    this.saveEveryEpochs = saveEveryEpochs;
+    this.saveEvery = saveEvery;
   }
 
   /** Trains (or retrains the head of) a model, stores its checkpoint and tests it. */
@@ -48,26 +68,41 @@ public final class JobRunner implements AutoCloseable {
     return train(job, () -> false);
   }
 
+  /** Told about every finished epoch of a train job (the worker sends it to {@code expresso.progress}). */
+  @FunctionalInterface
+  public interface EpochObserver {
+    /** @param maxEpochs the most epochs the job may train */
+    void epoch(TrainJob job, int maxEpochs, CountRegressionTrainer.Epoch epoch);
+  }
+
   /** As {@link #train(TrainJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
   public TrainOutcome train(TrainJob job, BooleanSupplier cancelled) {
-    CountingSplit data = StudyData.get(job.dataset(), job.scale());
-    Scale s = job.scale();
-    // the architecture × pattern recipe trains it; the scale only caps the epochs
-    CountRegressionTrainer.Settings settings = s.recipe(RegressorSpec.parse(job.spec()).architecture(), job.pattern())
+    return train(job, cancelled, (j, max, e) -> {});
+  }
+
+  /** As {@link #train(TrainJob, BooleanSupplier)}, telling {@code observer} each finished epoch. */
+  public TrainOutcome train(TrainJob job, BooleanSupplier cancelled, EpochObserver observer) {
+    CountingSplit data = StudyData.get(job.dataset(), job.datasetSize());
+    // the architecture × pattern recipe trains it; the scale (or the job) only caps the epochs
+    CountRegressionTrainer.Settings settings = job.recipe(RegressorSpec.parse(job.spec()).architecture())
         .settings(job.seed(), device);
-    java.util.function.Consumer<CountRegressionTrainer.Epoch> progress = e -> LOG.info(
-        "{} epoch {}: train l1 {}, validation l1 {}, lr {}", job.modelId(), e.epoch(),
-        String.format(java.util.Locale.ROOT, "%.4f", e.trainLoss()),
-        String.format(java.util.Locale.ROOT, "%.4f", e.validationL1()), e.learningRate());
+    java.util.function.Consumer<CountRegressionTrainer.Epoch> progress = e -> {
+      LOG.info("{} epoch {}: train l1 {}, validation l1 {}, lr {}", job.modelId(), e.epoch(),
+          String.format(java.util.Locale.ROOT, "%.4f", e.trainLoss()),
+          String.format(java.util.Locale.ROOT, "%.4f", e.validationL1()), e.learningRate());
+      observer.epoch(job, settings.epochs(), e);
+    };
+    ProgressSaving saving = new ProgressSaving(savedState(job), saveEveryEpochs, saveEvery,
+        state -> store.putProgress(job, state.toBytes()));
     CountRegressionTrainer.Run run;
     if (job.headOf() == null) {
       RegressorSpec spec = RegressorSpec.parse(job.spec());
-      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, progress, cancelled);
+      run = trainer.train(spec, job.pattern(), data.train(), data.validation(), settings, progress, cancelled, saving);
     } else {
       // A private copy: the stored base model stays as it was trained.
       TrainedCountModel base = TrainedCountModel.fromBytes(checkpoint(job.headOf()), device);
       try {
-        run = trainer.retrainHead(base, data.train(), data.validation(), settings, progress, cancelled);
+        run = trainer.retrainHead(base, data.train(), data.validation(), settings, progress, cancelled, saving);
       } catch (RuntimeException e) {
         base.close(); // the copy is ours until remembered: free its native memory
         throw e;
@@ -82,8 +117,9 @@ public final class JobRunner implements AutoCloseable {
         throw new CancellationException("train job " + job.modelId() + " cancelled after training, before storing it");
       }
       store.put(job, model.toBytes());
+      store.deleteProgress(job.modelId()); // the checkpoint is durable: nothing left to resume
       for (String d : job.testOn()) {
-        errors.put(d, model.evaluate(StudyData.get(d, s).test()));
+        errors.put(d, model.evaluate(StudyData.get(d, job.datasetSize()).test()));
       }
       correct = model.correctlyPredicted(data.test()).size();
     } catch (RuntimeException e) {
@@ -92,7 +128,24 @@ public final class JobRunner implements AutoCloseable {
     }
     remember(job.modelId(), model);
     return new TrainOutcome(job, errors, run.epochs(), run.finalLoss(), run.bestEpoch(),
-        run.bestValidationL1(), correct, run.seconds());
+        run.bestValidationL1(), correct, run.seconds(), run.resumedFromEpoch());
+  }
+
+  /** The state an earlier attempt of {@code job} saved, or null; an unreadable one is dropped, not fatal. */
+  private TrainingState savedState(TrainJob job) {
+    java.util.Optional<byte[]> bytes = store.getProgress(job);
+    if (bytes.isEmpty()) {
+      return null;
+    }
+    try {
+      TrainingState state = TrainingState.fromBytes(bytes.get());
+      LOG.info("{}: resuming after epoch {} (best epoch {}, validation l1 {}) saved by an earlier attempt",
+          job.modelId(), state.epoch(), state.bestEpoch(), state.bestValidationL1());
+      return state;
+    } catch (IllegalArgumentException e) {
+      LOG.warn("{}: ignoring its saved progress ({}); training from scratch", job.modelId(), e.getMessage());
+      return null;
+    }
   }
 
   /** Attacks a stored model on its correctly predicted test graphs and scores transfer. */
@@ -103,7 +156,7 @@ public final class JobRunner implements AutoCloseable {
   /** As {@link #attack(AttackJob)}, stopping with {@link CancellationException} once {@code cancelled} is true. */
   public AttackOutcome attack(AttackJob job, BooleanSupplier cancelled) {
     long start = System.nanoTime();
-    CountingSplit data = StudyData.get(job.dataset(), job.scale());
+    CountingSplit data = StudyData.get(job.dataset(), job.datasetSize());
     TrainedCountModel model = load(job.modelId());
     List<Graph> targets = new ArrayList<>();
     for (int g : model.correctlyPredicted(data.test())) {

@@ -85,23 +85,61 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
   public static final String TORCHSCRIPT_FORMAT = "torchscript";
 
   private void send(String modelId, byte[] checkpoint, Checkpoint.Builder b) {
-    if (b.getFormat().isEmpty()) {
-      b.setFormat("expresso-count-model-1/djl-pytorch");
-    }
-    Checkpoint c = b.setKey(modelId).setParameters(ByteString.copyFrom(checkpoint)).setCreatedBy(workerId)
+    send(modelId, checkpoint, b, b.getFormat().isEmpty() ? "expresso-count-model-1/djl-pytorch" : b.getFormat());
+  }
+
+  private void send(String key, byte[] bytes, Checkpoint.Builder b, String format) {
+    Checkpoint c = b.setKey(key).setParameters(ByteString.copyFrom(bytes)).setFormat(format).setCreatedBy(workerId)
         .setCreatedAtMs(System.currentTimeMillis()).build();
+    produce(key, c.toByteArray());
+    seen.put(key, bytes.clone());
+    jobs.put(key, c.getJob());
+  }
+
+  /** Writes and waits for the broker's acknowledgement; a null value is a tombstone. */
+  private void produce(String key, byte[] value) {
     try {
-      producer.send(new ProducerRecord<>(Topics.MODELS, modelId, c.toByteArray())).get();
+      producer.send(new ProducerRecord<>(Topics.MODELS, key, value)).get();
     } catch (ExecutionException e) {
-      throw new IllegalStateException("cannot store checkpoint '" + modelId + "' in " + Topics.MODELS
+      throw new IllegalStateException("cannot write '" + key + "' to " + Topics.MODELS
           + ": " + e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while storing checkpoint '" + modelId + "'", e);
+      throw new IllegalStateException("interrupted while writing '" + key + "' to " + Topics.MODELS, e);
     }
-    seen.put(modelId, checkpoint.clone());
-    jobs.put(modelId, c.getJob());
   }
+
+  /** A progress record is a {@link Checkpoint} of format {@code expresso-training-state-1} under {@code <model_id>#progress}. */
+  @Override
+  public void putProgress(TrainJob job, byte[] state) {
+    send(ModelStore.progressKey(job.modelId()), state, Checkpoint.newBuilder().setModel(job.spec())
+        .setPattern(job.pattern().cliName()).setSeed(job.seed()).setJob(RobustProtos.message(job)),
+        PROGRESS_FORMAT);
+  }
+
+  /** Reads the topic to its end first: the state may come from another worker's attempt. */
+  @Override
+  public Optional<byte[]> getProgress(TrainJob job) {
+    String key = ModelStore.progressKey(job.modelId());
+    seen.remove(key);
+    jobs.remove(key);
+    readToEnd();
+    byte[] state = seen.get(key);
+    if (state == null || !RobustProtos.message(job).equals(jobs.get(key))) {
+      return Optional.empty();
+    }
+    return Optional.of(state.clone());
+  }
+
+  @Override
+  public void deleteProgress(String modelId) {
+    String key = ModelStore.progressKey(modelId);
+    produce(key, null);
+    seen.remove(key);
+    jobs.remove(key);
+  }
+
+  static final String PROGRESS_FORMAT = "expresso-training-state-1";
 
   @Override
   public Optional<byte[]> get(String modelId) {
@@ -158,6 +196,11 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
           throw new IllegalStateException("timed out reading " + Topics.MODELS);
         }
         for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(200))) {
+          if (r.value() == null) { // a tombstone: the key was deleted (a finished job's progress)
+            seen.remove(r.key());
+            jobs.remove(r.key());
+            continue;
+          }
           try {
             Checkpoint cp = Checkpoint.parseFrom(r.value());
             seen.put(r.key(), cp.getParameters().toByteArray());

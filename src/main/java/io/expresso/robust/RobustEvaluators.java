@@ -27,6 +27,9 @@ public final class RobustEvaluators implements EvaluatorProvider {
   private Supplier<ModelStore> storeFactory;
   private volatile ModelStore store;
   private final Map<String, JobRunner> runners = new ConcurrentHashMap<>();
+  private volatile EvaluatorRegistry registry;
+  /** Where epochs go: expresso.progress on the worker's cluster; none outside a worker. */
+  private volatile TrainProgressPublisher progress;
 
   /** For ServiceLoader: the store is the worker's {@code expresso.models} topic. */
   public RobustEvaluators() {
@@ -39,6 +42,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
 
   @Override
   public void register(EvaluatorRegistry registry) {
+    this.registry = registry;
     if (storeFactory == null) {
       // the worker sets its cluster on the registry when it starts, after this: look it up at first use
       storeFactory = () -> registry.kafka()
@@ -90,6 +94,24 @@ public final class RobustEvaluators implements EvaluatorProvider {
       c.close();
     }
     store = null;
+    if (progress != null) {
+      progress.close();
+      progress = null;
+    }
+  }
+
+  /** The progress publisher on the worker's cluster, created at first use; null without one. */
+  private TrainProgressPublisher progress() {
+    if (progress == null && registry != null && registry.kafka().isPresent()) {
+      synchronized (this) {
+        if (progress == null) {
+          io.expresso.runtime.KafkaClients k = registry.kafka().get();
+          // pid@host: the process that trains, as people find it in their process list
+          progress = new TrainProgressPublisher(k, java.lang.management.ManagementFactory.getRuntimeMXBean().getName());
+        }
+      }
+    }
+    return progress;
   }
 
   @Override
@@ -118,7 +140,11 @@ public final class RobustEvaluators implements EvaluatorProvider {
   Result.Builder train(TrainTask task, Device device, BooleanSupplier cancelled) {
     TrainOutcome o;
     try {
-      o = runner(device).train(RobustProtos.job(task.getJob()), cancelled);
+      TrainProgressPublisher p = progress();
+      String experiment = task.getHeader().getExperimentId();
+      String taskId = task.getHeader().getTaskId();
+      o = runner(device).train(RobustProtos.job(task.getJob()), cancelled, p == null ? (j, max, e) -> {}
+          : (j, max, e) -> p.send(experiment, taskId, j, max, e));
     } catch (IllegalArgumentException e) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, "train task " + task.getHeader().getTaskId() + ": " + e.getMessage(), e);
     }

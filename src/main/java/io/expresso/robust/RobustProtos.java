@@ -26,7 +26,8 @@ final class RobustProtos {
   static io.expresso.proto.v1.TrainJob message(TrainJob j) {
     return io.expresso.proto.v1.TrainJob.newBuilder().setModelId(j.modelId()).setSpec(j.spec())
         .setPattern(j.pattern().cliName()).setDataset(j.dataset()).setScale(j.scale().cliName()).setSeed(j.seed())
-        .setHeadOf(j.headOf() == null ? "" : j.headOf()).addAllTestOn(j.testOn()).build();
+        .setHeadOf(j.headOf() == null ? "" : j.headOf()).addAllTestOn(j.testOn()).setGraphs(j.graphs())
+        .setMaxEpochs(j.maxEpochs()).setLearningRate(j.learningRate()).setBatchSize(j.batchSize()).build();
   }
 
   /** @throws IllegalArgumentException naming a missing or bad field */
@@ -34,13 +35,15 @@ final class RobustProtos {
     return new TrainJob(required(m.getModelId(), "train job model_id"), required(m.getSpec(), "train job spec"),
         Pattern.fromName(required(m.getPattern(), "train job pattern")), required(m.getDataset(), "train job dataset"),
         Scale.fromName(required(m.getScale(), "train job scale")), m.getSeed(),
-        m.getHeadOf().isEmpty() ? null : m.getHeadOf(), m.getTestOnList());
+        m.getHeadOf().isEmpty() ? null : m.getHeadOf(), m.getTestOnList(), m.getGraphs(), m.getMaxEpochs(),
+        (float) m.getLearningRate(), m.getBatchSize());
   }
 
   static io.expresso.proto.v1.AttackJob message(AttackJob j) {
     io.expresso.proto.v1.AttackJob.Builder b = io.expresso.proto.v1.AttackJob.newBuilder().setAttackId(j.attackId())
         .setModelId(j.modelId()).setSpec(j.spec()).setSpace(j.space().cliName()).setScale(j.scale().cliName())
-        .setDataset(j.dataset()).addAllTransferTo(j.transferTo()).setSeed(j.seed()).setBeam(j.beam());
+        .setDataset(j.dataset()).addAllTransferTo(j.transferTo()).setSeed(j.seed()).setBeam(j.beam())
+        .setGraphs(j.graphs());
     for (double f : j.budgetFractions()) {
       b.addBudgetFractions(f);
     }
@@ -54,7 +57,7 @@ final class RobustProtos {
     return new AttackJob(required(m.getAttackId(), "attack job attack_id"), required(m.getModelId(), "attack job model_id"),
         required(m.getSpec(), "attack job spec"), PerturbationSpace.fromName(required(m.getSpace(), "attack job space")),
         Scale.fromName(required(m.getScale(), "attack job scale")), required(m.getDataset(), "attack job dataset"),
-        m.getTransferToList(), m.getSeed(), m.getBeam(), fractions);
+        m.getTransferToList(), m.getSeed(), m.getBeam(), fractions, m.getGraphs());
   }
 
   /** The result of a train job: the summary fields people and metrics read, and the whole outcome. */
@@ -63,7 +66,7 @@ final class RobustProtos {
     TrainResult.Builder r = TrainResult.newBuilder().setModel(job.spec()).setPattern(job.pattern().cliName())
         .setDataset(job.dataset()).setSeed(job.seed()).setCheckpointKey(job.modelId())
         .setEpochs(o.epochs()).setFinalLoss(o.finalLoss()).setValidationMae(o.bestValidationL1())
-        .setBestEpoch(o.bestEpoch()).setCorrectTest(o.correctTest()).setJob(message(job)).setSeconds(o.seconds());
+        .setBestEpoch(o.bestEpoch()).setCorrectTest(o.correctTest()).setJob(message(job)).setSeconds(o.seconds()).setResumedFromEpoch(o.resumedFromEpoch());
     o.errors().forEach((dataset, e) -> r.addErrors(DatasetErrors.newBuilder().setDataset(dataset).setL1(e.l1())
         .setLc(e.lc()).setGraphs(e.graphs())));
     CountErrors main = o.errors().get(job.dataset());
@@ -79,7 +82,7 @@ final class RobustProtos {
       errors.put(e.getDataset(), new CountErrors(e.getL1(), e.getLc(), e.getGraphs()));
     }
     return new TrainOutcome(job(r.getJob()), errors, r.getEpochs(), r.getFinalLoss(), r.getBestEpoch(),
-        r.getValidationMae(), r.getCorrectTest(), r.getSeconds());
+        r.getValidationMae(), r.getCorrectTest(), r.getSeconds(), r.getResumedFromEpoch());
   }
 
   /**

@@ -5,7 +5,10 @@ import io.expresso.count.Pattern;
 import io.expresso.model.RegressorSpec;
 import java.util.ArrayList;
 import java.util.List;
+import io.expresso.stats.MeanStd;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -16,9 +19,71 @@ import java.util.function.Consumer;
  *
  * @param models model options as given: a bare architecture (its counting recipe per pattern, within
  *     the scale's caps) or a full spec; {@link #spec} resolves one for a pattern
+ * @param sizes the scale's data size, seeds and epoch cap, as overridden on the command line
  */
 public record RobustnessExperiment(String experimentId, Scale scale, List<String> models,
-    List<Pattern> patterns, boolean ood) {
+    List<Pattern> patterns, boolean ood, Sizes sizes, boolean search, Map<String, SearchGrid.Point> chosen) {
+
+  /**
+   * One grid point of a model × pattern in the search: its validation ℓ1 (best epoch) over seeds.
+   *
+   * @param model the model option as given
+   * @param selected the point with the lowest mean, whose models the study attacks
+   */
+  public record SearchRow(String model, Pattern pattern, SearchGrid.Point point, MeanStd validationL1,
+      boolean selected) {}
+
+  /** An experiment without the hyper-parameter search. */
+  public RobustnessExperiment(String experimentId, Scale scale, List<String> models, List<Pattern> patterns,
+      boolean ood, Sizes sizes) {
+    this(experimentId, scale, models, patterns, ood, sizes, false, Map.of());
+  }
+
+  /**
+   * Overrides of a scale's size ({@code --graphs}, {@code --seeds}, {@code --max-epochs}); 0 keeps
+   * the scale's value. Graphs and epochs travel in every job, so workers generate and train alike.
+   */
+  public record Sizes(int graphs, int seeds, int maxEpochs) {
+    public static final Sizes SCALE = new Sizes(0, 0, 0);
+
+    public Sizes {
+      if (graphs < 0 || seeds < 0 || maxEpochs < 0) {
+        throw new IllegalArgumentException("--graphs, --seeds and --max-epochs must be positive, got "
+            + graphs + ", " + seeds + ", " + maxEpochs);
+      }
+      if (graphs > 0 && graphs < 10) {
+        throw new IllegalArgumentException("--graphs must be at least 10 (the 30/20/50 split), got " + graphs);
+      }
+    }
+  }
+
+  /** An experiment at its scale's sizes. */
+  public RobustnessExperiment(String experimentId, Scale scale, List<String> models, List<Pattern> patterns,
+      boolean ood) {
+    this(experimentId, scale, models, patterns, ood, Sizes.SCALE);
+  }
+
+  /** Seeds per model × pattern. */
+  public int seeds() {
+    return sizes.seeds() > 0 ? sizes.seeds() : scale.seeds();
+  }
+
+  /** Graphs per dataset. */
+  public int datasetSize() {
+    return sizes.graphs() > 0 ? sizes.graphs() : scale.datasetSize();
+  }
+
+  /** The most training epochs. */
+  public int maxEpochs() {
+    return sizes.maxEpochs() > 0 ? sizes.maxEpochs() : scale.epochs();
+  }
+
+  private TrainJob trainJob(String id, String model, Pattern p, String dataset, int seed, String headOf,
+      List<String> testOn) {
+    SearchGrid.Point point = chosen.get(key(model, p));
+    return new TrainJob(id, spec(model, p), p, dataset, scale, seed, headOf, testOn, sizes.graphs(), sizes.maxEpochs(),
+        point == null ? 0f : point.learningRate(), point == null ? 0 : point.batchSize());
+  }
 
   public static final List<PerturbationSpace> SPACES = List.of(PerturbationSpace.ANY,
       PerturbationSpace.COUNT_PRESERVING, PerturbationSpace.SUBGRAPH_PRESERVING);
@@ -39,6 +104,10 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     if (models.stream().map(m -> StudyJobs.resolveSpec(m, Pattern.TRIANGLE, scale)).distinct().count() < models.size()) {
       throw new IllegalArgumentException("the same model is given twice in " + models);
     }
+    if (sizes == null) {
+      sizes = Sizes.SCALE;
+    }
+    chosen = Map.copyOf(chosen);
     if (scale.seeds() < 1) {
       throw new IllegalArgumentException("scale " + scale.cliName() + " has no seeds");
     }
@@ -48,21 +117,101 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     return RegressorSpec.parse(spec).architecture();
   }
 
-  /** The full spec of model option {@code model} for pattern {@code p} at this scale. */
+  /** The full spec of model option {@code model} for pattern {@code p}: the search's choice, else the recipe's at this scale. */
   public String spec(String model, Pattern p) {
-    return StudyJobs.resolveSpec(model, p, scale);
+    SearchGrid.Point point = chosen.get(key(model, p));
+    return point != null ? point.spec() : StudyJobs.resolveSpec(model, p, scale);
   }
 
-  String modelId(String spec, Pattern p, String dataset, int seed) {
-    return StudyJobs.modelId(experimentId, spec, p, dataset, seed);
+  private static String key(String model, Pattern p) {
+    return model + '\u0000' + p.cliName();
   }
 
-  String headId(String spec, Pattern p, int seed) {
-    return modelId(spec, p, D1, seed) + "/head-" + D2;
+  /** A model's id; a searched point's carries its rate and batch, since the spec does not. */
+  private static String modelId(String experimentId, String spec, Pattern p, String dataset, int seed,
+      SearchGrid.Point point) {
+    return StudyJobs.modelId(experimentId, spec, p, dataset, seed) + (point == null ? "" : "/" + point.suffix());
+  }
+
+  String modelId(String model, Pattern p, String dataset, int seed) {
+    return modelId(experimentId, spec(model, p), p, dataset, seed, chosen.get(key(model, p)));
+  }
+
+  String headId(String model, Pattern p, int seed) {
+    return modelId(model, p, D1, seed) + "/head-" + D2;
+  }
+
+  /** The grid of {@code --search} at this scale. */
+  public SearchGrid grid() {
+    return SearchGrid.of(scale);
+  }
+
+  /** Phase 0 of {@code --search}: every grid point × seed of every model × pattern, on the attack dataset. */
+  public List<TrainJob> searchJobs() {
+    List<TrainJob> jobs = new ArrayList<>();
+    for (String model : models) {
+      for (Pattern p : patterns) {
+        for (SearchGrid.Point point : grid().points(StudyJobs.resolveSpec(model, p, scale))) {
+          for (int s = 0; s < seeds(); s++) {
+            // tested as trainJobs() tests the attack-dataset model, so the selected point's jobs are reused
+            jobs.add(new TrainJob(modelId(experimentId, point.spec(), p, scale.attackDataset(), s, point), point.spec(),
+                p, scale.attackDataset(), scale, s, null, attackTestOn(), sizes.graphs(),
+                sizes.maxEpochs(), point.learningRate(), point.batchSize()));
+          }
+        }
+      }
+    }
+    return jobs;
+  }
+
+  /** The search's table: each point's mean validation ℓ1 over seeds, the lowest per model × pattern selected. */
+  public List<SearchRow> searchRows(List<TrainOutcome> searched) {
+    List<SearchRow> rows = new ArrayList<>();
+    for (String model : models) {
+      for (Pattern p : patterns) {
+        List<SearchGrid.Point> points = grid().points(StudyJobs.resolveSpec(model, p, scale));
+        List<MeanStd> means = new ArrayList<>();
+        int best = -1;
+        for (SearchGrid.Point point : points) {
+          double[] v = searched.stream().filter(o -> o.job().pattern() == p && o.job().spec().equals(point.spec())
+              && o.job().learningRate() == point.learningRate() && o.job().batchSize() == point.batchSize())
+              .mapToDouble(TrainOutcome::bestValidationL1).toArray();
+          MeanStd m = MeanStd.ofMeasured(v);
+          means.add(m);
+          if (v.length > 0 && (best < 0 || m.mean() < means.get(best).mean())) {
+            best = means.size() - 1;
+          }
+        }
+        for (int i = 0; i < points.size(); i++) {
+          rows.add(new SearchRow(model, p, points.get(i), means.get(i), i == best));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** This experiment with the selected points of {@code rows} as its models. */
+  public RobustnessExperiment withChoices(List<SearchRow> rows) {
+    Map<String, SearchGrid.Point> picked = new LinkedHashMap<>();
+    for (SearchRow r : rows) {
+      if (r.selected()) {
+        picked.put(key(r.model(), r.pattern()), r.point());
+      }
+    }
+    return new RobustnessExperiment(experimentId, scale, models, patterns, ood, sizes, search, picked);
   }
 
   private boolean attackOnD1() {
     return scale.attackDataset().equals(D1);
+  }
+
+  /** The datasets an attack-dataset model is tested on (and d2 when it is also the OOD study's d1 model). */
+  private List<String> attackTestOn() {
+    List<String> testOn = new ArrayList<>(List.of(scale.attackDataset()));
+    if (ood && attackOnD1()) {
+      testOn.add(D2);
+    }
+    return testOn;
   }
 
   /** Phase 1: every model trained from scratch. */
@@ -71,18 +220,15 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     for (String model : models) {
       for (Pattern p : patterns) {
         String spec = spec(model, p);
-        for (int s = 0; s < scale.seeds(); s++) {
-          List<String> testOn = new ArrayList<>(List.of(scale.attackDataset()));
-          if (ood && attackOnD1()) {
-            testOn.add(D2);
-          }
-          jobs.add(new TrainJob(modelId(spec, p, scale.attackDataset(), s), spec, p, scale.attackDataset(),
-              scale, s, null, testOn));
+        for (int s = 0; s < seeds(); s++) {
+          List<String> testOn = attackTestOn();
+          jobs.add(trainJob(modelId(model, p, scale.attackDataset(), s), model, p, scale.attackDataset(), s, null,
+              testOn));
           if (ood) {
             if (!attackOnD1()) {
-              jobs.add(new TrainJob(modelId(spec, p, D1, s), spec, p, D1, scale, s, null, List.of(D1, D2)));
+              jobs.add(trainJob(modelId(model, p, D1, s), model, p, D1, s, null, List.of(D1, D2)));
             }
-            jobs.add(new TrainJob(modelId(spec, p, D2, s), spec, p, D2, scale, s, null, List.of(D2)));
+            jobs.add(trainJob(modelId(model, p, D2, s), model, p, D2, s, null, List.of(D2)));
           }
         }
       }
@@ -99,8 +245,8 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     for (String model : models) {
       for (Pattern p : patterns) {
         String spec = spec(model, p);
-        for (int s = 0; s < scale.seeds(); s++) {
-          jobs.add(new TrainJob(headId(spec, p, s), spec, p, D2, scale, s, modelId(spec, p, D1, s), List.of(D2)));
+        for (int s = 0; s < seeds(); s++) {
+          jobs.add(trainJob(headId(model, p, s), model, p, D2, s, modelId(model, p, D1, s), List.of(D2)));
         }
       }
     }
@@ -113,17 +259,17 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     for (String model : models) {
       for (Pattern p : patterns) {
         String spec = spec(model, p);
-        for (int s = 0; s < scale.seeds(); s++) {
+        for (int s = 0; s < seeds(); s++) {
           List<String> others = new ArrayList<>();
-          for (int o = 0; o < scale.seeds(); o++) {
+          for (int o = 0; o < seeds(); o++) {
             if (o != s) {
-              others.add(modelId(spec, p, scale.attackDataset(), o));
+              others.add(modelId(model, p, scale.attackDataset(), o));
             }
           }
           for (PerturbationSpace space : SPACES) {
-            String id = modelId(spec, p, scale.attackDataset(), s) + "/attack-" + space.cliName();
-            jobs.add(new AttackJob(id, modelId(spec, p, scale.attackDataset(), s), spec, space, scale,
-                scale.attackDataset(), others, 1000L * s + space.ordinal()));
+            String id = modelId(model, p, scale.attackDataset(), s) + "/attack-" + space.cliName();
+            jobs.add(new AttackJob(id, modelId(model, p, scale.attackDataset(), s), spec, space, scale,
+                scale.attackDataset(), others, 1000L * s + space.ordinal(), 0, null, sizes.graphs()));
           }
         }
       }
@@ -134,17 +280,42 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   /** Runs all phases on {@code executor}; {@code progress} gets one line per finished job. */
   public RobustnessReport run(StudyExecutor executor, Consumer<String> progress) {
     long start = System.nanoTime();
-    List<TrainOutcome> trained = new ArrayList<>(executor.train(trainJobs(), o -> progress.accept(describe(o))));
+    if (search && chosen.isEmpty()) {
+      // phase 0: the grid; the selected points' attack-dataset models are then the study's own
+      List<TrainOutcome> searched = executor.train(searchJobs(), o -> progress.accept("searched " + describe(o)));
+      List<SearchRow> rows = searchRows(searched);
+      rows.stream().filter(SearchRow::selected).forEach(r -> progress.accept(String.format(Locale.ROOT,
+          "selected for %s x %s: %s, %s (mean validation l1 %.4f)", r.model(), r.pattern().cliName(),
+          r.point().spec(), r.point().suffix(), r.validationL1().mean())));
+      return withChoices(rows).runPhases(executor, progress, searched, rows, start);
+    }
+    return runPhases(executor, progress, List.of(), List.of(), start);
+  }
+
+  private RobustnessReport runPhases(StudyExecutor executor, Consumer<String> progress, List<TrainOutcome> searched,
+      List<SearchRow> rows, long start) {
+    Map<String, TrainOutcome> done = new LinkedHashMap<>();
+    searched.forEach(o -> done.put(o.job().modelId(), o));
+    List<TrainJob> toTrain = trainJobs().stream().filter(j -> !done.containsKey(j.modelId())).toList();
+    List<TrainOutcome> trained = new ArrayList<>(executor.train(toTrain, o -> progress.accept(describe(o))));
+    for (TrainJob j : trainJobs()) {
+      if (done.containsKey(j.modelId())) {
+        trained.add(done.get(j.modelId())); // trained in the search, with this job's settings
+      }
+    }
     trained.addAll(executor.train(headJobs(), o -> progress.accept(describe(o))));
     List<AttackOutcome> attacks = executor.attack(attackJobs(), o -> progress.accept(String.format(Locale.ROOT,
         "attacked %s: %d graphs, NR %.3f, NR(tr.) %.3f, %.1fs", o.job().attackId(), o.summary().attacked(),
         o.summary().nr(), o.nrTransfer(), o.seconds())));
-    return new RobustnessReport(this, trained, attacks, (System.nanoTime() - start) / 1e9);
+    return new RobustnessReport(this, trained, attacks, (System.nanoTime() - start) / 1e9, rows);
   }
 
   private static String describe(TrainOutcome o) {
     StringBuilder sb = new StringBuilder("trained " + o.job().modelId() + ":");
     o.errors().forEach((d, e) -> sb.append(String.format(Locale.ROOT, " %s l1 %.3f", d, e.l1())));
+    if (o.resumedFromEpoch() > 0) {
+      sb.append(", resumed after epoch ").append(o.resumedFromEpoch());
+    }
     return sb.append(String.format(Locale.ROOT, ", %d correct, %.1fs", o.correctTest(), o.seconds())).toString();
   }
 }

@@ -58,12 +58,26 @@ public final class RobustnessReport {
   private final List<AttackOutcome> attacks;
   private final double seconds;
 
+  private final List<RobustnessExperiment.SearchRow> search;
+
   public RobustnessReport(RobustnessExperiment experiment, List<TrainOutcome> trained,
       List<AttackOutcome> attacks, double seconds) {
+    this(experiment, trained, attacks, seconds, List.of());
+  }
+
+  /** @param search the {@code --search} grid with each point's mean validation ℓ1 (empty without a search) */
+  public RobustnessReport(RobustnessExperiment experiment, List<TrainOutcome> trained,
+      List<AttackOutcome> attacks, double seconds, List<RobustnessExperiment.SearchRow> search) {
     this.experiment = experiment;
     this.trained = List.copyOf(trained);
     this.attacks = List.copyOf(attacks);
     this.seconds = seconds;
+    this.search = List.copyOf(search);
+  }
+
+  /** The search grid's rows (empty without {@code --search}). */
+  public List<RobustnessExperiment.SearchRow> search() {
+    return search;
   }
 
   public List<TrainOutcome> trained() {
@@ -141,7 +155,7 @@ public final class RobustnessReport {
     }
     List<LeakageRow> rows = new ArrayList<>();
     for (String d : datasets) {
-      io.expresso.iso.Leakage.Report l = StudyData.get(d, experiment.scale()).leakage();
+      io.expresso.iso.Leakage.Report l = StudyData.get(d, experiment.datasetSize()).leakage();
       rows.add(new LeakageRow(d, l.train(), l.test(), l.leakedTest().length, l.leakedPct()));
     }
     return rows;
@@ -279,6 +293,21 @@ public final class RobustnessReport {
     json.put("specs", specs);
     json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
     json.put("seconds", seconds);
+    if (!search.isEmpty()) {
+      List<Map<String, Object>> grid = new ArrayList<>();
+      for (RobustnessExperiment.SearchRow r : search) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("model", label(r.model()));
+        row.put("pattern", r.pattern().cliName());
+        row.put("spec", r.point().spec());
+        row.put("learning_rate", r.point().learningRate());
+        row.put("batch_size", r.point().batchSize());
+        row.put("validation_l1", r.validationL1());
+        row.put("selected", r.selected());
+        grid.add(row);
+      }
+      json.put("search", grid);
+    }
     json.put("errors", errors());
     json.put("leakage", leakage());
     json.put("auc", auc());
@@ -300,7 +329,7 @@ public final class RobustnessReport {
         }
         Path png = dir.resolve("success-" + arch.replaceAll("[^A-Za-z0-9.=-]+", "_") + "-" + p.cliName() + ".png");
         SuccessPlot.write(png, arch + " " + p.cliName() + " (" + experiment.scale().cliName()
-            + ", mean ± s.e. over " + experiment.scale().seeds() + " seeds)", panels);
+            + ", mean ± s.e. over " + experiment.seeds() + " seeds)", panels);
         files.add(png);
       }
     }
@@ -315,9 +344,22 @@ public final class RobustnessReport {
         + "at most %d epochs (plateau decay, early stopping on validation ℓ1), attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
         + "(greedy for P), %s candidate flips per beam member, δ = 1, budgets 1/5/10/25%% of the mean "
         + "edge count. An attack searches its whole budget and returns its final beam's best graph; NR is the area "
-        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), s.datasetSize(), s.seeds(), s.epochs(), s.attacked(),
+        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), experiment.datasetSize(), experiment.seeds(), experiment.maxEpochs(), s.attacked(),
         s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
         seconds));
+    if (!search.isEmpty()) {
+      sb.append("## Hyper-parameter search (`--search`)\n\nGrid ").append(experiment.grid().describe())
+          .append("; each point trained with every seed, selected by its mean best-epoch validation ℓ1 over seeds"
+              + " (**bold**: the point whose models are attacked and reported below).\n\n"
+              + "| model | pattern | spec | learning rate | batch | validation ℓ1 | selected |\n|---|---|---|---|---|---|---|\n");
+      for (RobustnessExperiment.SearchRow r : search) {
+        String v = pm(r.validationL1());
+        sb.append(String.format(Locale.ROOT, "| %s | %s | `%s` | %s | %d | %s | %s |%n", label(r.model()),
+            r.pattern().cliName(), r.point().spec(), Float.toString(r.point().learningRate()), r.point().batchSize(),
+            r.selected() ? "**" + v + "**" : v, r.selected() ? "yes" : ""));
+      }
+      sb.append('\n');
+    }
     sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");
     for (ErrorRow r : errors()) {
       sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |%n", r.model(), r.pattern(),

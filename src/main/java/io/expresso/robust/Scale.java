@@ -16,7 +16,8 @@ import java.util.Locale;
  *       graphs, beam 2.
  *   <li>{@code small}: the paper's SBM graphs and protocol on a 2-core laptop within about an hour
  *       for one model × pattern: 600 graphs, 2 seeds, models capped at width 32, 3 layers, 60
- *       epochs (batch ≤ 16, learning rate ≥ 0.005), 20 attacked graphs, beam 3 with 24 degree-weighted candidate flips per member.
+ *       epochs (batch ≤ 16, the recipe's learning rate), 20 attacked graphs, beam 3 with 24
+ *       degree-weighted candidate flips per member.
  *   <li>{@code paper}: Campi et al. §6: 5,000 graphs, 5 seeds, every pattern by default, the
  *       recipes uncapped (up to 500 epochs with early stopping), 100 attacked graphs, beam 10,
  *       every flip expanded; meant for GPU workers.
@@ -36,7 +37,7 @@ import java.util.Locale;
  */
 public enum Scale {
   TINY("er-0.3", 200, 2, 16, 2, 20, 8, 0.01f, 6, 2, 12),
-  SMALL("sbm", 600, 2, 32, 3, 60, 16, 0.005f, 20, 3, 24),
+  SMALL("sbm", 600, 2, 32, 3, 60, 16, 0f, 20, 3, 24),
   PAPER("sbm", 5000, 5, 0, 0, CountRecipe.PAPER_MAX_EPOCHS, 0, 0f, 100, 10, 0);
 
   private final String attackDataset;
@@ -68,7 +69,14 @@ public enum Scale {
 
   /** The recipe of {@code architecture} for {@code pattern} within this scale's budget. */
   public CountRecipe recipe(String architecture, Pattern pattern) {
-    return CountRecipe.of(architecture, pattern).capped(maxHidden, maxLayers, epochs, maxBatch, minLearningRate);
+    return recipe(architecture, pattern, epochs);
+  }
+
+  /** As {@link #recipe(String, Pattern)} with at most {@code maxEpochs} epochs instead of the scale's cap. */
+  public CountRecipe recipe(String architecture, Pattern pattern, int maxEpochs) {
+    // tiny keeps the proportional cut of the patiences (its demo budget is seconds); the others shrink them far less
+    return CountRecipe.of(architecture, pattern).capped(maxHidden, maxLayers, maxEpochs, maxBatch, minLearningRate,
+        this == TINY ? 1.0 : 0.5);
   }
 
   /** The patterns studied when none are named: all eight at {@code paper}, triangles otherwise. */

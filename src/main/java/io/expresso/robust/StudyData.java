@@ -31,10 +31,18 @@ public final class StudyData {
   }
 
   public static CountingSplit get(String name, Scale scale) {
-    return CACHE.computeIfAbsent(name + "@" + scale.cliName(), k -> switch (name) {
-      case "sbm" -> RobustnessData.sbm(scale.datasetSize(), DATA_SEED);
-      case "er-0.3" -> RobustnessData.erdosRenyi(scale.datasetSize(), RobustnessData.ER_IN, DATA_SEED);
-      case "er-0.8" -> RobustnessData.erdosRenyi(scale.datasetSize(), RobustnessData.ER_OOD, DATA_SEED);
+    return get(name, scale.datasetSize());
+  }
+
+  /** Dataset {@code name} with {@code graphs} graphs (before the split); memoised by name and size. */
+  public static CountingSplit get(String name, int graphs) {
+    if (graphs < 10) {
+      throw new IllegalArgumentException("a dataset needs at least 10 graphs for its 30/20/50 split, got " + graphs);
+    }
+    return CACHE.computeIfAbsent(name + "@" + graphs, k -> switch (name) {
+      case "sbm" -> RobustnessData.sbm(graphs, DATA_SEED);
+      case "er-0.3" -> RobustnessData.erdosRenyi(graphs, RobustnessData.ER_IN, DATA_SEED);
+      case "er-0.8" -> RobustnessData.erdosRenyi(graphs, RobustnessData.ER_OOD, DATA_SEED);
       default -> throw new IllegalArgumentException("unknown dataset '" + name
           + "' (expected sbm, er-0.3 or er-0.8)");
     });

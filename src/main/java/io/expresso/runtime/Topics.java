@@ -40,6 +40,8 @@ public final class Topics {
   /** Trained checkpoints, compacted so the latest per key survives. */
   public static final String MODELS = "expresso.models";
   public static final String DEAD_LETTERS = "expresso.dead-letters";
+  /** Per-epoch progress of running train tasks (TrainProgress, key = task id; kept a day). */
+  public static final String PROGRESS = "expresso.progress";
   /** Attempts to run tasks, per task partition (compacted; see {@link Attempts}). */
   public static final String ATTEMPTS = "expresso.attempts";
 
@@ -91,7 +93,7 @@ public final class Topics {
 
   /** Every topic Expresso uses. */
   public static final List<String> ALL = List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, TASKS_DATASET, RESULTS,
-      DEAD_LETTERS, MODELS, ATTEMPTS);
+      DEAD_LETTERS, MODELS, ATTEMPTS, PROGRESS);
 
   /** Replication factor -1: the cluster's {@code default.replication.factor}. */
   public static final short CLUSTER_DEFAULT_REPLICATION = -1;
@@ -142,6 +144,9 @@ public final class Topics {
       // records up to 32 MiB: users' TorchScript modules are larger than the broker's 1 MB default
       wanted.add(new NewTopic(MODELS, n, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
           TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(32 << 20))));
+      // live progress only: a day is plenty for a page that shows the latest epoch
+      wanted.add(new NewTopic(PROGRESS, n, rf).configs(Map.of(TopicConfig.RETENTION_MS_CONFIG,
+          String.valueOf(24 * 3600_000L))));
       // compacted, and rolled often so compaction keeps it to about one record per task partition
       wanted.add(new NewTopic(ATTEMPTS, Optional.of(Math.min(partitions, 8)), rf).configs(Map.of(
           TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,

@@ -100,9 +100,11 @@ public final class CountRegressionTrainer {
    * @param epochs epochs trained (fewer than the maximum when it stopped early)
    * @param finalLoss mean training L1 (in counts) of the last epoch
    * @param bestEpoch the epoch whose parameters were kept
+   * @param seconds training time of this attempt (a resumed run's earlier attempts not included)
+   * @param resumedFromEpoch the epoch a saved state let this run start after (0: from scratch)
    */
   public record Run(TrainedCountModel model, int epochs, double finalLoss, double bestValidationL1,
-      int bestEpoch, double seconds) {}
+      int bestEpoch, double seconds, int resumedFromEpoch) {}
 
   /** Trains a fresh network of {@code spec} on {@code train}, selecting on {@code validation}. */
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
@@ -116,13 +118,23 @@ public final class CountRegressionTrainer {
    */
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled) {
+    return train(spec, pattern, train, validation, settings, progress, cancelled, ProgressSaving.NONE);
+  }
+
+  /**
+   * As {@link #train(RegressorSpec, Pattern, CountingDataset, CountingDataset, Settings, Consumer,
+   * BooleanSupplier)}, continuing from {@code saving}'s state when it has one and saving the state
+   * as {@code saving} asks.
+   */
+  public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
+      Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled, ProgressSaving saving) {
     GraphRegressor net = spec.create();
     Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(settings.device()), "PyTorch");
     model.setBlock(net.block());
     double[] map = targetMap(train, pattern);
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);
     try {
-      return fit(m, net.block(), train, validation, settings, progress, true, cancelled);
+      return fit(m, net.block(), train, validation, settings, progress, true, cancelled, saving);
     } catch (RuntimeException e) {
       m.close();
       throw e;
@@ -146,20 +158,26 @@ public final class CountRegressionTrainer {
    */
   public Run retrainHead(TrainedCountModel trained, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled) {
+    return retrainHead(trained, train, validation, settings, progress, cancelled, ProgressSaving.NONE);
+  }
+
+  /** As the head retraining above, continuing from and saving state as {@code saving} asks. */
+  public Run retrainHead(TrainedCountModel trained, CountingDataset train, CountingDataset validation,
+      Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled, ProgressSaving saving) {
     double[] map = targetMap(train, trained.pattern());
     trained.setTargetMap(map[0], map[1]);
     Block whole = trained.net().block();
     whole.freezeParameters(true);
     trained.net().head().freezeParameters(false);
     try {
-      return fit(trained, whole, train, validation, settings, progress, false, cancelled);
+      return fit(trained, whole, train, validation, settings, progress, false, cancelled, saving);
     } finally {
       whole.freezeParameters(false);
     }
   }
 
   private Run fit(TrainedCountModel m, Block block, CountingDataset train, CountingDataset validation,
-      Settings s, Consumer<Epoch> progress, boolean initialise, BooleanSupplier cancelled) {
+      Settings s, Consumer<Epoch> progress, boolean initialise, BooleanSupplier cancelled, ProgressSaving saving) {
     long start = System.nanoTime();
     Pattern pattern = m.pattern();
     int n = train.graphs().size();
@@ -174,11 +192,31 @@ public final class CountRegressionTrainer {
     byte[] best = null;
     double lastLoss = Double.NaN;
     int trained;
+    int resumed;
     try (Trainer trainer = m.model().newTrainer(config)) {
       if (initialise) {
         EngineSeeds.seeded(s.seed(), () -> trainer.initialize(m.net().inputShapes(m.model().getNDManager())));
       }
       int epoch = 0;
+      TrainingState saved = saving.resumeFrom();
+      if (saved != null) {
+        if (saved.seed() != s.seed()) {
+          throw new IllegalArgumentException("training state of seed " + saved.seed() + " cannot resume a run of seed "
+              + s.seed());
+        }
+        // everything but Adam's moments (see TrainingState): the optimiser restarts on these parameters
+        restore(block, saved.parameters(), m.model().getNDManager());
+        epoch = saved.epoch();
+        bestVal = saved.bestValidationL1();
+        bestEpoch = saved.bestEpoch();
+        best = saved.bestParameters();
+        lastLoss = saved.lastLoss();
+        lr.restore(saved.plateau());
+        rnd = new SplitMix64(saved.orderState());
+      }
+      int resumedFrom = epoch;
+      int savedAt = epoch;
+      long savedNanos = System.nanoTime();
       while (epoch < s.epochs() && (s.stopPatience() == 0 || epoch - bestEpoch < s.stopPatience())) {
         epoch++;
         float rate = lr.rate();
@@ -222,13 +260,21 @@ public final class CountRegressionTrainer {
         if (progress != null) {
           progress.accept(new Epoch(epoch, lastLoss, val, rate));
         }
+        boolean last = epoch >= s.epochs() || (s.stopPatience() > 0 && epoch - bestEpoch >= s.stopPatience());
+        if (!last && saving.saves() && saving.due(epoch - savedAt, System.nanoTime() - savedNanos)) {
+          saving.save().accept(new TrainingState(epoch, s.seed(), parameters(block), best, bestEpoch, bestVal,
+              lastLoss, lr.state(), rnd.state()));
+          savedAt = epoch;
+          savedNanos = System.nanoTime();
+        }
       }
       trained = epoch;
+      resumed = resumedFrom;
     }
     if (best != null) {
       restore(block, best, m.model().getNDManager());
     }
-    return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9);
+    return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed);
   }
 
   private static void checkCancelled(BooleanSupplier cancelled, int epoch, Settings s, String before) {

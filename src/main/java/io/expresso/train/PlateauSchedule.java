@@ -24,6 +24,20 @@ public final class PlateauSchedule implements Tracker, EpochListener {
     this.minRate = minRate;
   }
 
+  /** What a resumed run needs: the rate, the best loss seen and the epochs since it. */
+  public record State(float rate, double best, int badEpochs) {}
+
+  public State state() {
+    return new State(rate, best, badEpochs);
+  }
+
+  /** Continues from a saved state (the factor, patience and floor stay this schedule's). */
+  public void restore(State s) {
+    rate = s.rate();
+    best = s.best();
+    badEpochs = s.badEpochs();
+  }
+
   @Override
   public float getNewValue(int numUpdate) {
     return rate;

@@ -12,7 +12,8 @@ import java.time.Duration;
 /**
  * What {@code up} and {@code watch} serve next to an aggregator: the live page and
  * {@code /metrics}, fed by the aggregator's results ({@link #attach}), the published-task counts
- * (progress) and the workers' consumer lag.
+ * (progress), the epochs of running train tasks ({@code expresso.progress}) and the workers'
+ * consumer lag.
  */
 public final class LiveService implements AutoCloseable {
 
@@ -22,6 +23,7 @@ public final class LiveService implements AutoCloseable {
   private final Metrics metrics;
   private final LiveState state = new LiveState();
   private final TaskCounter counter;
+  private final ProgressReader progress;
   private final LagMonitor lag;
   private final HttpEndpoint http;
 
@@ -30,6 +32,11 @@ public final class LiveService implements AutoCloseable {
     this.http = HttpEndpoint.live(host, port, metrics, state);
     this.counter = new TaskCounter(clients, state);
     state.reader("task-counter", () -> counter.healthy(STALE_AFTER));
+    this.progress = new ProgressReader(clients, p -> {
+      state.trainEpoch(p);
+      metrics.results().trainEpoch(p.getExperimentId(), p.getModel(), p.getPattern(), p.getSeed(), p.getEpoch(),
+          p.getTrainL1(), p.getValidationL1(), p.getLearningRate());
+    });
     this.lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5));
   }
 
@@ -61,6 +68,7 @@ public final class LiveService implements AutoCloseable {
   @Override
   public void close() {
     lag.close();
+    progress.close();
     counter.close();
     http.close();
   }

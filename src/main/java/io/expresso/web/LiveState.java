@@ -71,6 +71,35 @@ public final class LiveState {
     version++;
   }
 
+  /**
+   * A running train task finished an epoch (from {@code expresso.progress}): the task's row shows
+   * its latest epoch. Epochs of a task whose result already arrived are ignored (the progress topic
+   * is read apart from the results, so its records may come late).
+   */
+  public synchronized void trainEpoch(io.expresso.proto.v1.TrainProgress p) {
+    Experiment e = experiment(p.getExperimentId().isEmpty() ? "(none)" : p.getExperimentId());
+    if (e.trained.contains(p.getTaskId())) {
+      return;
+    }
+    io.expresso.proto.v1.TrainProgress before = e.training.get(p.getTaskId());
+    if (before != null && before.getEpoch() > p.getEpoch()) {
+      return; // an older epoch read late (or a resumed attempt's replay): keep the newest
+    }
+    e.training.put(p.getTaskId(), p);
+    version++;
+  }
+
+  /** A train task's result arrived: its progress row goes; {@code succeeded} keeps late epochs out. */
+  public synchronized void trainFinished(String experiment, String taskId, boolean succeeded) {
+    Experiment e = experiment(experiment);
+    if (succeeded) {
+      e.trained.add(taskId);
+    }
+    if (e.training.remove(taskId) != null) {
+      version++;
+    }
+  }
+
   /** One result of another kind (synthetic, train) that only counts towards progress. */
   public synchronized void other(String experiment, String kind) {
     Experiment e = experiment(experiment);
@@ -139,6 +168,14 @@ public final class LiveState {
         row.put("suite", p[0]).put("category", p[1]).put("model", p[2]);
         row.put("evaluated", c[0]).put("distinguished", c[1]).put("reliability_failures", c[2]);
       });
+      ArrayNode training = x.putArray("training");
+      for (io.expresso.proto.v1.TrainProgress p : e.training.values()) {
+        training.addObject().put("task", p.getTaskId()).put("model", p.getModel()).put("pattern", p.getPattern())
+            .put("dataset", p.getDataset()).put("seed", p.getSeed()).put("epoch", p.getEpoch())
+            .put("max_epochs", p.getMaxEpochs()).put("train_l1", p.getTrainL1())
+            .put("validation_l1", p.getValidationL1()).put("learning_rate", p.getLearningRate())
+            .put("worker", p.getWorkerId());
+      }
       ArrayNode attacks = x.putArray("attacks");
       e.attacks.forEach((k, curve) -> {
         String[] p = k.split("\u0000", -1);
@@ -192,6 +229,10 @@ public final class LiveState {
     final Map<String, long[]> categories = new TreeMap<>();
     /** model, pattern, space → its success curve. */
     final Map<String, Curve> attacks = new TreeMap<>();
+    /** Running train tasks by task id: their latest epoch. */
+    final Map<String, io.expresso.proto.v1.TrainProgress> training = new TreeMap<>();
+    /** Train tasks whose successful result arrived. */
+    final java.util.Set<String> trained = new java.util.HashSet<>();
   }
 
   /** Budget (fraction, or flips when fractions are unknown) → {attacked, succeeded, flips}. */

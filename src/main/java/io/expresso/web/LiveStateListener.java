@@ -27,8 +27,14 @@ public final class LiveStateListener implements ResultListener {
           r.getProvenance().getComputeSeconds(), System.currentTimeMillis());
     }
     if (r.hasError()) {
+      if (kind.equals("train")) {
+        state.trainFinished(experiment, r.getTaskId(), false);
+      }
       state.error(experiment, kind);
       return;
+    }
+    if (r.getPayloadCase() == Result.PayloadCase.TRAIN) {
+      state.trainFinished(experiment, r.getTaskId(), true);
     }
     switch (r.getPayloadCase()) {
       case PAIR -> {

@@ -33,6 +33,7 @@ class MetricsTest {
     r.pairMemory("gin", 3L << 30);
     r.attack("gin", "triangle", "budgeted", new double[] {0.01, 0.05, 0.1}, new int[] {1, 2, 5},
         new boolean[] {false, true, true});
+    r.trainEpoch("e2", "ppgn:layers=3,hidden=32", "triangle", 1, 7, 2.5, 3.25, 5e-4);
   }
 
   @Test
@@ -77,6 +78,25 @@ class MetricsTest {
           .isEqualTo(2.0);
       assertThatThrownBy(() -> r.attack("gin", "t", "s", new double[] {0.1}, new int[] {1}, new boolean[0]))
           .hasMessageContaining("1 budgets for 0 outcomes");
+    }
+  }
+
+  @Test
+  void trainGaugesHoldTheLatestEpochPerRunningTask() {
+    try (Metrics m = new Metrics()) {
+      ResultMeters r = m.results();
+      r.trainEpoch("e", "ppgn:layers=3,hidden=32", "triangle", 0, 1, 9.0, 8.0, 1e-3);
+      r.trainEpoch("e", "ppgn:layers=3,hidden=32", "triangle", 0, 2, 6.0, 5.5, 1e-3);
+      r.trainEpoch("e", "ppgn:layers=3,hidden=32", "triangle", 1, 1, 7.0, 7.5, 1e-3);
+      assertThat(m.registry().get(MeterNames.TRAIN_EPOCH).tag("seed", "0").gauge().value()).isEqualTo(2.0);
+      assertThat(m.registry().get(MeterNames.TRAIN_L1).tag("seed", "0").tag("split", "validation").gauge().value())
+          .isEqualTo(5.5);
+      assertThat(m.registry().get(MeterNames.TRAIN_L1).tag("seed", "0").tag("split", "train").gauge().value())
+          .isEqualTo(6.0);
+      assertThat(m.registry().get(MeterNames.TRAIN_EPOCH).tag("seed", "1").gauge().value()).isEqualTo(1.0);
+      assertThat(m.registry().get(MeterNames.TRAIN_LEARNING_RATE).tag("seed", "1").gauge().value()).isEqualTo(1e-3);
+      assertThat(m.scrape()).contains("expresso_train_l1{experiment=\"e\",model=\"ppgn\",pattern=\"triangle\","
+          + "seed=\"0\",split=\"validation\"} 5.5");
     }
   }
 

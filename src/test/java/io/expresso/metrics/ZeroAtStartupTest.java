@@ -27,7 +27,9 @@ class ZeroAtStartupTest {
       "expresso_training_final_loss_sum", "expresso_training_final_loss_count",
       "expresso_pair_peak_memory_bytes_max", "expresso_pair_peak_memory_bytes_sum",
       "expresso_pair_peak_memory_bytes_count",
-      "expresso_attack_targets_total", "expresso_attack_successes_total", "expresso_attack_auc");
+      "expresso_attack_targets_total", "expresso_attack_successes_total", "expresso_attack_auc",
+      // labelled by the running train task's experiment, model, pattern and seed
+      "expresso_train_epoch", "expresso_train_l1", "expresso_train_learning_rate");
 
   /** What `up` builds before its first task: a device, the worker's observer, the aggregator's listener. */
   private static String startUp(Metrics m) {

@@ -64,4 +64,31 @@ class RobustnessKafkaTest {
       }
     }
   }
+
+  @Test
+  void aTrainJobResumesOnAnotherWorkerFromItsProgressOnTheModelsTopic() throws Exception {
+    TrainJob job = TrainResumeTest.job("it-resume", 1);
+    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      Topics.ensure(broker.bootstrap(), 2);
+      try (KafkaModelStore a = new KafkaModelStore(broker.bootstrap(), "worker-a");
+          JobRunner first = new JobRunner(a, "cpu", 1, null)) {
+        TrainResumeTest.interruptAfterTwoEpochs(first, job); // worker a loses the task after epoch 2
+      }
+      try (KafkaModelStore b = new KafkaModelStore(broker.bootstrap(), "worker-b");
+          JobRunner second = new JobRunner(b, "cpu", 1, null)) {
+        assertThat(io.expresso.train.TrainingState.fromBytes(b.getProgress(job).orElseThrow()).epoch()).isEqualTo(2);
+        TrainJob otherRate = new TrainJob(job.modelId(), job.spec(), job.pattern(), job.dataset(), job.scale(),
+            job.seed(), null, job.testOn(), job.graphs(), job.maxEpochs(), 0.5f, 0);
+        assertThat(b.getProgress(otherRate)).as("another job under the same key is not resumed").isEmpty();
+        TrainOutcome o = second.train(job);
+        assertThat(o.resumedFromEpoch()).isEqualTo(2);
+        assertThat(o.epochs()).isEqualTo(4);
+      }
+      try (KafkaModelStore c = new KafkaModelStore(broker.bootstrap(), "reader")) {
+        assertThat(c.get(job.modelId())).as("the checkpoint").isPresent();
+        assertThat(c.getProgress(job)).as("the progress record was tombstoned").isEmpty();
+        assertThat(c.get(ModelStore.progressKey(job.modelId()))).isEmpty();
+      }
+    }
+  }
 }

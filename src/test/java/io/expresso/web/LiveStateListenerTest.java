@@ -35,6 +35,33 @@ class LiveStateListenerTest {
     assertThat(after.path("categories").get(0).path("distinguished").asLong()).isEqualTo(1);
   }
 
+  @Test
+  void aRunningTrainTaskShowsItsLatestEpochUntilItsResultArrives() throws Exception {
+    LiveState state = new LiveState();
+    LiveStateListener l = new LiveStateListener(state);
+    io.expresso.proto.v1.TrainProgress.Builder p = io.expresso.proto.v1.TrainProgress.newBuilder()
+        .setExperimentId("e").setTaskId("train:e/ppgn/triangle/sbm/s0").setModel("ppgn:layers=3").setPattern("triangle")
+        .setDataset("sbm").setSeed(0).setMaxEpochs(60).setWorkerId("12@host");
+    state.trainEpoch(p.setEpoch(1).setTrainL1(9).setValidationL1(8).setLearningRate(1e-3).build());
+    state.trainEpoch(p.setEpoch(2).setTrainL1(6).setValidationL1(5.5).setLearningRate(5e-4).build());
+    state.trainEpoch(p.setEpoch(1).setTrainL1(9).setValidationL1(8).setLearningRate(1e-3).build()); // late
+    JsonNode row = experiment(state).path("training").get(0);
+    assertThat(row.path("epoch").asInt()).isEqualTo(2);
+    assertThat(row.path("max_epochs").asInt()).isEqualTo(60);
+    assertThat(row.path("validation_l1").asDouble()).isEqualTo(5.5);
+    assertThat(row.path("train_l1").asDouble()).isEqualTo(6.0);
+    assertThat(row.path("learning_rate").asDouble()).isEqualTo(5e-4);
+    assertThat(row.path("worker").asText()).isEqualTo("12@host");
+    assertThat(row.path("dataset").asText()).isEqualTo("sbm");
+
+    l.onResult(Result.newBuilder().setExperimentId("e").setTaskId("train:e/ppgn/triangle/sbm/s0")
+        .setProvenance(Provenance.newBuilder().setTaskKind("train"))
+        .setTrain(io.expresso.proto.v1.TrainResult.newBuilder().setEpochs(2)).build());
+    assertThat(experiment(state).path("training")).as("done: no longer running").isEmpty();
+    state.trainEpoch(p.setEpoch(3).build());
+    assertThat(experiment(state).path("training")).as("a late epoch of a finished task stays out").isEmpty();
+  }
+
   private static JsonNode experiment(LiveState state) throws Exception {
     return new ObjectMapper().readTree(state.json(System.currentTimeMillis())).path("experiments").get(0);
   }
