@@ -94,6 +94,11 @@ public final class GraphModel implements AutoCloseable {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, head == Head.SCALAR ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
       case NGNN_DE -> new NgnnDeBlock(spec);
+      case GSN -> new GsnBlock(spec);
+      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
+      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
+      case I2GNN -> new I2GnnBlock(spec);
     };
     return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
   }

@@ -188,6 +188,8 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   @Override
   public String toString() {
-    return "GNN models gin/ppgn/ngnn-de and TorchScript modules (where allowed)";
+    return "GNN models " + java.util.Arrays.stream(io.expresso.model.Architecture.values())
+        .map(io.expresso.model.Architecture::cliName).collect(java.util.stream.Collectors.joining("/"))
+        + " and TorchScript modules (where allowed)";
   }
 }

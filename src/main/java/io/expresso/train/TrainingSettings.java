@@ -44,6 +44,12 @@ public record TrainingSettings(
     return switch (a) {
       case PPGN, GIN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.2, 0.5f, 5, 1e-6f);
       case NGNN_DE -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-4f, 0.01, 0.5f, 5, 1e-6f);
+      // BREC's GSN/test_BREC.py, SUN/test_BREC_ds.py and test_BREC_search_dss.py
+      case GSN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-5f, 0.1, 0.5f, 5, 1e-6f);
+      case DS_GNN -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.0, 0.5f, 5, 1e-6f);
+      case DSS_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, 0.5f, 5, 1e-6f);
+      case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, 0.5f, 5, 1e-6f); // I2GNN/test_BREC_search.py
+      case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, 0.5f, 5, 1e-6f); // KP-GNN/test_BREC_search.py
     };
   }
 
