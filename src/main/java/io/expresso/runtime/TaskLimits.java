@@ -150,7 +150,8 @@ public record TaskLimits(Map<String, Long> values) {
     String name = method.contains(":") ? method.substring(0, method.indexOf(':')) : method;
     String vertexLimit = CUBIC_METHODS.contains(name) ? "cubic-vertices"
         : DENSE_METHODS.contains(name) ? "dense-vertices"
-        : DENSE_MODELS.contains(name) ? "model-vertices" : "vertices";
+        : DENSE_MODELS.contains(name) || (name.equals("torchscript") && method.contains("input=dense"))
+            ? "model-vertices" : "vertices";
     graph(t.getGraphFirst(), "graph_first", vertexLimit);
     graph(t.getGraphSecond(), "graph_second", vertexLimit);
     if (t.hasRelabelings()) {

@@ -66,6 +66,11 @@ class TaskLimitsTest {
     String c400 = cycle(400);
     assertRefused(TaskKind.PAIR, pair("4-wl", c400, c400), TaskLimits.DEFAULTS, "cubic-vertices", "400");
     assertRefused(TaskKind.PAIR, pair("ppgn", c400, c400), TaskLimits.DEFAULTS, "model-vertices", "400");
+    assertRefused(TaskKind.PAIR, pair("torchscript:sha256:00,input=dense", c400, c400), TaskLimits.DEFAULTS,
+        "model-vertices", "400");
+    // a sparse module on 400 vertices passes the limits and reaches the evaluator (which refuses user modules here)
+    assertThat(refusal(TaskKind.PAIR, pair("torchscript:sha256:00,input=sparse", c400, c400), TaskLimits.DEFAULTS)[1])
+        .contains("does not run user modules");
     assertRefused(TaskKind.PAIR, pair("3-wl", c400, c400), TaskLimits.DEFAULTS.with("dense-vertices=300"), "dense-vertices", "400");
     assertThat(refusal(TaskKind.PAIR, pair("1-wl", c400, c400), TaskLimits.DEFAULTS)[0]).as("1-WL on 400 vertices runs").isEmpty();
   }

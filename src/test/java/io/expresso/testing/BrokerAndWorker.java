@@ -18,20 +18,28 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class BrokerAndWorker implements BeforeAllCallback, AfterAllCallback {
 
   private final String devices;
+  private final boolean allowUserModules;
   private EmbeddedBroker broker;
   private Worker worker;
 
   /** @param devices the worker's devices, e.g. {@code cpu:2} */
   public BrokerAndWorker(String devices) {
+    this(devices, false);
+  }
+
+  /** @param allowUserModules the worker runs users' TorchScript modules ({@code worker --allow-user-models}) */
+  public BrokerAndWorker(String devices, boolean allowUserModules) {
     this.devices = devices;
+    this.allowUserModules = allowUserModules;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) {
     broker = EmbeddedBroker.start(0, null);
     Topics.ensure(broker.bootstrap(), 2);
+    EvaluatorRegistry registry = EvaluatorRegistry.defaults();
     worker = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse(devices)),
-        EvaluatorRegistry.defaults(), TaskObserver.NONE);
+        allowUserModules ? registry.allowUserModules() : registry, TaskObserver.NONE);
   }
 
   @Override
