@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.model.Devices;
-import io.expresso.model.ModelSpec;
+import io.expresso.model.GraphModel;
+import io.expresso.model.Head;
+import io.expresso.model.NetworkSpec;
+import io.expresso.model.TorchScriptSpec;
 import io.expresso.model.EngineDefaults;
 import io.expresso.stats.ConfigurationResult;
 import io.expresso.stats.Convention;
@@ -49,8 +52,9 @@ final class EvalCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--model", required = true, paramLabel = "MODEL",
-      description = "gin, ppgn or ngnn-de, optionally with settings: ppgn:layers=5,hidden=32,d=16 (keys: layers,"
-          + " hidden, d, radius, bn-momentum)")
+      description = "a built-in model (expresso models lists them), optionally with settings:"
+          + " ppgn:layers=5,hidden=32,d=16; or your own TorchScript module: torchscript:FILE.pt[,input=sparse|dense]"
+          + "[,features=ones|degree|count-P joined by +][,init=auto|reset|saved] (docs/gnn-evaluation.md, Your own model)")
   String model;
 
   @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
@@ -114,25 +118,25 @@ final class EvalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     EngineDefaults.apply();
-    ModelSpec modelSpec;
+    NetworkSpec modelSpec;
     Device dev;
     EvaluationSettings settings;
     long[] seedList;
     MemoryBudget budget;
     try {
-      modelSpec = ModelSpec.parse(model);
+      modelSpec = NetworkSpec.parse(model, TorchScriptSpec.files());
       dev = Devices.parse(device);
-      TrainingSettings t = TrainingSettings.defaults(modelSpec.architecture());
+      TrainingSettings t = TrainingSettings.defaults(modelSpec);
       t = epochs == null ? t : t.withEpochs(epochs);
       t = learningRate == null ? t : t.withLearningRate(learningRate);
       t = weightDecay == null ? t : t.withWeightDecay(weightDecay);
       t = batchSize == null ? t : t.withBatchSize(batchSize);
       t = lossThreshold == null ? t : t.withLossThreshold(lossThreshold);
       t = q == null ? t : t.withQ(q);
-      settings = EvaluationSettings.defaults(modelSpec.architecture()).withTraining(t)
+      settings = EvaluationSettings.defaults(modelSpec).withTraining(t)
           .withConvention(Convention.parse(convention))
           .withThreshold(ThresholdRule.of(threshold, EvaluationSettings.ALPHA));
-      settings.threshold().check(t.q(), modelSpec.embedding());
+      settings.threshold().check(t.q(), embeddingWidth(modelSpec, dev));
       if (seed != null && seeds != null) {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
       }
@@ -146,7 +150,7 @@ final class EvalCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     ObjectNode config = configuration(modelSpec, settings);
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
-        SuiteSpecs.shortName(suiteSpec), modelSpec.architecture().cliName(), config);
+        SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
     long start = System.nanoTime();
     List<List<PairEvaluation>> runs = new ArrayList<>();
     List<String> errors = new ArrayList<>();
@@ -193,6 +197,19 @@ final class EvalCommand implements Callable<Integer> {
     return errors.isEmpty() ? 0 : 1;
   }
 
+  /**
+   * The embedding width d: the spec's, or a TorchScript module's as it shows when loaded once
+   * here, so that a module that does not fit is refused before any pair runs.
+   */
+  private static int embeddingWidth(NetworkSpec m, Device dev) {
+    if (m instanceof io.expresso.model.ModelSpec builtIn) {
+      return builtIn.embedding();
+    }
+    try (GraphModel probe = GraphModel.create(m, Head.EMBEDDING, dev, 0L)) {
+      return probe.embeddingWidth();
+    }
+  }
+
   private EvalResults openResults(Path file, ObjectNode config) {
     try {
       return EvalResults.open(file, config, resume);
@@ -204,7 +221,7 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   /** Everything that decides a pair's result besides the pair and the seed (the results file's first line). */
-  private ObjectNode configuration(ModelSpec m, EvaluationSettings s) {
+  private ObjectNode configuration(NetworkSpec m, EvaluationSettings s) {
     ObjectNode c = new ObjectMapper().createObjectNode();
     TrainingSettings t = s.training();
     c.put("suite", suiteSpec).put("model", m.toText()).put("threshold", s.threshold().id())
@@ -267,7 +284,7 @@ final class EvalCommand implements Callable<Integer> {
     return out;
   }
 
-  private static String table(ModelSpec m, EvaluationSettings s, Suite suite, long[] seedList,
+  private static String table(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
       List<List<PairEvaluation>> runs, int best, double elapsed) {
     StringBuilder sb = new StringBuilder();
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
@@ -333,7 +350,7 @@ final class EvalCommand implements Callable<Integer> {
    * On a BREC suite, the run beside BREC's Table 2 in the paper's grouping (its Regular = our
    * Regular + 4-Vertex Condition + Distance Regular, 140 pairs); empty for other suites.
    */
-  private static String paperComparison(ModelSpec m, Suite suite, List<PairEvaluation> run) {
+  private static String paperComparison(NetworkSpec m, Suite suite, List<PairEvaluation> run) {
     List<String> names = suite.categories().stream().map(Category::name).toList();
     Optional<BrecPaperResults.Row> row = BrecPaperResults.forMethod(m.toText());
     if (!BrecPaperResults.isBrec(suite.id(), names) || row.isEmpty()) {
@@ -368,11 +385,11 @@ final class EvalCommand implements Callable<Integer> {
     return String.valueOf(v);
   }
 
-  private String json(ModelSpec m, EvaluationSettings s, Suite suite, long[] seedList,
+  private String json(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
       List<List<PairEvaluation>> runs, int best, double elapsed) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
-    root.put("model", m.architecture().cliName());
+    root.put("model", m.family());
     root.put("suite", suiteSpec);
     root.put("seed", seedList[best]);
     root.put("convention", s.convention().id());

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       AuditCommand.class,
       EvalCommand.class,
       TrainDatasetCommand.class,
+      ModelsCommand.class,
       ExperimentCommand.class,
       BrokerCommand.class,
       WorkerCommand.class,

@@ -1,6 +1,11 @@
 package io.expresso.cli;
 
+import io.expresso.model.GraphModel;
+import io.expresso.model.Head;
+import io.expresso.model.NetworkSpec;
+import io.expresso.model.TorchScriptSpec;
 import io.expresso.proto.v1.RpcSettings;
+import io.expresso.robust.KafkaModelStore;
 import io.expresso.stats.Convention;
 import io.expresso.stats.ThresholdRule;
 import io.expresso.proto.v1.SyntheticTask;
@@ -86,7 +91,9 @@ final class PublishCommand implements Runnable {
     String suiteSpec;
 
     @Option(names = "--model", required = true, paramLabel = "M",
-        description = "a non-GNN method (1-wl, 3-wl, 4-wl, spd-wl, s3, s4, n1, n2, m1) or a GNN model spec")
+        description = "a non-GNN method (1-wl, 3-wl, 4-wl, spd-wl, s3, s4, n1, n2, m1), a GNN model spec, or"
+            + " torchscript:FILE.pt[,options]: the module is checked here, stored once in " + Topics.MODELS
+            + " under its SHA-256 and run by workers started with --allow-user-models")
     String model;
 
     @Option(names = "--seeds", paramLabel = "A-B", description = "seeds A..B, one task per pair and seed (default: 0)")
@@ -128,6 +135,16 @@ final class PublishCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
+      TorchScriptSpec module = null;
+      if (NetworkSpec.isTorchScript(model)) {
+        try {
+          module = TorchScriptSpec.parse(model, TorchScriptSpec.files());
+          checkLoads(module);
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+      }
+      String method = module == null ? model : module.toText();
       Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
       long[] s = new long[(int) (seedRange[1] - seedRange[0] + 1)];
       for (int i = 0; i < s.length; i++) {
@@ -138,11 +155,18 @@ final class PublishCommand implements Runnable {
           .setThresholdMode(threshold.trim().toLowerCase(java.util.Locale.ROOT))
           .setConvention(convention.trim().toLowerCase(java.util.Locale.ROOT)).build();
       KafkaClients clients = common.connect(spec);
+      PrintWriter o = spec.commandLine().getOut();
+      if (module != null) {
+        try (KafkaModelStore store = new KafkaModelStore(clients, "publish brec")) {
+          o.println("stored TorchScript module " + store.putModule(module) + " (" + module.module().length + " bytes) in "
+              + Topics.MODELS);
+        }
+      }
       Set<String> succeeded = common.alreadySucceeded(clients);
       int[] published = {0, 0}; // published, all
       try (Publisher p = new Publisher(clients)) {
         // streamed: each task is sent as it is built (a whole BREC file x 10 seeds would not fit)
-        Publisher.forEachPairTask(common.experiment, suite, model, s, training, rpc, t -> {
+        Publisher.forEachPairTask(common.experiment, suite, method, s, training, rpc, t -> {
           published[1]++;
           if (!succeeded.contains(t.getHeader().getTaskId())) {
             p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
@@ -151,12 +175,19 @@ final class PublishCommand implements Runnable {
         });
         p.flush();
       }
-      PrintWriter o = spec.commandLine().getOut();
       o.println("published " + published[0] + " pair tasks (" + suite.size() + " pairs x " + s.length + " seeds, "
-          + model + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
+          + method + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
       Common.printSkipped(o, published[1] - published[0]);
       o.flush();
       return 0;
+    }
+  }
+
+  /** Loads the module once on the CPU, so that one that does not fit is refused before any task is sent. */
+  static void checkLoads(TorchScriptSpec module) {
+    io.expresso.model.EngineDefaults.apply();
+    try (GraphModel m = GraphModel.create(module, Head.EMBEDDING, ai.djl.Device.cpu(), 0L)) {
+      m.embeddingWidth();
     }
   }
 

@@ -52,6 +52,10 @@ final class UpCommand implements Callable<Integer> {
       + " serve other hosts (default: ${DEFAULT-VALUE}, this host only)")
   String host = "127.0.0.1";
 
+  @Option(names = "--allow-user-models", description = "let the worker run users' TorchScript modules"
+      + " (publish brec --model torchscript:FILE); they are code, so they are refused unless this is given")
+  boolean allowUserModels;
+
   @Override
   public Integer call() throws Exception {
     List<Device> ds = UsageChecks.devices(spec, devices);
@@ -77,7 +81,8 @@ final class UpCommand implements Callable<Integer> {
       broker.close();
       throw e;
     }
-    Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(),
+    EvaluatorRegistry registry = EvaluatorRegistry.defaults();
+    Worker worker = Worker.start(Worker.Settings.of(clients, ds), allowUserModels ? registry.allowUserModules() : registry,
         new TaskMetricsObserver(metrics.tasks()));
     AtomicInteger seen = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();

@@ -82,6 +82,11 @@ final class WorkerCommand implements Callable<Integer> {
       + " (publish synthetic --fault crash|oom|hang), which halt or hang this worker")
   boolean allowFaults;
 
+  @Option(names = "--allow-user-models", description = "run users' TorchScript modules (publish brec --model"
+      + " torchscript:FILE): a module is code that runs with this worker's rights, so tasks naming one are refused"
+      + " with an error result unless this is given")
+  boolean allowUserModels;
+
   @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory one device may use per"
       + " forward/backward pass, e.g. 4g or 512m; larger batches are split into micro-batches with the same result"
       + " (default: half of a GPU's memory; for CPU devices half of the machine's, or the container's, split by cores)")
@@ -108,6 +113,9 @@ final class WorkerCommand implements Callable<Integer> {
       if (memoryBudget != null) {
         registry.useMemoryBudget(MemoryBudget.parse(memoryBudget));
       }
+      if (allowUserModels) {
+        registry.allowUserModules();
+      }
       s = Worker.Settings.of(clients, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs))
           .withDrain(TaskTimeouts.duration(revokeDrain), TaskTimeouts.duration(stopGrace))
           .withSessionTimeout(TaskTimeouts.duration(sessionTimeout))
@@ -129,7 +137,8 @@ final class WorkerCommand implements Callable<Integer> {
          LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
       Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));
       System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (group " + Worker.GROUP + ")"
-          + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics");
+          + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics"
+          + (allowUserModels ? "; runs users' TorchScript modules" : ""));
       // On SIGTERM the JVM exits as soon as its shutdown hooks finish, maybe before this thread
       // runs again: a hook of ours waits for the drained worker and says so.
       AtomicBoolean said = new AtomicBoolean();

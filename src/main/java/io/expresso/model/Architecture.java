@@ -11,7 +11,17 @@ public enum Architecture {
   /** Provably powerful graph network (Maron et al. 2019): dense n×n tensors, as strong as 3-WL. */
   PPGN("ppgn"),
   /** Nested GNN with distance encoding: an inner GIN on every rooted k-hop subgraph. */
-  NGNN_DE("ngnn-de");
+  NGNN_DE("ngnn-de"),
+  /** GSN-e: messages see exact induced counts of every connected 3- and 4-vertex graph per edge orbit. */
+  GSN("gsn"),
+  /** DS-GNN (ESAN): a GIN on every root-marked ego-net subgraph, DeepSets over the subgraphs. */
+  DS_GNN("ds-gnn"),
+  /** DSS-GNN (ESAN): as DS-GNN, every layer also mixing each vertex's copies across subgraphs. */
+  DSS_GNN("dss-gnn"),
+  /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
+  KP_GNN("kp-gnn"),
+  /** I²-GNN: per root and neighbour, the k-hop subgraph with both marked (the count regressor's network, embedding out). */
+  I2GNN("i2gnn");
 
   private final String cliName;
 

@@ -9,6 +9,7 @@ import ai.djl.nn.Activation;
 import ai.djl.nn.Block;
 import ai.djl.nn.SequentialBlock;
 import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.BatchNorm;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
@@ -23,14 +24,22 @@ final class BodyRegressor extends AbstractBlock implements GraphRegressor {
   private final ModelSpec spec;
   private final GraphBlock body;
   private final Block head;
+  /** Optional graph-level batch norm between body and head ({@code readout-norm=batch}); null without. */
+  private final Block readoutNorm;
 
-  BodyRegressor(ModelSpec spec) {
+  BodyRegressor(ModelSpec spec, boolean readoutBatchNorm) {
     super((byte) 1);
     this.spec = spec;
+    this.readoutNorm = readoutBatchNorm ? addChildBlock("readoutNorm", BatchNorm.builder().build()) : null;
     this.body = addChildBlock("body", switch (spec.architecture()) {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, PpgnBlock.Variant.COUNTING);
       case NGNN_DE -> new NgnnDeBlock(spec);
+      case GSN -> new GsnBlock(spec);
+      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
+      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
+      case I2GNN -> new I2GnnBlock(spec);
     });
     this.head = addChildBlock("head", new SequentialBlock()
         .add(Linear.builder().setUnits(spec.hidden()).build())
@@ -67,12 +76,18 @@ final class BodyRegressor extends AbstractBlock implements GraphRegressor {
   protected NDList forwardInternal(ParameterStore ps, NDList inputs, boolean training,
       PairList<String, Object> params) {
     NDList emb = body.forward(ps, inputs, training);
+    if (readoutNorm != null) {
+      emb = readoutNorm.forward(ps, emb, training);
+    }
     return new NDList(head.forward(ps, emb, training).singletonOrThrow().reshape(-1));
   }
 
   @Override
   protected void initializeChildBlocks(NDManager manager, DataType dataType, Shape... inputShapes) {
     body.initialize(manager, dataType, new Shape(1));
+    if (readoutNorm != null) {
+      readoutNorm.initialize(manager, dataType, new Shape(1, body.outputSize()));
+    }
     head.initialize(manager, dataType, new Shape(1, body.outputSize()));
   }
 

@@ -25,7 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A GNN built from a {@link ModelSpec}: a batch of graphs in, a B×d embedding ({@link Head#EMBEDDING})
+ * A GNN built from a {@link NetworkSpec} (a built-in {@link ModelSpec} or a user's
+ * {@link TorchScriptSpec}): a batch of graphs in, a B×d embedding ({@link Head#EMBEDDING})
  * or B numbers ({@link Head#SCALAR}) out. Owns a DJL {@link Model} (and so its native memory):
  * close it. Instances are not thread-safe; use one per thread, from any thread.
  */
@@ -41,14 +42,14 @@ public final class GraphModel implements AutoCloseable {
     EngineDefaults.apply();
   }
 
-  private final ModelSpec spec;
+  private final NetworkSpec spec;
   private final Head head;
   private final Device device;
   private final Model model;
   private final GraphBlock block;
   private MemoryBudget budget;
 
-  private GraphModel(ModelSpec spec, Head head, Device device, Model model, GraphBlock block) {
+  private GraphModel(NetworkSpec spec, Head head, Device device, Model model, GraphBlock block) {
     this.spec = spec;
     this.head = head;
     this.device = device;
@@ -58,19 +59,39 @@ public final class GraphModel implements AutoCloseable {
   }
 
   /**
-   * A freshly initialised model; the seed fixes every initial weight. A spec with a parameter
-   * budget is first sized to it ({@link ParameterBudget}): {@link #spec} then names the width chosen.
+   * A freshly initialised model; the seed fixes every initial weight (a TorchScript module's
+   * through its {@code reset_parameters()}, unless it restarts from its saved weights). A built-in
+   * spec with a parameter budget is first sized to it ({@link ParameterBudget}): {@link #spec} then
+   * names the width chosen.
+   *
+   * @throws IllegalArgumentException when a TorchScript module does not fit (see {@link TorchScriptSpec})
    */
-  public static GraphModel create(ModelSpec spec, Head head, Device device, long seed) {
-    if (spec.budget() > 0) {
-      spec = ParameterBudget.size(spec, head).spec();
+  public static GraphModel create(NetworkSpec spec, Head head, Device device, long seed) {
+    if (spec instanceof TorchScriptSpec ts) {
+      if (head != Head.EMBEDDING) {
+        throw new IllegalArgumentException("a TorchScript module is used as an embedding model only, not as " + head);
+      }
+      Model model = Model.newInstance("expresso-torchscript", device, ENGINE);
+      try {
+        TorchScriptBlock block = TorchScriptBlock.load(ts, model.getNDManager(), seed);
+        model.setBlock(block);
+        block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1));
+        return new GraphModel(spec, head, device, model, block);
+      } catch (RuntimeException e) {
+        model.close();
+        throw e;
+      }
     }
-    GraphBlock block = build(spec, head);
-    Model model = Model.newInstance("expresso-" + spec.architecture().cliName(), device, ENGINE);
+    ModelSpec builtIn = (ModelSpec) spec;
+    if (builtIn.budget() > 0) {
+      builtIn = ParameterBudget.size(builtIn, head).spec();
+    }
+    GraphBlock block = build(builtIn, head);
+    Model model = Model.newInstance("expresso-" + builtIn.architecture().cliName(), device, ENGINE);
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
     EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));
-    return new GraphModel(spec, head, device, model, block);
+    return new GraphModel(builtIn, head, device, model, block);
   }
 
   private static GraphBlock build(ModelSpec spec, Head head) {
@@ -78,12 +99,22 @@ public final class GraphModel implements AutoCloseable {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, head == Head.SCALAR ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
       case NGNN_DE -> new NgnnDeBlock(spec);
+      case GSN -> new GsnBlock(spec);
+      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
+      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
+      case I2GNN -> new I2GnnBlock(spec);
     };
     return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
   }
 
-  public ModelSpec spec() {
+  public NetworkSpec spec() {
     return spec;
+  }
+
+  /** Columns of {@link #embed}'s rows (the spec's d; a TorchScript module's, as its output showed). */
+  public int embeddingWidth() {
+    return block.outputSize();
   }
 
   public Head head() {
@@ -247,6 +278,9 @@ public final class GraphModel implements AutoCloseable {
    * (weights and batch-norm running statistics).
    */
   public void save(Path file) throws IOException {
+    if (!(spec instanceof ModelSpec)) {
+      throw new IOException(file + ": checkpoints hold built-in models; a TorchScript module is its own file");
+    }
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);

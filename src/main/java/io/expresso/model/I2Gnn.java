@@ -78,7 +78,7 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
         .add(Linear.builder().setUnits(1).build()));
   }
 
-  private static Block mlp(int h1, int h2) {
+  static Block mlp(int h1, int h2) {
     return new SequentialBlock()
         .add(Linear.builder().setUnits(h1).build())
         .add(Activation::relu)
@@ -103,12 +103,26 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
 
   /** Marks (root, neighbour, other), distance to the root 0…k, distance to the neighbour 0…k+1 or farther. */
   int features() {
+    return features(hops);
+  }
+
+  static int features(int hops) {
     return 3 + (hops + 1) + (hops + 3);
   }
 
   @Override
   protected NDList forwardInternal(ParameterStore ps, NDList in, boolean training,
       PairList<String, Object> params) {
+    NDArray perGraph = pooled(ps, in, inner, rootMlp, training);
+    NDArray out = head.forward(ps, new NDList(perGraph), training).head();
+    return new NDList(out.reshape(-1));
+  }
+
+  /**
+   * The network up to the per-graph state (B, d), shared with the pair embedder
+   * {@link I2GnnBlock}: inner layers on the subgraphs of {@link #subgraphs}, then the three poolings.
+   */
+  static NDArray pooled(ParameterStore ps, NDList in, List<Block> inner, Block rootMlp, boolean training) {
     NDArray adj = in.get(0);        // (P, N, N)
     NDArray labels = in.get(1);     // (P, N, F)
     NDArray h = labels;
@@ -130,9 +144,7 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
     NDArray perPair = NDArrays.concat(states, -1).sum(new int[] {1}).mul(POOL_SCALE); // (P, L·d)
     NDArray perRoot = pairToRoot.matMul(perPair).mul(POOL_SCALE); // (R, d)
     perRoot = rootMlp.forward(ps, new NDList(perRoot), training).head();
-    NDArray perGraph = rootToGraph.matMul(perRoot).mul(POOL_SCALE); // (B, d)
-    NDArray out = head.forward(ps, new NDList(perGraph), training).head();
-    return new NDList(out.reshape(-1));
+    return rootToGraph.matMul(perRoot).mul(POOL_SCALE); // (B, d)
   }
 
   @Override
@@ -160,6 +172,14 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
 
   @Override
   public NDList inputs(NDManager manager, List<Graph> graphs) {
+    return subgraphs(manager, graphs, hops);
+  }
+
+  /**
+   * One subgraph per root i and neighbour j of i: adjacency (P, N, N), node labels (P, N, F),
+   * mask (P, N, 1), subgraph-to-root (R, P) and root-to-graph (B, R) pooling matrices.
+   */
+  static NDList subgraphs(NDManager manager, List<Graph> graphs, int hops) {
     int nMax = 1;
     int pairs = 0;
     int roots = 0;
@@ -168,7 +188,7 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
       pairs += 2 * g.m();
       roots += g.n();
     }
-    int f = features();
+    int f = features(hops);
     pairs = Math.max(pairs, 1); // an edgeless batch still gets one all-zero subgraph
     float[] adj = new float[pairs * nMax * nMax];
     float[] x = new float[pairs * nMax * f];

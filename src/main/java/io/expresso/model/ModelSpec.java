@@ -3,6 +3,7 @@ package io.expresso.model;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A model configuration: which architecture and its size. Parsed from text such as {@code ppgn}
@@ -12,7 +13,7 @@ import java.util.Map;
  * @param layers message-passing layers (GIN, inner GIN of NGNN) or PPGN blocks
  * @param hidden hidden width
  * @param embedding output dimension d (16 in BREC's RPC)
- * @param radius subgraph radius for NGNN-DE (ignored otherwise)
+ * @param radius subgraph radius for NGNN-DE, DS-GNN and DSS-GNN (ignored otherwise)
  * @param bnMomentum batch-norm running-statistics momentum in DJL's convention (weight of the old
  *     value; PyTorch's default 0.1 is DJL's 0.9, BREC's PPGN uses PyTorch's 1.0, DJL's 0: evaluation
  *     mode normalises with the last training batch's statistics)
@@ -25,7 +26,7 @@ import java.util.Map;
  */
 public record ModelSpec(
     Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum, int pe,
-    long budget, boolean residual) {
+    long budget, boolean residual) implements NetworkSpec {
 
   /** A spec without residual connections. */
   public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum,
@@ -47,6 +48,10 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
+    if (pe > 0 && !Set.of(Architecture.GIN, Architecture.PPGN, Architecture.NGNN_DE).contains(architecture)) {
+      throw new IllegalArgumentException("model spec: pe (Laplacian encodings) is a gin, ppgn or ngnn-de option, not "
+          + architecture.cliName());
+    }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
     }
@@ -67,13 +72,22 @@ public record ModelSpec(
 
   /**
    * BREC-like defaults: PPGN 5 blocks of width 32 (BREC appendix O); GIN 4 layers of width 32;
-   * DE+NGNN radius 3, 4 inner layers of width 32 (narrower than BREC's 128 to run on a CPU).
+   * DE+NGNN radius 3, 4 inner layers of width 32 (narrower than BREC's 128 to run on a CPU);
+   * GSN, DS-GNN and DSS-GNN as BREC ran them.
    */
   public static ModelSpec defaults(Architecture a) {
     return switch (a) {
       case GIN -> new ModelSpec(a, 4, 32, 16, 1, 0.9f);
       case PPGN -> new ModelSpec(a, 5, 32, 16, 1, 0f); // BREC's norms keep the last batch's statistics
       case NGNN_DE -> new ModelSpec(a, 4, 32, 16, 3, 0.9f);
+      // BREC's appendix O and scripts: GSN 4 layers × 64; DS-GNN 10 × 32, DSS-GNN 9 × 32, ego-nets of radius 6
+      case GSN -> new ModelSpec(a, 4, 64, 16, 1, 0.9f);
+      case DS_GNN -> new ModelSpec(a, 10, 32, 16, 6, 0.9f);
+      case DSS_GNN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
+      // K = 8 hops, 8 layers × 32; its norms keep the last batch's statistics (PyTorch momentum 1.0)
+      case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
+      // I2GNN/test_BREC_search.py: h 8 hops, 5 layers, width 32
+      case I2GNN -> new ModelSpec(a, 5, 32, 16, 8, 0.9f);
     };
   }
 
@@ -160,7 +174,13 @@ public record ModelSpec(
     return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual);
   }
 
+  @Override
+  public String family() {
+    return architecture.cliName();
+  }
+
   /** The canonical text form; {@code parse(toText())} gives this spec back. */
+  @Override
   public String toText() {
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
         + ",radius=" + radius + ",bn-momentum=" + bnMomentum

@@ -1,6 +1,8 @@
 package io.expresso.model;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -20,6 +22,13 @@ public record RegressorSpec(String architecture, String text) {
    * {@code ,} unless the next item is a {@code key=value} of the spec before it, so
    * {@code ppgn:layers=3,hidden=16,i2gnn} is two specs and {@code i2gnn,ppgn} still two.
    */
+  /**
+   * {@code readout-norm=none|batch} (GIN, PPGN, NGNN): {@code batch} puts a graph-level batch norm
+   * between the embedding and the final MLP — the layer Expresso's PPGN regressor once had and Campi
+   * et al.'s has not; kept to measure what it costs (docs/results/robustness-cpu.md).
+   */
+  private static final String READOUT_BATCH_NORM = ",readout-norm=batch";
+
   public static final String LIST_SPLIT = ";|,(?![^,;:]*=)";
 
   /** {@link #LIST_SPLIT} applied to {@code text}; blank items are dropped. */
@@ -33,14 +42,32 @@ public record RegressorSpec(String architecture, String text) {
     int colon = t.indexOf(':');
     String arch = colon < 0 ? t : t.substring(0, colon);
     if (!arch.equals("i2gnn")) {
+      // readout-norm is the regressor's own key (a norm between body and head), not the body's
+      String readoutNorm = "none";
+      if (colon >= 0) {
+        List<String> bodyKeys = new ArrayList<>();
+        for (String kv : t.substring(colon + 1).split(",")) {
+          if (kv.trim().startsWith("readout-norm=")) {
+            readoutNorm = kv.trim().substring("readout-norm=".length());
+          } else {
+            bodyKeys.add(kv);
+          }
+        }
+        if (!readoutNorm.equals("none") && !readoutNorm.equals("batch")) {
+          throw new IllegalArgumentException("model spec '" + text + "': readout-norm must be none or batch, got '"
+              + readoutNorm + "'");
+        }
+        t = arch + (bodyKeys.isEmpty() ? "" : ":" + String.join(",", bodyKeys));
+      }
       ModelSpec spec;
       try {
         spec = ModelSpec.parse(t);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("unknown count-regression model '" + text
-            + "' (known: i2gnn, gin, ppgn, ngnn-de): " + e.getMessage(), e);
+            + "' (known: i2gnn, gin, ppgn, ngnn-de, gsn, ds-gnn, dss-gnn, kp-gnn): " + e.getMessage(), e);
       }
-      return new RegressorSpec(spec.architecture().cliName(), spec.toText());
+      return new RegressorSpec(spec.architecture().cliName(),
+          spec.toText() + (readoutNorm.equals("batch") ? READOUT_BATCH_NORM : ""));
     }
     Map<String, Integer> v = new LinkedHashMap<>(Map.of("hidden", 32, "layers", 3, "hops", 2));
     if (colon >= 0 && colon < t.length() - 1) {
@@ -92,7 +119,9 @@ public record RegressorSpec(String architecture, String text) {
       }
       return new I2Gnn(v.get("hidden"), v.get("layers"), v.get("hops"));
     }
-    return new BodyRegressor(ModelSpec.parse(text));
+    boolean batchNorm = text.endsWith(READOUT_BATCH_NORM);
+    String body = batchNorm ? text.substring(0, text.length() - READOUT_BATCH_NORM.length()) : text;
+    return new BodyRegressor(ModelSpec.parse(body), batchNorm);
   }
 
   @Override

@@ -66,9 +66,29 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
         .setPattern(trainedBy.pattern().cliName()).setSeed(trainedBy.seed()).setJob(RobustProtos.message(trainedBy)));
   }
 
+  /**
+   * Stores a user's TorchScript module under {@code sha256:<hex>} of its bytes (format
+   * {@code torchscript}, model = the spec it was published with), once: a key already there is
+   * left as it is, the same bytes being the same module.
+   *
+   * @return the key
+   */
+  public String putModule(io.expresso.model.TorchScriptSpec spec) {
+    String key = spec.location();
+    if (get(key).isEmpty()) {
+      send(key, spec.module(), Checkpoint.newBuilder().setModel(spec.toText()).setFormat(TORCHSCRIPT_FORMAT));
+    }
+    return key;
+  }
+
+  /** {@link Checkpoint#getFormat} of a user's TorchScript module. */
+  public static final String TORCHSCRIPT_FORMAT = "torchscript";
+
   private void send(String modelId, byte[] checkpoint, Checkpoint.Builder b) {
-    Checkpoint c = b.setKey(modelId).setParameters(ByteString.copyFrom(checkpoint))
-        .setFormat("expresso-count-model-1/djl-pytorch").setCreatedBy(workerId)
+    if (b.getFormat().isEmpty()) {
+      b.setFormat("expresso-count-model-1/djl-pytorch");
+    }
+    Checkpoint c = b.setKey(modelId).setParameters(ByteString.copyFrom(checkpoint)).setCreatedBy(workerId)
         .setCreatedAtMs(System.currentTimeMillis()).build();
     try {
       producer.send(new ProducerRecord<>(Topics.MODELS, modelId, c.toByteArray())).get();

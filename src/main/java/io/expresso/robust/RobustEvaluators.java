@@ -46,6 +46,8 @@ public final class RobustEvaluators implements EvaluatorProvider {
           .orElseThrow(() -> new TaskFailure("invalid-task", "robust evaluators run only in a worker (no Kafka cluster set)"));
     }
     registry.onClose(this::close);
+    // users' TorchScript modules live on the same topic, keyed by sha256:<hex>
+    registry.useModuleLookup(key -> store().get(key));
     registry.register(TaskKind.TRAIN, new Evaluator<TrainTask>() {
       @Override
       public boolean accepts(TrainTask task) {
@@ -95,7 +97,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     return "robust evaluators";
   }
 
-  private JobRunner runner(Device device) {
+  private ModelStore store() {
     ModelStore s = store;
     if (s == null) {
       synchronized (this) {
@@ -105,8 +107,12 @@ public final class RobustEvaluators implements EvaluatorProvider {
         s = store;
       }
     }
-    ModelStore finalStore = s;
-    return runners.computeIfAbsent(device.id(), id -> new JobRunner(finalStore, device.modelName()));
+    return s;
+  }
+
+  private JobRunner runner(Device device) {
+    ModelStore s = store();
+    return runners.computeIfAbsent(device.id(), id -> new JobRunner(s, device.modelName()));
   }
 
   Result.Builder train(TrainTask task, Device device, BooleanSupplier cancelled) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 /**
  * Evaluators by task kind; the first registered evaluator that {@linkplain Evaluator#accepts
@@ -23,6 +24,8 @@ public final class EvaluatorRegistry implements AutoCloseable {
   private volatile boolean faultsAllowed;
   private volatile KafkaClients kafka;
   private volatile MemoryBudget memoryBudget;
+  private volatile boolean userModulesAllowed;
+  private volatile Function<String, Optional<byte[]>> modules;
 
   public EvaluatorRegistry() {
     for (TaskKind k : TaskKind.values()) {
@@ -37,7 +40,7 @@ public final class EvaluatorRegistry implements AutoCloseable {
   public static EvaluatorRegistry defaults() {
     EvaluatorRegistry r = new EvaluatorRegistry();
     r.register(TaskKind.PAIR, new BaselinePairEvaluator());
-    r.register(TaskKind.PAIR, new GnnPairEvaluator(r::memoryBudget));
+    r.register(TaskKind.PAIR, new GnnPairEvaluator(r::memoryBudget, r::userModule));
     r.register(TaskKind.SYNTHETIC, new SyntheticEvaluator(r::faultsAllowed));
     r.register(TaskKind.DATASET, new DatasetEvaluator());
     for (EvaluatorProvider p : providers()) {
@@ -64,6 +67,51 @@ public final class EvaluatorRegistry implements AutoCloseable {
 
   public boolean faultsAllowed() {
     return faultsAllowed;
+  }
+
+  /**
+   * Lets pair tasks run users' TorchScript modules ({@code worker --allow-user-models}). A module
+   * is code that runs with the worker's rights, so workers refuse them unless told otherwise.
+   */
+  public EvaluatorRegistry allowUserModules() {
+    userModulesAllowed = true;
+    return this;
+  }
+
+  public boolean userModulesAllowed() {
+    return userModulesAllowed;
+  }
+
+  /**
+   * Where users' modules are read from by key ({@code sha256:<hex>}): {@code expresso.models}, set
+   * by the evaluator provider that owns that topic's store.
+   */
+  public EvaluatorRegistry useModuleLookup(Function<String, Optional<byte[]>> lookup) {
+    this.modules = lookup;
+    return this;
+  }
+
+  /**
+   * The bytes of the user's module a task names ({@code sha256:<hex>}).
+   *
+   * @throws TaskFailure ({@code invalid-task}) when this worker does not run user modules, the
+   *     task names a file instead of a stored module, or {@code expresso.models} has no such key
+   */
+  public byte[] userModule(String location) {
+    if (!userModulesAllowed) {
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "the task names a TorchScript module (" + location + "), but this"
+          + " worker does not run user modules: TorchScript is code; start the worker with --allow-user-models to run them");
+    }
+    if (!location.toLowerCase(java.util.Locale.ROOT).startsWith("sha256:")) {
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "the task names TorchScript module '" + location + "'; workers read"
+          + " modules from " + Topics.MODELS + " by key sha256:<hex> (publish brec --model torchscript:FILE stores it)");
+    }
+    Function<String, Optional<byte[]>> m = modules;
+    if (m == null) {
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "no store of modules (" + Topics.MODELS + ") in this process");
+    }
+    return m.apply(location.toLowerCase(java.util.Locale.ROOT)).orElseThrow(() -> new TaskFailure(TaskFailure.INVALID_TASK,
+        "TorchScript module " + location + " is not in " + Topics.MODELS + " (publish brec --model torchscript:FILE stores it)"));
   }
 
   /** The activation memory each device may use per pass ({@code worker --memory-budget}). */

@@ -5,6 +5,8 @@ import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
 import io.expresso.model.Architecture;
 import io.expresso.model.ModelSpec;
+import io.expresso.model.NetworkSpec;
+import io.expresso.model.TorchScriptSpec;
 import io.expresso.model.EngineDefaults;
 import io.expresso.model.MemoryBudget;
 import io.expresso.model.MemoryBudgetException;
@@ -26,7 +28,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Pair tasks under a GNN model spec ({@code gin}, {@code ppgn:layers=3,...}, {@code ngnn-de}):
+ * Pair tasks under a GNN model spec ({@code gin}, {@code ppgn:layers=3,...}, {@code ngnn-de}, or a
+ * user's TorchScript module {@code torchscript:sha256:<hex>,...} read from {@code expresso.models}
+ * where the worker allows user modules):
  * trains a fresh siamese model on the task's device and judges with RPC or RAPC, via {@link
  * PairEvaluator}. Task settings left at zero take the architecture's BREC defaults; the result
  * records the settings used. A set
@@ -36,18 +40,25 @@ import java.util.function.Supplier;
 public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   private final Supplier<Optional<MemoryBudget>> budget;
+  private final TorchScriptSpec.ModuleSource modules;
 
   /**
    * @param budget the worker's per-device memory budget; empty: half of the GPU's memory, or half
    *     of the machine's split between as many CPU devices as there are cores
+   * @param modules users' TorchScript modules by key ({@link EvaluatorRegistry#userModule}), which
+   *     throws a {@link TaskFailure} where they are not allowed
    */
-  public GnnPairEvaluator(Supplier<Optional<MemoryBudget>> budget) {
+  public GnnPairEvaluator(Supplier<Optional<MemoryBudget>> budget, TorchScriptSpec.ModuleSource modules) {
     this.budget = budget;
+    this.modules = modules;
   }
 
   @Override
   public boolean accepts(PairTask task) {
     String m = task.getMethod();
+    if (NetworkSpec.isTorchScript(m)) {
+      return true;
+    }
     int colon = m.indexOf(':');
     try {
       Architecture.byName(colon < 0 ? m : m.substring(0, colon));
@@ -60,10 +71,10 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   @Override
   public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
     EngineDefaults.apply();
-    ModelSpec spec;
+    NetworkSpec spec;
     EvaluationSettings settings;
     try {
-      spec = ModelSpec.parse(task.getMethod());
+      spec = NetworkSpec.parse(task.getMethod(), modules);
       settings = settings(task, spec);
     } catch (IllegalArgumentException e) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, "model '" + task.getMethod() + "': " + e.getMessage(), e);
@@ -77,6 +88,9 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
       MemoryBudget b = budget.get().orElseGet(() ->
           MemoryBudget.defaultFor(djl, djl.isGpu() ? 1 : Runtime.getRuntime().availableProcessors()));
       e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, b, cancelled);
+    } catch (IllegalArgumentException x) {
+      // a TorchScript module that does not fit: its signature, output or values
+      throw new TaskFailure(TaskFailure.INVALID_TASK, "model '" + spec.toText() + "': " + x.getMessage(), x);
     } catch (PairEvaluationException x) {
       throw new TaskFailure(x.getCause() instanceof MemoryBudgetException ? TaskFailure.OVER_LIMIT : TaskFailure.NAN,
           x.getMessage(), x);
@@ -110,8 +124,8 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
    *
    * @throws IllegalArgumentException naming a bad value (threshold mode, convention, α, q)
    */
-  static EvaluationSettings settings(PairTask task, ModelSpec spec) {
-    TrainingSettings t = TrainingSettings.defaults(spec.architecture());
+  static EvaluationSettings settings(PairTask task, NetworkSpec spec) {
+    TrainingSettings t = TrainingSettings.defaults(spec);
     io.expresso.proto.v1.TrainingSettings ts = task.getTraining();
     t = ts.getEpochs() > 0 ? t.withEpochs(ts.getEpochs()) : t;
     t = ts.getLearningRate() > 0 ? t.withLearningRate((float) ts.getLearningRate()) : t;
@@ -120,12 +134,14 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     t = ts.getLossThreshold() > 0 ? t.withLossThreshold(ts.getLossThreshold()) : t;
     RpcSettings rpc = task.getRpc();
     t = rpc.getQ() > 0 ? t.withQ(rpc.getQ()) : t;
-    EvaluationSettings s = EvaluationSettings.defaults(spec.architecture()).withTraining(t);
+    EvaluationSettings s = EvaluationSettings.defaults(spec).withTraining(t);
     double alpha = rpc.getAlpha() != 0 ? rpc.getAlpha() : s.alpha();
     String mode = rpc.getThresholdMode().isEmpty() ? s.threshold().id() : rpc.getThresholdMode();
     s = s.withThreshold(ThresholdRule.of(mode, alpha));
     s = rpc.getConvention().isEmpty() ? s : s.withConvention(Convention.parse(rpc.getConvention()));
-    s.threshold().check(t.q(), spec.embedding());
+    if (spec instanceof ModelSpec builtIn) {
+      s.threshold().check(t.q(), builtIn.embedding()); // a module's d is checked once it is loaded
+    }
     return s;
   }
 
@@ -172,6 +188,8 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   @Override
   public String toString() {
-    return "GNN models gin/ppgn/ngnn-de";
+    return "GNN models " + java.util.Arrays.stream(io.expresso.model.Architecture.values())
+        .map(io.expresso.model.Architecture::cliName).collect(java.util.stream.Collectors.joining("/"))
+        + " and TorchScript modules (where allowed)";
   }
 }

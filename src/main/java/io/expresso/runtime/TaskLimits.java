@@ -29,7 +29,7 @@ import java.util.Set;
  * for every graph (the graph itself is n² bits); {@code dense-vertices} for methods with n×n
  * tables or n runs of refinement (3-wl, spd-wl, s3, s4, n1, n2, m1); {@code cubic-vertices} for
  * 4-wl (n³ tuples); {@code model-vertices} for GNNs that hold dense n×n×width tensors per
- * relabeling (ppgn) or a subgraph per vertex (ngnn-de).
+ * relabeling (ppgn) or a subgraph per vertex (ngnn-de, ds-gnn, dss-gnn).
  */
 public record TaskLimits(Map<String, Long> values) {
 
@@ -37,7 +37,7 @@ public record TaskLimits(Map<String, Long> values) {
 
   private static final Set<String> DENSE_METHODS = Set.of("3-wl", "spd-wl", "s3", "s4", "n1", "n2", "m1");
   private static final Set<String> CUBIC_METHODS = Set.of("4-wl");
-  private static final Set<String> DENSE_MODELS = Set.of("ppgn", "ngnn-de");
+  private static final Set<String> DENSE_MODELS = Set.of("ppgn", "ngnn-de", "ds-gnn", "dss-gnn", "kp-gnn", "i2gnn");
   /** Model spec keys that set a width, and those that set a depth. */
   private static final Set<String> WIDTH_KEYS = Set.of("hidden", "width", "d");
   private static final Set<String> DEPTH_KEYS = Set.of("layers", "depth", "hops", "radius");

@@ -139,8 +139,9 @@ public final class Topics {
       }
       wanted.add(new NewTopic(RESULTS, n, rf).configs(kept));
       wanted.add(new NewTopic(DEAD_LETTERS, n, rf).configs(kept));
-      wanted.add(new NewTopic(MODELS, n, rf)
-          .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+      // records up to 32 MiB: users' TorchScript modules are larger than the broker's 1 MB default
+      wanted.add(new NewTopic(MODELS, n, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+          TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(32 << 20))));
       // compacted, and rolled often so compaction keeps it to about one record per task partition
       wanted.add(new NewTopic(ATTEMPTS, Optional.of(Math.min(partitions, 8)), rf).configs(Map.of(
           TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,

@@ -1,6 +1,7 @@
 package io.expresso.train;
 
 import io.expresso.model.Architecture;
+import io.expresso.model.NetworkSpec;
 import io.expresso.stats.Convention;
 import io.expresso.stats.ThresholdRule;
 
@@ -25,6 +26,11 @@ public record EvaluationSettings(TrainingSettings training, Convention conventio
   /** BREC's defaults for the architecture: RPC at α = 0.05, brec convention. */
   public static EvaluationSettings defaults(Architecture a) {
     return new EvaluationSettings(TrainingSettings.defaults(a), Convention.BREC, new ThresholdRule.Rpc(ALPHA));
+  }
+
+  /** BREC's defaults for the spec (a TorchScript module takes {@link TrainingSettings#defaults(NetworkSpec)}'s). */
+  public static EvaluationSettings defaults(NetworkSpec spec) {
+    return new EvaluationSettings(TrainingSettings.defaults(spec), Convention.BREC, new ThresholdRule.Rpc(ALPHA));
   }
 
   /** The significance level of the threshold. */

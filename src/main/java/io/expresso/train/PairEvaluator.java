@@ -9,6 +9,7 @@ import io.expresso.model.MemoryBudget;
 import io.expresso.model.MemoryBudgetException;
 import io.expresso.model.PeakRss;
 import io.expresso.model.ModelSpec;
+import io.expresso.model.NetworkSpec;
 import io.expresso.stats.PairJudgement;
 import io.expresso.stats.PairedComparison;
 import io.expresso.stats.PairedEmbeddings;
@@ -36,12 +37,12 @@ public final class PairEvaluator {
   }
 
   /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device, BooleanSupplier)}, never cancelled. */
-  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device) {
+  public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device) {
     return evaluate(pair, spec, s, seed, device, () -> false);
   }
 
   /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device, MemoryBudget, BooleanSupplier)} with the device's default budget. */
-  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device,
+  public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       BooleanSupplier cancelled) {
     return evaluate(pair, spec, s, seed, device, MemoryBudget.defaultFor(device, 1), cancelled);
   }
@@ -54,9 +55,10 @@ public final class PairEvaluator {
    * @param cancelled checked before every training batch and before the embedding pass
    * @throws PairEvaluationException if training diverged so far that embeddings are not finite,
    *     or if even the smallest pass does not fit in the budget
+   * @throws IllegalArgumentException if a TorchScript module does not fit (see {@link io.expresso.model.TorchScriptSpec})
    * @throws CancellationException once {@code cancelled} is true; the model is closed first
    */
-  public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, EvaluationSettings s, long seed, Device device,
+  public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       MemoryBudget budget, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     int q = s.training().q();
@@ -98,7 +100,7 @@ public final class PairEvaluator {
         for (int k = 0; k < rule.groups(); k++) {
           groups.add(new PairedEmbeddings(tables.get(4 + 2 * k), tables.get(5 + 2 * k)));
         }
-        Threshold threshold = rule.threshold(q, spec.embedding(), groups, s.convention());
+        Threshold threshold = rule.threshold(q, model.embeddingWidth(), groups, s.convention());
         judgement = PairedComparison.judge(tables.get(0), tables.get(1), tables.get(2), tables.get(3), threshold, s.convention());
       } catch (IllegalArgumentException e) {
         throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage()

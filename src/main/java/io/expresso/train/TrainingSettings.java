@@ -1,6 +1,8 @@
 package io.expresso.train;
 
 import io.expresso.model.Architecture;
+import io.expresso.model.ModelSpec;
+import io.expresso.model.NetworkSpec;
 
 /**
  * Siamese-training hyper-parameters (BREC's published settings by default, every one overridable).
@@ -42,7 +44,21 @@ public record TrainingSettings(
     return switch (a) {
       case PPGN, GIN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.2, 0.5f, 5, 1e-6f);
       case NGNN_DE -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-4f, 0.01, 0.5f, 5, 1e-6f);
+      // BREC's GSN/test_BREC.py, SUN/test_BREC_ds.py and test_BREC_search_dss.py
+      case GSN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-5f, 0.1, 0.5f, 5, 1e-6f);
+      case DS_GNN -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.0, 0.5f, 5, 1e-6f);
+      case DSS_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, 0.5f, 5, 1e-6f);
+      case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, 0.5f, 5, 1e-6f); // I2GNN/test_BREC_search.py
+      case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, 0.5f, 5, 1e-6f); // KP-GNN/test_BREC_search.py
     };
+  }
+
+  /**
+   * The defaults for a spec: its architecture's, and for a TorchScript module BREC's general ones
+   * (those of PPGN and GIN: 20 epochs, stop below loss 0.2).
+   */
+  public static TrainingSettings defaults(NetworkSpec spec) {
+    return spec instanceof ModelSpec m ? defaults(m.architecture()) : defaults(Architecture.GIN);
   }
 
   public TrainingSettings withQ(int v) {

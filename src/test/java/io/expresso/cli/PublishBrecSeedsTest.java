@@ -3,17 +3,11 @@ package io.expresso.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.report.CategoryBarPlot;
-import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
-import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.testing.BrokerAndWorker;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -35,27 +29,12 @@ class PublishBrecSeedsTest {
 
   @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
 
-  private EmbeddedBroker broker;
-  private Worker worker;
+  @RegisterExtension static final BrokerAndWorker CLUSTER = new BrokerAndWorker("cpu:2");
   private String bootstrap;
 
   @BeforeAll
-  void startBrokerAndWorker() {
-    broker = EmbeddedBroker.start(0, null);
-    bootstrap = broker.bootstrap();
-    Topics.ensure(bootstrap, 2);
-    worker = Worker.start(Worker.Settings.of(bootstrap, Device.parse("cpu:2")), EvaluatorRegistry.defaults(),
-        TaskObserver.NONE);
-  }
-
-  @AfterAll
-  void stop() {
-    if (worker != null) {
-      worker.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
+  void bootstrap() {
+    bootstrap = CLUSTER.bootstrap();
   }
 
   @Test

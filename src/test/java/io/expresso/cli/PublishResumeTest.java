@@ -8,16 +8,12 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
-import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.Suite;
+import io.expresso.testing.BrokerAndWorker;
 import io.expresso.testing.Integration;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +30,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -53,27 +48,12 @@ class PublishResumeTest {
 
   @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
 
-  private EmbeddedBroker broker;
-  private Worker worker;
+  @RegisterExtension static final BrokerAndWorker CLUSTER = new BrokerAndWorker("cpu:2");
   private String bootstrap;
 
   @BeforeAll
-  void startBrokerAndWorker() {
-    broker = EmbeddedBroker.start(0, null);
-    bootstrap = broker.bootstrap();
-    Topics.ensure(bootstrap, 2);
-    worker = Worker.start(Worker.Settings.of(bootstrap, Device.parse("cpu:2")), EvaluatorRegistry.defaults(),
-        TaskObserver.NONE);
-  }
-
-  @AfterAll
-  void stop() {
-    if (worker != null) {
-      worker.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
+  void bootstrap() {
+    bootstrap = CLUSTER.bootstrap();
   }
 
   @Test

@@ -16,19 +16,14 @@ import io.expresso.robust.Scale;
 import io.expresso.robust.StoredModel;
 import io.expresso.robust.StudyJobs;
 import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
-import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.testing.BrokerAndWorker;
 import io.expresso.testing.Integration;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -50,29 +45,12 @@ class PublishTrainAttackTest {
 
   @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
 
-  private EmbeddedBroker broker;
-  private Worker worker;
+  @RegisterExtension static final BrokerAndWorker CLUSTER = new BrokerAndWorker("cpu:1");
   private String bootstrap;
 
   @BeforeAll
-  void startBrokerAndWorker() throws Exception {
-    broker = EmbeddedBroker.start(0, null);
-    bootstrap = broker.bootstrap();
-    Topics.ensure(bootstrap, 2);
-    // The worker closes its evaluators' checkpoint-store clients when it stops; a producer left
-    // behind was seen to upset the next test's broker (RuntimeCommandsTest's demo).
-    worker = Worker.start(Worker.Settings.of(bootstrap, Device.parse("cpu:1")), EvaluatorRegistry.defaults(),
-        TaskObserver.NONE);
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (worker != null) {
-      worker.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
+  void bootstrap() {
+    bootstrap = CLUSTER.bootstrap();
   }
 
   @Test

@@ -74,4 +74,16 @@ class I2GnnTest {
     assertThatThrownBy(() -> RegressorSpec.parse("i2gnn:width=3")).hasMessageContaining("key in");
     assertThatThrownBy(() -> RegressorSpec.parse("i2gnn:hidden=x")).hasMessageContaining("not an integer");
   }
+
+  @Test
+  void aReadoutBatchNormIsTheRegressorsKeyAndChangesTheNetwork() {
+    RegressorSpec plain = RegressorSpec.parse("ppgn:layers=2,hidden=8");
+    RegressorSpec normed = RegressorSpec.parse("ppgn:readout-norm=batch,layers=2,hidden=8");
+    assertThat(normed.toString()).isEqualTo(plain + ",readout-norm=batch");
+    assertThat(RegressorSpec.parse(normed.toString())).isEqualTo(normed);
+    assertThat(RegressorSpec.parse("ppgn:layers=2,hidden=8,readout-norm=none")).isEqualTo(plain);
+    assertThatThrownBy(() -> RegressorSpec.parse("ppgn:readout-norm=layer")).hasMessageContaining("none or batch");
+    assertThat(normed.create().block().getChildren().keys()).anyMatch(k -> k.contains("readoutNorm"));
+    assertThat(plain.create().block().getChildren().keys()).noneMatch(k -> k.contains("readoutNorm"));
+  }
 }

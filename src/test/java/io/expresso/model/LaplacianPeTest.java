@@ -88,9 +88,9 @@ class LaplacianPeTest {
     assertThat(s).contains(1f, -1f).containsOnly(1f, -1f);
   }
 
-  /** Positional encodings reach every built-in model: with them, the 1-WL-equivalent CSL graphs get different outputs. */
+  /** Positional encodings reach GIN, PPGN and DE+NGNN: with them, the 1-WL-equivalent CSL graphs get different outputs. */
   @ParameterizedTest
-  @EnumSource(Architecture.class)
+  @EnumSource(value = Architecture.class, names = {"GIN", "PPGN", "NGNN_DE"})
   void everyModelSeesTheEncodings(Architecture a) {
     ModelSpec base = ModelSpec.defaults(a);
     ModelSpec small = new ModelSpec(a, 2, 8, 4, Math.min(2, base.radius()), base.bnMomentum());
@@ -107,6 +107,14 @@ class LaplacianPeTest {
       assertThat(maxDifference(e[0], e[1])).isGreaterThan(1e-4);
       assertThat(pe.parameterCount()).isGreaterThan(plain.parameterCount()); // a wider first layer
     }
+  }
+
+  /** The architectures merged from main since (GSN, DS/DSS-GNN, KP-GNN, I²-GNN) take no encodings yet: refused by name. */
+  @ParameterizedTest
+  @EnumSource(value = Architecture.class, names = {"GIN", "PPGN", "NGNN_DE"}, mode = EnumSource.Mode.EXCLUDE)
+  void otherModelsRefuseEncodings(Architecture a) {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ModelSpec.parse(a.cliName() + ":pe=4"))
+        .hasMessageContaining("pe (Laplacian encodings) is a gin, ppgn or ngnn-de option, not " + a.cliName());
   }
 
   private static double maxDifference(float[] x, float[] y) {

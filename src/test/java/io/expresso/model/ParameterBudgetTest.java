@@ -19,9 +19,9 @@ class ParameterBudgetTest {
     assertThat(sized.relativeError()).isLessThan(0.05);
     // the model built from the budgeted spec is that model: same width, same exact count
     try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 3)) {
-      assertThat(m.spec().hidden()).isEqualTo(sized.spec().hidden());
+      assertThat(((ModelSpec) m.spec()).hidden()).isEqualTo(sized.spec().hidden());
       assertThat(m.parameterCount()).isEqualTo(sized.parameters());
-      assertThat(m.spec().budget()).isEqualTo(spec.budget());
+      assertThat(((ModelSpec) m.spec()).budget()).isEqualTo(spec.budget());
     }
   }
 

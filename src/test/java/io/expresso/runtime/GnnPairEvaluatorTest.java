@@ -64,7 +64,7 @@ class GnnPairEvaluatorTest {
   void aPreCancelledTaskStopsBeforeItsFirstBatch() {
     Cancellation cancel = new Cancellation();
     cancel.cancel(Cancellation.Reason.TIMEOUT);
-    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty).evaluate(longGinTask(), new Device("cpu", 0), cancel))
+    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty, new EvaluatorRegistry()::userModule).evaluate(longGinTask(), new Device("cpu", 0), cancel))
         .isInstanceOf(CancellationException.class)
         .hasMessageContaining("epoch 1 of 1000");
   }
@@ -96,7 +96,7 @@ class GnnPairEvaluatorTest {
       }
       return cancel.getAsBoolean();
     };
-    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty).evaluate(longGinTask(), new Device("cpu", 0), token))
+    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty, new EvaluatorRegistry()::userModule).evaluate(longGinTask(), new Device("cpu", 0), token))
         .isInstanceOf(CancellationException.class)
         .hasMessageContaining("epoch 1 of 1000");
     assertThat(queries).as("one batch trained, stopped before the second").hasValue(2);

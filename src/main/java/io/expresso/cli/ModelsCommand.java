@@ -1,0 +1,64 @@
+package io.expresso.cli;
+
+import ai.djl.Device;
+import io.expresso.model.Architecture;
+import io.expresso.model.EngineDefaults;
+import io.expresso.model.GraphModel;
+import io.expresso.model.Head;
+import io.expresso.model.ModelSpec;
+import io.expresso.model.TorchScriptSpec;
+import io.expresso.train.TrainingSettings;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code expresso models}: the built-in architectures with their keys, defaults and parameter
+ * counts, read from {@link Architecture} and {@link ModelSpec#defaults} (an architecture added
+ * there shows up here), and the form of a user's TorchScript spec.
+ */
+@Command(name = "models", mixinStandardHelpOptions = true,
+    description = "List the built-in GNN architectures (--model of eval and publish brec) with their keys, defaults"
+        + " and parameter counts, and how to bring your own TorchScript module.")
+final class ModelsCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    EngineDefaults.apply();
+    Table t = new Table("model", "keys", "defaults", "parameters", "epochs", "stop below loss");
+    for (Architecture a : Architecture.values()) {
+      ModelSpec d = ModelSpec.defaults(a);
+      TrainingSettings training = TrainingSettings.defaults(a);
+      long parameters;
+      // built once at its defaults, on the CPU: the count is the model's own, not a formula kept beside it
+      try (GraphModel m = GraphModel.create(d, Head.EMBEDDING, Device.cpu(), 0L)) {
+        parameters = m.parameterCount();
+      }
+      t.row(a.cliName(), String.join(", ", keys(d)), d.toText().substring(a.cliName().length() + 1),
+          String.valueOf(parameters), String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(t.render());
+    out.println("settings: --model NAME:key=value,... (e.g. ppgn:layers=3,hidden=16); parameters are the trainable"
+        + " scalars at the defaults, with the embedding head d");
+    out.println("your own model: " + TorchScriptSpec.PREFIX + "FILE.pt[,input=sparse|dense][,features=ones|degree|count-P"
+        + " joined by +][,init=auto|reset|saved][,width=W,depth=L] (docs/gnn-evaluation.md, Your own model)");
+    out.flush();
+    return 0;
+  }
+
+  /** The keys of a spec's text form, in order ({@code layers, hidden, d, ...}). */
+  private static List<String> keys(ModelSpec s) {
+    List<String> keys = new ArrayList<>();
+    String text = s.toText();
+    for (String kv : text.substring(text.indexOf(':') + 1).split(",")) {
+      keys.add(kv.substring(0, kv.indexOf('=')));
+    }
+    return keys;
+  }
+}

@@ -1,0 +1,228 @@
+package io.expresso.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
+import ai.djl.nn.Block;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.core.Linear;
+import ai.djl.training.ParameterStore;
+import ai.djl.util.PairList;
+import io.expresso.graph.Graph;
+import io.expresso.graph.ShortestPaths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * DS-GNN and DSS-GNN (Bevilacqua et al. 2022, ESAN) with BREC's policy {@code ego_nets_plus}: one
+ * subgraph per root vertex, holding every vertex of the graph but only the edges inside the root's
+ * {@code radius}-hop ball, the root marked (node features: constant, is-root).
+ *
+ * <ul>
+ *   <li>{@link Variant#DS}: a GIN runs on every subgraph independently; each subgraph is
+ *       mean-pooled, then two DeepSets layers of width {@value #DEEPSETS_WIDTH} (each
+ *       {@code elu(W₁ h_S + W₂ mean_S' h_S')}), the mean over subgraphs and a final MLP.
+ *   <li>{@link Variant#DSS}: every layer adds a second GIN on the original graph over each vertex's
+ *       mean across subgraphs: {@code x ← relu(GIN₁(x on S) + GIN₂(mean_S x on G)[v])}; then the
+ *       subgraph mean, the mean over subgraphs and a final MLP.
+ * </ul>
+ *
+ * <p>Inputs: features M×2 (M = Σ n² subgraph nodes), subgraph neighbour table M×maxDeg, subgraph
+ * pooling R×n (R = Σ n subgraphs), 1/n per subgraph R×1 (also per vertex: a graph has as many
+ * subgraphs as vertices, in the same rows), graph pooling B×nMax over subgraphs, 1/n per graph
+ * B×1, each subgraph's graph R×1; DSS adds each vertex's n copies R×n, the original graphs'
+ * neighbour table R×maxDeg and each subgraph node's vertex M×1. Pools are means, as ESAN's.
+ */
+final class EgoSubgraphBlock extends GraphBlock {
+
+  enum Variant { DS, DSS }
+
+  /** ESAN's {@code --channels=64-64}, BREC's setting for DS-GNN. */
+  static final int DEEPSETS_WIDTH = 64;
+
+  private final ModelSpec spec;
+  private final Variant variant;
+  private final List<Block> subgraphGins = new ArrayList<>();
+  private final List<Block> graphGins = new ArrayList<>();
+  private final List<Block> deepSetsSelf = new ArrayList<>();
+  private final List<Block> deepSetsMean = new ArrayList<>();
+  private final Block fin;
+
+  EgoSubgraphBlock(ModelSpec spec, Variant variant) {
+    this.spec = spec;
+    this.variant = variant;
+    for (int l = 0; l < spec.layers(); l++) {
+      subgraphGins.add(addChildBlock("gin" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
+      if (variant == Variant.DSS) {
+        graphGins.add(addChildBlock("ginSum" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
+      }
+    }
+    if (variant == Variant.DS) {
+      for (int l = 0; l < 2; l++) {
+        deepSetsSelf.add(addChildBlock("set" + l, Linear.builder().setUnits(DEEPSETS_WIDTH).build()));
+        deepSetsMean.add(addChildBlock("setMean" + l, Linear.builder().setUnits(DEEPSETS_WIDTH).build()));
+      }
+    }
+    int width = finalWidth();
+    fin = addChildBlock("final", new SequentialBlock()
+        .add(Linear.builder().setUnits(2L * width).build())
+        .add(Activation.reluBlock())
+        .add(Linear.builder().setUnits(spec.embedding()).build()));
+  }
+
+  private int finalWidth() {
+    return variant == Variant.DS ? DEEPSETS_WIDTH : spec.hidden();
+  }
+
+  @Override
+  public int outputSize() {
+    return spec.embedding();
+  }
+
+  @Override
+  public long bytesPerGraph(Graph g, int maxVertices) {
+    long rows = (long) g.n() * g.n(); // every subgraph holds every vertex
+    long perGin = NodeTables.activationBytes(rows, g.maxDegree(), spec.hidden(), spec.layers());
+    return variant == Variant.DSS ? 2 * perGin : perGin;
+  }
+
+  @Override
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+    int total = 0;
+    int vertices = 0;
+    for (Graph g : graphs) {
+      total += g.n() * g.n();
+      vertices += g.n();
+    }
+    float[] x = new float[total * 2];
+    int[][] neighbours = new int[total][];
+    int[][] subPool = new int[vertices][];
+    float[] subInv = new float[vertices];
+    int[][] graphPool = new int[graphs.size()][];
+    long[] owner = new long[vertices];
+    float[] graphInv = new float[graphs.size()];
+    int[][] copies = new int[vertices][];
+    long[] vertexOf = new long[total];
+    int row = 0;
+    int sub = 0;
+    int vertexBase = 0;
+    for (int b = 0; b < graphs.size(); b++) {
+      Graph g = graphs.get(b);
+      int n = g.n();
+      graphPool[b] = new int[n];
+      graphInv[b] = 1f / n;
+      for (int v = 0; v < n; v++) {
+        copies[vertexBase + v] = new int[n];
+      }
+      for (int r = 0; r < n; r++) {
+        int[] dist = ShortestPaths.bfs(g, r);
+        graphPool[b][r] = sub;
+        owner[sub] = b;
+        subPool[sub] = new int[n];
+        subInv[sub] = 1f / n;
+        for (int v = 0; v < n; v++) {
+          int at = row + v;
+          x[at * 2] = 1f;
+          x[at * 2 + 1] = v == r ? 1f : 0f;
+          subPool[sub][v] = at;
+          copies[vertexBase + v][r] = at;
+          vertexOf[at] = vertexBase + v;
+          neighbours[at] = inBall(g, v, dist, row);
+        }
+        row += n;
+        sub++;
+      }
+      vertexBase += n;
+    }
+    NDList in = new NDList(
+        manager.create(x, new Shape(total, 2)),
+        NodeTables.padded(manager, neighbours, total),
+        NodeTables.padded(manager, subPool, total),
+        manager.create(subInv, new Shape(vertices, 1)),
+        NodeTables.padded(manager, graphPool, vertices),
+        manager.create(graphInv, new Shape(graphs.size(), 1)),
+        manager.create(owner, new Shape(vertices, 1)));
+    if (variant == Variant.DSS) {
+      in.add(NodeTables.padded(manager, copies, total));
+      in.add(NodeTables.of(graphs).neighbours(manager));
+      in.add(manager.create(vertexOf, new Shape(total, 1)));
+    }
+    return in;
+  }
+
+  /** v's neighbours whose edge lies inside the ball (both ends within the radius), as rows. */
+  private int[] inBall(Graph g, int v, int[] dist, int row) {
+    if (!within(dist[v])) {
+      return new int[0];
+    }
+    int[] ns = g.neighbors(v);
+    int k = 0;
+    for (int u : ns) {
+      if (within(dist[u])) {
+        ns[k++] = row + u;
+      }
+    }
+    return Arrays.copyOf(ns, k);
+  }
+
+  private boolean within(int d) {
+    return d >= 0 && d <= spec.radius();
+  }
+
+  @Override
+  protected NDList forwardInternal(
+      ParameterStore ps, NDList inputs, boolean training, PairList<String, Object> params) {
+    NDArray h = inputs.get(0);
+    NDArray neighbours = inputs.get(1);
+    for (int l = 0; l < subgraphGins.size(); l++) {
+      NDArray local = subgraphGins.get(l)
+          .forward(ps, new NDList(h.add(Gather.sumRows(h, neighbours))), training).singletonOrThrow();
+      if (variant == Variant.DSS) {
+        // each vertex's mean over its copies (every subgraph holds every vertex: n copies)
+        NDArray perVertex = Gather.sumRows(h, inputs.get(7)).mul(inputs.get(3));
+        NDArray global = graphGins.get(l).forward(ps,
+            new NDList(perVertex.add(Gather.sumRows(perVertex, inputs.get(8)))), training).singletonOrThrow();
+        h = Activation.relu(local.add(Gather.sumRows(global, inputs.get(9))));
+      } else {
+        h = local;
+      }
+    }
+    NDArray subgraphs = Gather.sumRows(h, inputs.get(2)).mul(inputs.get(3));
+    if (variant == Variant.DS) {
+      for (int l = 0; l < deepSetsSelf.size(); l++) {
+        NDArray mean = Gather.sumRows(subgraphs, inputs.get(4)).mul(inputs.get(5));
+        NDArray self = deepSetsSelf.get(l).forward(ps, new NDList(subgraphs), training).singletonOrThrow();
+        NDArray shared = deepSetsMean.get(l).forward(ps, new NDList(mean), training).singletonOrThrow();
+        subgraphs = elu(self.add(Gather.sumRows(shared, inputs.get(6))));
+      }
+    }
+    NDArray graph = Gather.sumRows(subgraphs, inputs.get(4)).mul(inputs.get(5));
+    return fin.forward(ps, new NDList(graph), training);
+  }
+
+  private static NDArray elu(NDArray x) {
+    // elu(x) = x for x > 0, exp(x) − 1 otherwise
+    return x.maximum(0f).add(x.minimum(0f).exp().sub(1f));
+  }
+
+  @Override
+  protected void initializeFromSpec(NDManager manager, DataType dataType) {
+    for (int l = 0; l < subgraphGins.size(); l++) {
+      int in = l == 0 ? 2 : spec.hidden();
+      subgraphGins.get(l).initialize(manager, dataType, new Shape(1, in));
+      if (variant == Variant.DSS) {
+        graphGins.get(l).initialize(manager, dataType, new Shape(1, in));
+      }
+    }
+    for (int l = 0; l < deepSetsSelf.size(); l++) {
+      int in = l == 0 ? spec.hidden() : DEEPSETS_WIDTH;
+      deepSetsSelf.get(l).initialize(manager, dataType, new Shape(1, in));
+      deepSetsMean.get(l).initialize(manager, dataType, new Shape(1, in));
+    }
+    fin.initialize(manager, dataType, new Shape(1, finalWidth()));
+  }
+}

@@ -1,0 +1,39 @@
+package io.expresso.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.djl.Device;
+import io.expresso.model.Architecture;
+import io.expresso.model.GraphModel;
+import io.expresso.model.Head;
+import io.expresso.model.ModelSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class ModelsCommandTest {
+
+  @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
+
+  @Test
+  void listsEveryArchitectureWithItsDefaultsAndParameterCount() {
+    assertThat(Main.execute("models")).isZero();
+    String out = console.out();
+    for (Architecture a : Architecture.values()) {
+      ModelSpec d = ModelSpec.defaults(a);
+      long parameters;
+      try (GraphModel m = GraphModel.create(d, Head.EMBEDDING, Device.cpu(), 0L)) {
+        parameters = m.parameterCount();
+      }
+      String row = out.lines().filter(l -> l.startsWith(a.cliName() + " ")).findFirst().orElseThrow(
+          () -> new AssertionError("no row for " + a.cliName() + " in\n" + out));
+      assertThat(row).contains(d.toText().substring(a.cliName().length() + 1)).contains(" " + parameters + " ")
+          .contains("layers, hidden, d, radius, bn-momentum");
+    }
+    // GIN at 4 layers of width 32, d 16: per layer Linear, BN, Linear, BN and a readout Linear
+    long gin = 0;
+    for (int l = 0; l < 4; l++) {
+      gin += (l == 0 ? 1 : 32) * 32 + 32 + 64 + 32 * 32 + 32 + 64 + 32 * 16 + 16;
+    }
+    assertThat(out).contains(" " + gin + " ").contains("torchscript:FILE.pt");
+  }
+}
