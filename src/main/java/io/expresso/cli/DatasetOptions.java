@@ -26,7 +26,8 @@ final class DatasetOptions {
 
   @Option(names = "--protocol", paramLabel = "P", defaultValue = "benchmarking-gnns",
       description = "benchmarking-gnns (Dwivedi et al.: Adam 5e-4, halve after 5 epochs without a better validation"
-          + " loss, stop below 1e-6, 100k parameters) or quick (smoke runs) (default: ${DEFAULT-VALUE})")
+          + " loss, stop below 1e-6, 100k parameters), benchmarking-gnns-tu (its TU settings: 7e-3, patience 25, batch 20,"
+          + " 10 folds) or quick (smoke runs) (default: ${DEFAULT-VALUE})")
   String protocol;
 
   @Option(names = "--folds", paramLabel = "K", description = "stratified folds (default: the protocol's, 5)")

@@ -91,7 +91,7 @@ final class EgoSubgraphBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
     int total = 0;
     int vertices = 0;
     for (Graph g : graphs) {

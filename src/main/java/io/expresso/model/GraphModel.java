@@ -94,15 +94,7 @@ public final class GraphModel implements AutoCloseable {
     return new GraphModel(builtIn, head, device, model, block);
   }
 
-  /** The architectures whose input takes Laplacian positional encodings ({@code pe=K}). */
-  private static final java.util.Set<Architecture> PE_MODELS =
-      java.util.EnumSet.of(Architecture.GIN, Architecture.PPGN, Architecture.NGNN_DE);
-
   private static GraphBlock build(ModelSpec spec, Head head) {
-    if (spec.pe() > 0 && !PE_MODELS.contains(spec.architecture())) {
-      throw new IllegalArgumentException("model spec '" + spec.toText() + "': pe (Laplacian encodings) is built into "
-          + PE_MODELS.stream().map(Architecture::cliName).toList() + " only, not yet into " + spec.architecture().cliName());
-    }
     GraphBlock body = switch (spec.architecture()) {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, head == Head.SCALAR ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);

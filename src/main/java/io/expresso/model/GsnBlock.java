@@ -66,7 +66,7 @@ final class GsnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
     int nodes = 0;
     int edges = 0;
     for (Graph g : graphs) {

@@ -51,7 +51,7 @@ final class I2GnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
     return I2Gnn.subgraphs(manager, graphs, spec.radius());
   }
 

@@ -93,7 +93,7 @@ final class KpGnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
     int nodes = 0;
     for (Graph g : graphs) {
       nodes += g.n();

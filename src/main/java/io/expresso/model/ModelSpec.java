@@ -3,6 +3,7 @@ package io.expresso.model;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A model configuration: which architecture and its size. Parsed from text such as {@code ppgn}
@@ -47,6 +48,10 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
+    if (pe > 0 && !Set.of(Architecture.GIN, Architecture.PPGN, Architecture.NGNN_DE).contains(architecture)) {
+      throw new IllegalArgumentException("model spec: pe (Laplacian encodings) is a gin, ppgn or ngnn-de option, not "
+          + architecture.cliName());
+    }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
     }

@@ -110,8 +110,8 @@ final class TorchScriptBlock extends GraphBlock {
       }
       Shape s = y.getShape();
       if (s.dimension() != 2 || s.get(0) != graphs.size() || s.get(1) < 1) {
-        throw new IllegalArgumentException(where(spec) + ": forward must return float[B,d], one row per graph; for"
-            + " 2 graphs (a 3-vertex path and a 4-cycle) it returned shape " + s);
+        throw new IllegalArgumentException(where(spec) + ": forward must return float[B,d], one row per graph; for "
+            + graphs.size() + " graphs of " + 3 + " and " + 4 + " vertices it returned shape " + s);
       }
       float[] values = y.toFloatArray();
       for (float v : values) {
@@ -160,7 +160,7 @@ final class TorchScriptBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
     return spec.input() == TorchScriptSpec.Input.SPARSE ? sparse(manager, graphs) : dense(manager, graphs);
   }
 
@@ -232,7 +232,7 @@ final class TorchScriptBlock extends GraphBlock {
     long rows = spec.input() == TorchScriptSpec.Input.SPARSE ? -1 : inputs.get(0).getShape().get(0);
     Shape s = y.getShape();
     if (s.dimension() != 2 || s.get(1) != width || (rows >= 0 && s.get(0) != rows)) {
-      throw new IllegalArgumentException(where(spec) + ": forward returned shape " + s + ", expected [B," + width + "]");
+      throw new IllegalStateException(where(spec) + ": forward returned shape " + s + ", expected [B," + width + "]");
     }
     return new NDList(y);
   }

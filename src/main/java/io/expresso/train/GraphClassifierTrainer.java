@@ -61,7 +61,7 @@ public final class GraphClassifierTrainer {
         .optOptimizer(Optimizer.adam().optLearningRateTracker(schedule).build())
         .optDevices(new ai.djl.Device[] {model.device()});
     SplitMix64 rnd = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 7);
-    int k = model.spec().pe();
+    int k = model.spec() instanceof io.expresso.model.ModelSpec s ? s.pe() : 0; // TorchScript modules take no encodings
     int n = train.size();
     int epoch = 0;
     double trainLoss = Double.NaN;
