@@ -15,7 +15,6 @@ import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
-import io.expresso.proto.v1.TrainResult;
 import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EmbeddedBroker;
@@ -63,10 +62,11 @@ import org.junit.jupiter.api.Test;
  * then the scrape is checked with promtool, the real Prometheus server evaluates every dashboard
  * query, and headless Chromium watches the live page update.
  *
- * <p>No robustness evaluator produces train/attack results yet, and the exact baselines have no
- * T²; so the test also writes one GNN pair result, one train result and one attack result onto
- * {@code expresso.results} itself (marked worker "test-injector"), to show those meters and
- * panels work once such results flow.
+ * <p>One real train task (a tiny PPGN learning to count triangles) runs on the worker, so the
+ * per-epoch training progress ({@code expresso.progress}, the {@code expresso_train_*} gauges) and
+ * the train-result meters come from the real evaluator. A trained GNN pair and an attack take
+ * minutes, so the test writes one GNN pair result and one attack result onto
+ * {@code expresso.results} itself (marked worker "test-injector") to show those panels.
  */
 @Integration
 @org.junit.jupiter.api.Timeout(180)
@@ -108,14 +108,19 @@ class LiveSystemTest {
     }
     publisher.send(TaskKind.PAIR, EXPERIMENT + "/bad", tasks.get(0).toBuilder()
         .setHeader(tasks.get(0).getHeader().toBuilder().setTaskId(EXPERIMENT + "/bad")).setGraphFirst("not graph6 ~~").build());
+    io.expresso.robust.TrainJob train = io.expresso.robust.StudyJobs.train("obs-robust",
+        io.expresso.robust.StudyJobs.resolveSpec("ppgn", io.expresso.count.Pattern.TRIANGLE, io.expresso.robust.Scale.TINY),
+        io.expresso.count.Pattern.TRIANGLE, "er-0.3", io.expresso.robust.Scale.TINY, 0);
+    publisher.send(TaskKind.TRAIN, io.expresso.robust.StudyJobs.taskId(train),
+        io.expresso.robust.StudyJobs.trainTask("obs-robust", train));
     publisher.flush();
     injectRobustnessResults(broker.bootstrap());
-    expected = tasks.size() + 20 + 1 + 3;
+    expected = tasks.size() + 20 + 1 + 1 + 2;
     assertThat(aggregator.awaitUnique(expected, Duration.ofSeconds(120)))
         .as("results arrived: %d of %d", aggregator.uniqueCount(), expected).isTrue();
   }
 
-  /** Results that only GNN and robustness evaluators produce; see the class comment. */
+  /** Results that take minutes of real training (a GNN pair, an attack); see the class comment. */
   static void injectRobustnessResults(String bootstrap) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -126,10 +131,6 @@ class LiveSystemTest {
             .setPair(PairResult.newBuilder().setSuiteId("builtin").setCategory("CFI").setMethod("gin")
                 .setDistinguished(true).setReliable(true).setT2Test(180.5).setT2Reliability(21.0)
                 .setThreshold(72.34).setEpochs(40).setFinalLoss(0.31).setPeakRssBytes(1_500_000_000L)).build(),
-        Result.newBuilder().setExperimentId("obs-robust").setTaskId("obs-robust/train/0")
-            .setProvenance(prov.clone().setTaskKind("train"))
-            .setTrain(TrainResult.newBuilder().setModel("gin-count").setPattern("triangle").setEpochs(100)
-                .setFinalLoss(0.02)).build(),
         Result.newBuilder().setExperimentId("obs-robust").setTaskId("obs-robust/attack/0")
             .setProvenance(prov.clone().setTaskKind("attack"))
             .setAttack(AttackResult.newBuilder().setModel("gin-count").setPattern("triangle")
