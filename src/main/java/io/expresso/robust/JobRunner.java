@@ -108,6 +108,10 @@ public final class JobRunner implements AutoCloseable {
         throw e;
       }
     }
+    if (run.divergedInEpoch() > 0) {
+      LOG.warn("{}: loss non-finite in epoch {}; stopped there with epoch {} (the best validated) restored",
+          job.modelId(), run.divergedInEpoch(), run.bestEpoch());
+    }
     TrainedCountModel model = run.model();
     Map<String, CountErrors> errors = new LinkedHashMap<>();
     int correct;

@@ -102,9 +102,11 @@ public final class CountRegressionTrainer {
    * @param bestEpoch the epoch whose parameters were kept
    * @param seconds training time of this attempt (a resumed run's earlier attempts not included)
    * @param resumedFromEpoch the epoch a saved state let this run start after (0: from scratch)
+   * @param divergedInEpoch the epoch whose loss turned non-finite, ending training with the best
+   *     epoch before it restored (0: training did not diverge)
    */
   public record Run(TrainedCountModel model, int epochs, double finalLoss, double bestValidationL1,
-      int bestEpoch, double seconds, int resumedFromEpoch) {}
+      int bestEpoch, double seconds, int resumedFromEpoch, int divergedInEpoch) {}
 
   /** Trains a fresh network of {@code spec} on {@code train}, selecting on {@code validation}. */
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
@@ -192,6 +194,7 @@ public final class CountRegressionTrainer {
     byte[] best = null;
     double lastLoss = Double.NaN;
     int trained;
+    int diverged = 0;
     int resumed;
     try (Trainer trainer = m.model().newTrainer(config)) {
       if (initialise) {
@@ -217,12 +220,12 @@ public final class CountRegressionTrainer {
       int resumedFrom = epoch;
       int savedAt = epoch;
       long savedNanos = System.nanoTime();
-      while (epoch < s.epochs() && (s.stopPatience() == 0 || epoch - bestEpoch < s.stopPatience())) {
+      while (diverged == 0 && epoch < s.epochs() && (s.stopPatience() == 0 || epoch - bestEpoch < s.stopPatience())) {
         epoch++;
         float rate = lr.rate();
         int[] order = rnd.permutation(n);
         double lossSum = 0;
-        for (int from = 0; from < n; from += s.batchSize()) {
+        for (int from = 0; from < n && diverged == 0; from += s.batchSize()) {
           checkCancelled(cancelled, epoch, s, "the batch at graph " + from + " of " + n);
           List<Graph> batch = new ArrayList<>();
           float[] y = new float[Math.min(s.batchSize(), n - from)];
@@ -240,13 +243,22 @@ public final class CountRegressionTrainer {
               NDArray loss = trainer.getLoss().evaluate(new NDList(label), pred);
               float l = loss.getFloat();
               if (!Float.isFinite(l)) {
-                throw new IllegalStateException("training diverged: non-finite loss in epoch " + epoch);
+                if (best == null) {
+                  throw new IllegalStateException("training diverged: non-finite loss in epoch " + epoch);
+                }
+                // as early stopping does: end here and keep the best validated epoch before it
+                diverged = epoch;
+                break;
               }
               lossSum += l * y.length;
               gc.backward(loss);
             }
             trainer.step();
           }
+        }
+        if (diverged > 0) {
+          epoch--; // the diverged epoch did not finish
+          break;
         }
         lastLoss = lossSum / n * m.scale();
         checkCancelled(cancelled, epoch, s, "validation");
@@ -274,7 +286,7 @@ public final class CountRegressionTrainer {
     if (best != null) {
       restore(block, best, m.model().getNDManager());
     }
-    return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed);
+    return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed, diverged);
   }
 
   private static void checkCancelled(BooleanSupplier cancelled, int epoch, Settings s, String before) {
