@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.dataset.DatasetSpecs;
 import io.expresso.model.RegressorSpec;
 import io.expresso.proto.v1.DatasetTask;
 import io.expresso.runtime.DatasetEvaluator;
@@ -63,6 +64,11 @@ final class DatasetOptions {
 
   /** One task per model × fold × seed, in that order; model specs are checked here, not by every worker. */
   List<DatasetTask> tasks(CommandLine.Model.CommandSpec spec, String experiment) {
+    try {
+      DatasetSpecs.checkForm(dataset);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--dataset: " + e.getMessage());
+    }
     DatasetProtocol p = protocol(spec);
     int k = folds > 0 ? folds : p.folds();
     UsageChecks.range(spec, "--folds", k, 3, 100);

@@ -53,6 +53,33 @@ public final class DatasetSpecs {
     };
   }
 
+  /**
+   * Checks the form of {@code spec} without reading or building anything (what a publisher can check
+   * before the workers load it).
+   *
+   * @throws IllegalArgumentException naming what is wrong
+   */
+  public static void checkForm(String spec) {
+    if (spec == null || spec.isBlank()) {
+      throw new IllegalArgumentException("empty dataset spec; expected " + FORMS);
+    }
+    String s = spec.trim();
+    String lower = s.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("clean:")) {
+      checkForm(s.substring("clean:".length()));
+    } else if (lower.startsWith("tu:")) {
+      if (s.substring(3).isBlank()) {
+        throw new IllegalArgumentException("dataset '" + spec + "': tu: needs a directory such as data/MUTAG");
+      }
+    } else {
+      String kind = lower.contains(":") ? lower.substring(0, lower.indexOf(':')) : lower;
+      if (!kind.equals("csl") && !kind.equals("planted")) {
+        throw new IllegalArgumentException("unknown dataset '" + spec + "'; expected " + FORMS);
+      }
+      seed(s);
+    }
+  }
+
   private static long seed(String spec) {
     int colon = spec.indexOf(':');
     if (colon < 0) {

@@ -29,6 +29,9 @@ class TrainDatasetCommandTest {
     assertThat(Main.execute("train-dataset", "--dataset", "csl", "--protocol", "nope")).isEqualTo(2);
     assertThat(console.err()).contains("unknown protocol 'nope'");
     assertThat(Main.execute("train-dataset", "--dataset", "csl", "--models", "gin:hidden=x")).isEqualTo(2);
+    assertThat(Main.execute("train-dataset", "--dataset", "nosuch", "--protocol", "quick")).isEqualTo(2);
+    assertThat(console.err()).contains("--dataset: unknown dataset 'nosuch'");
+    assertThat(Main.execute("train-dataset", "--dataset", "csl:seed=x", "--protocol", "quick")).isEqualTo(2);
     assertThat(Main.execute("train-dataset", "--dataset", "tu:/nonexistent/MUTAG", "--protocol", "quick",
         "--fold", "0", "--seeds", "0")).isEqualTo(1);
     assertThat(console.err()).contains("MUTAG_A.txt");
