@@ -9,8 +9,6 @@ import io.expresso.model.ModelSpec;
 import io.expresso.model.TorchScriptSpec;
 import io.expresso.train.TrainingSettings;
 import java.io.PrintWriter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -39,7 +37,7 @@ final class ModelsCommand implements Callable<Integer> {
       try (GraphModel m = GraphModel.create(d, Head.EMBEDDING, Device.cpu(), 0L)) {
         parameters = m.parameterCount();
       }
-      t.row(a.cliName(), String.join(", ", keys(d)), d.toText().substring(a.cliName().length() + 1),
+      t.row(a.cliName(), String.join(", ", ModelSpec.KEYS), d.toText().substring(a.cliName().length() + 1),
           String.valueOf(parameters), String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()));
     }
     PrintWriter out = spec.commandLine().getOut();
@@ -50,15 +48,5 @@ final class ModelsCommand implements Callable<Integer> {
         + " joined by +][,init=auto|reset|saved][,width=W,depth=L] (docs/gnn-evaluation.md, Your own model)");
     out.flush();
     return 0;
-  }
-
-  /** The keys of a spec's text form, in order ({@code layers, hidden, d, ...}). */
-  private static List<String> keys(ModelSpec s) {
-    List<String> keys = new ArrayList<>();
-    String text = s.toText();
-    for (String kv : text.substring(text.indexOf(':') + 1).split(",")) {
-      keys.add(kv.substring(0, kv.indexOf('=')));
-    }
-    return keys;
   }
 }

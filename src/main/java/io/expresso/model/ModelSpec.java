@@ -1,6 +1,7 @@
 package io.expresso.model;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +39,9 @@ public record ModelSpec(
   public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum) {
     this(architecture, layers, hidden, embedding, radius, bnMomentum, 0, 0);
   }
+
+  /** Every key {@link #parse} accepts, in the order of the text form. */
+  public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual");
 
   public ModelSpec {
     if (architecture == null) {
@@ -133,7 +137,7 @@ public record ModelSpec(
           case "budget" -> budget = budget(value);
           case "residual" -> residual = bool(text, value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
-              + "' (known: layers, hidden, d, radius, bn-momentum, pe, budget, residual)");
+              + "' (known: " + String.join(", ", KEYS) + ")");
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
