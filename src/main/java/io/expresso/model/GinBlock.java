@@ -6,33 +6,62 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Block;
+import ai.djl.nn.Parameter;
 import ai.djl.nn.core.Linear;
 import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.Initializer;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * GIN-0 (Xu et al. 2019): {@code h ← MLP(h + Σ_{u∈N(v)} h_u)} with constant input features, as
+ * GIN (Xu et al. 2019): {@code h ← MLP((1 + ε)·h + Σ_{u∈N(v)} h_u)} with constant input features, as
  * BREC feeds unlabelled graphs, and the spec's Laplacian positional encodings beside them; the
  * graph embedding is the sum over layers of a linear map of the layer's sum-pooled node states
- * (jumping knowledge by sum). Optionally residual ({@link ModelSpec#residual}). Bounded by 1-WL by
- * construction (without encodings).
+ * (jumping knowledge by sum). ε is 0 (GIN-0, BREC's) unless the spec learns it
+ * ({@link ModelSpec#learnEps}). With {@link ModelSpec#residual} it is benchmarking-gnns' reference
+ * GIN: the input is first embedded to the hidden width, every layer adds its input to its output,
+ * and the embedding's read-out joins the sum. Linear layers start as PyTorch's ({@link PyTorchInit}).
+ * Bounded by 1-WL by construction (without encodings).
  *
  * <p>Inputs: node features N×(1+pe), neighbour table N×maxDeg, pooling table B×nMax (padding = N).
  */
 final class GinBlock extends GraphBlock {
 
   private final ModelSpec spec;
+  /** The residual form's input embedding and its read-out; null without it. */
+  private final Block embedding;
+  private final Block embeddingReadout;
   private final List<Block> mlps = new ArrayList<>();
   private final List<Block> readouts = new ArrayList<>();
+  /** One ε per layer when learned; empty for GIN-0. */
+  private final List<Parameter> eps = new ArrayList<>();
 
   GinBlock(ModelSpec spec) {
     this.spec = spec;
+    int in = 1 + spec.pe();
+    if (spec.residual()) {
+      embedding = addChildBlock("embedding", Linear.builder().setUnits(spec.hidden()).build());
+      embeddingReadout = addChildBlock("readout-embedding", Linear.builder().setUnits(spec.embedding()).build());
+      PyTorchInit.linear(embedding, in);
+      PyTorchInit.linear(embeddingReadout, spec.hidden());
+      in = spec.hidden();
+    } else {
+      embedding = null;
+      embeddingReadout = null;
+    }
     for (int l = 0; l < spec.layers(); l++) {
-      mlps.add(addChildBlock("mlp" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
-      readouts.add(addChildBlock("readout" + l, Linear.builder().setUnits(spec.embedding()).build()));
+      Block mlp = addChildBlock("mlp" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum()));
+      PyTorchInit.linears(mlp, l == 0 ? in : spec.hidden(), spec.hidden());
+      mlps.add(mlp);
+      Block readout = addChildBlock("readout" + l, Linear.builder().setUnits(spec.embedding()).build());
+      PyTorchInit.linear(readout, spec.hidden());
+      readouts.add(readout);
+      if (spec.learnEps()) {
+        eps.add(addParameter(Parameter.builder().setName("eps" + l).setType(Parameter.Type.OTHER)
+            .optShape(new Shape(1)).optInitializer(Initializer.ZEROS).build()));
+      }
     }
   }
 
@@ -43,7 +72,7 @@ final class GinBlock extends GraphBlock {
 
   @Override
   public long bytesPerGraph(Graph g, int maxVertices) {
-    return NodeTables.activationBytes(g.n(), g.maxDegree(), spec.hidden(), spec.layers());
+    return NodeTables.activationBytes(g.n(), g.maxDegree(), spec.hidden(), spec.layers() + (spec.residual() ? 1 : 0));
   }
 
   @Override
@@ -60,11 +89,15 @@ final class GinBlock extends GraphBlock {
     NDArray neighbours = inputs.get(1);
     NDArray pooling = inputs.get(2);
     NDArray out = null;
+    if (embedding != null) {
+      h = embedding.forward(ps, new NDList(h), training).singletonOrThrow();
+      out = embeddingReadout.forward(ps, new NDList(Gather.sumRows(h, pooling)), training).singletonOrThrow();
+    }
     for (int l = 0; l < mlps.size(); l++) {
-      NDArray agg = h.add(Gather.sumRows(h, neighbours));
+      NDArray self = eps.isEmpty() ? h : h.mul(ps.getValue(eps.get(l), h.getDevice(), training).add(1f));
+      NDArray agg = self.add(Gather.sumRows(h, neighbours));
       NDArray next = mlps.get(l).forward(ps, new NDList(agg), training).singletonOrThrow();
-      // residual from the second layer on: the first changes the width (1 + pe to hidden)
-      h = spec.residual() && l > 0 ? next.add(h) : next;
+      h = embedding != null ? next.add(h) : next;
       NDArray pooled = Gather.sumRows(h, pooling);
       NDArray r = readouts.get(l).forward(ps, new NDList(pooled), training).singletonOrThrow();
       out = out == null ? r : out.add(r);
@@ -74,8 +107,14 @@ final class GinBlock extends GraphBlock {
 
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
+    int in = 1 + spec.pe();
+    if (embedding != null) {
+      embedding.initialize(manager, dataType, new Shape(1, in));
+      embeddingReadout.initialize(manager, dataType, new Shape(1, spec.hidden()));
+      in = spec.hidden();
+    }
     for (int l = 0; l < mlps.size(); l++) {
-      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? 1 + spec.pe() : spec.hidden()));
+      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? in : spec.hidden()));
       readouts.get(l).initialize(manager, dataType, new Shape(1, spec.hidden()));
     }
   }

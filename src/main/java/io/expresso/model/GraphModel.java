@@ -328,6 +328,16 @@ public final class GraphModel implements AutoCloseable {
     return names;
   }
 
+  /** The values of the parameter named {@code name} (a name of {@link #parameterNames}), for diagnostics. */
+  public float[] parameterValues(String name) {
+    for (Pair<String, Parameter> p : block.getParameters()) {
+      if (p.getKey().equals(name)) {
+        return p.getValue().getArray().toFloatArray();
+      }
+    }
+    throw new IllegalArgumentException("no parameter '" + name + "' in " + spec.toText() + "; have " + parameterNames());
+  }
+
   @Override
   public void close() {
     model.close();

@@ -22,17 +22,20 @@ import java.util.Set;
  *     normalised Laplacian as extra node features ({@link LaplacianPe}); 0 for none
  * @param budget a parameter budget the hidden width is chosen for ({@link ParameterBudget}); 0 for
  *     none. The width is resolved before the model is built; the spec keeps the budget it was sized to
- * @param residual GIN only: each layer after the first adds its input to its output, as the
- *     benchmarking-gnns reference GIN does (BREC's GIN has none)
+ * @param residual GIN only: the benchmarking-gnns reference GIN's residual form — a linear embedding
+ *     of the node features to the hidden width, then every layer adds its input to its output, and
+ *     the embedding's sum-pooled read-out joins the layers' (BREC's GIN has none of it)
+ * @param learnEps GIN only: GIN-ε, each layer weighs the vertex's own state by a learned
+ *     {@code 1 + ε} (ε starts at 0), as both reference GINs of benchmarking-gnns; false is GIN-0
  */
 public record ModelSpec(
     Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum, int pe,
-    long budget, boolean residual) implements NetworkSpec {
+    long budget, boolean residual, boolean learnEps) implements NetworkSpec {
 
-  /** A spec without residual connections. */
+  /** A spec without residual connections or learned ε. */
   public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum,
       int pe, long budget) {
-    this(architecture, layers, hidden, embedding, radius, bnMomentum, pe, budget, false);
+    this(architecture, layers, hidden, embedding, radius, bnMomentum, pe, budget, false, false);
   }
 
   /** A spec without positional encodings or parameter budget. */
@@ -41,7 +44,7 @@ public record ModelSpec(
   }
 
   /** Every key {@link #parse} accepts, in the order of the text form. */
-  public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual");
+  public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual", "learn-eps");
 
   public ModelSpec {
     if (architecture == null) {
@@ -58,6 +61,9 @@ public record ModelSpec(
     }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
+    }
+    if (learnEps && architecture != Architecture.GIN) {
+      throw new IllegalArgumentException("model spec: learn-eps is a gin option, not " + architecture.cliName());
     }
     if (budget < 0 || budget > 1_000_000_000L) {
       throw new IllegalArgumentException("model spec: budget must lie in [0, 1e9] parameters, got " + budget);
@@ -97,7 +103,7 @@ public record ModelSpec(
 
   /**
    * Parses {@code name[:key=value,...]} with keys {@code layers, hidden, d, radius, bn-momentum, pe,
-   * budget, residual} (a budget may end in k or m: {@code budget=100k}).
+   * budget, residual, learn-eps} (a budget may end in k or m: {@code budget=100k}).
    *
    * @throws IllegalArgumentException naming the bad part
    */
@@ -116,6 +122,7 @@ public record ModelSpec(
     int pe = s.pe;
     long budget = s.budget;
     boolean residual = s.residual;
+    boolean learnEps = s.learnEps;
     for (String kv : text.substring(colon + 1).split(",")) {
       if (kv.isBlank()) {
         continue;
@@ -135,7 +142,8 @@ public record ModelSpec(
           case "bn-momentum" -> bn = Float.parseFloat(value);
           case "pe" -> pe = Integer.parseInt(value);
           case "budget" -> budget = budget(value);
-          case "residual" -> residual = bool(text, value);
+          case "residual" -> residual = bool(text, key, value);
+          case "learn-eps" -> learnEps = bool(text, key, value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
               + "' (known: " + String.join(", ", KEYS) + ")");
         }
@@ -143,14 +151,14 @@ public record ModelSpec(
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
       }
     }
-    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget, residual);
+    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget, residual, learnEps);
   }
 
-  private static boolean bool(String text, String value) {
+  private static boolean bool(String text, String key, String value) {
     return switch (value.toLowerCase(Locale.ROOT)) {
       case "true", "1", "yes" -> true;
       case "false", "0", "no" -> false;
-      default -> throw new IllegalArgumentException("model spec '" + text + "': residual must be true or false, got '"
+      default -> throw new IllegalArgumentException("model spec '" + text + "': " + key + " must be true or false, got '"
           + value + "'");
     };
   }
@@ -165,17 +173,17 @@ public record ModelSpec(
 
   /** This spec with another hidden width (budget sizing). */
   public ModelSpec withHidden(int h) {
-    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget, residual);
+    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget, residual, learnEps);
   }
 
   /** This spec without a parameter budget (its width as it stands). */
   public ModelSpec withBudgetRemoved() {
-    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0, residual);
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0, residual, learnEps);
   }
 
   /** This spec with another output dimension (a classifier's d is its number of classes). */
   public ModelSpec withEmbedding(int d) {
-    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual);
+    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual, learnEps);
   }
 
   @Override
@@ -189,7 +197,8 @@ public record ModelSpec(
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
         + ",radius=" + radius + ",bn-momentum=" + bnMomentum
         // only when set, so the text of every spec without them (results files, checkpoints) is unchanged
-        + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "");
+        + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "")
+        + (learnEps ? ",learn-eps=true" : "");
   }
 
   /** The spec as a flat map, for result records. */
@@ -209,6 +218,9 @@ public record ModelSpec(
     }
     if (residual) {
       m.put("residual", true);
+    }
+    if (learnEps) {
+      m.put("learn_eps", true);
     }
     return m;
   }

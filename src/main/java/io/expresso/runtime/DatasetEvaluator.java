@@ -60,7 +60,7 @@ public final class DatasetEvaluator implements Evaluator<DatasetTask> {
     boolean sizedByHand = keys.contains("hidden=") || keys.contains("budget=");
     if (!sizedByHand && protocol.budget() > 0) {
       spec = new ModelSpec(spec.architecture(), spec.layers(), spec.hidden(), classes, spec.radius(), spec.bnMomentum(),
-          spec.pe(), protocol.budget(), spec.residual());
+          spec.pe(), protocol.budget(), spec.residual(), spec.learnEps());
     }
     return spec;
   }

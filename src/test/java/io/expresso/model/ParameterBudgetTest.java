@@ -12,7 +12,8 @@ class ParameterBudgetTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"gin:budget=100k", "gin:budget=100k,pe=20", "gin:budget=500k,layers=4",
-      "ppgn:budget=100k,layers=3", "ngnn-de:budget=100k,pe=8"})
+      "ppgn:budget=100k,layers=3", "ngnn-de:budget=100k,pe=8",
+      "gin:budget=100k,pe=20,residual=true,learn-eps=true"})
   void sizedModelsAreWithinFivePercentOfTheirBudget(String text) {
     ModelSpec spec = ModelSpec.parse(text).withEmbedding(10);
     ParameterBudget.Sized sized = ParameterBudget.size(spec, Head.EMBEDDING);
@@ -38,23 +39,36 @@ class ParameterBudgetTest {
     }
   }
 
-  /** Residual GIN: the same parameters as plain GIN, a different function, still permutation invariant. */
+  /**
+   * The reference GIN (residual, learned ε): plain GIN plus its input embedding, the embedding's
+   * read-out and one ε per layer — another function, still permutation invariant.
+   */
   @Test
-  void residualGinIsAnotherFunctionOfTheSameParameters() {
+  void theReferenceGinAddsItsEmbeddingItsReadoutAndOneEpsilonPerLayer() {
     io.expresso.graph.Graph g = io.expresso.suite.Constructions.decalin();
     int[] perm = new int[g.n()];
     for (int v = 0; v < g.n(); v++) {
       perm[v] = (v + 3) % g.n();
     }
-    try (GraphModel plain = GraphModel.create(ModelSpec.parse("gin"), Head.EMBEDDING, Device.cpu(), 2);
-        GraphModel res = GraphModel.create(ModelSpec.parse("gin:residual=true"), Head.EMBEDDING, Device.cpu(), 2)) {
-      assertThat(res.parameterCount()).isEqualTo(plain.parameterCount());
-      float[][] e = res.embed(java.util.List.of(g, g.relabel(perm)));
-      float[] p = plain.embed(java.util.List.of(g))[0];
+    ModelSpec plainSpec = ModelSpec.parse("gin:pe=3");
+    ModelSpec refSpec = ModelSpec.parse("gin:pe=3,residual=true,learn-eps=true");
+    try (GraphModel plain = GraphModel.create(plainSpec, Head.EMBEDDING, Device.cpu(), 2);
+        GraphModel ref = GraphModel.create(refSpec, Head.EMBEDDING, Device.cpu(), 2)) {
+      int h = refSpec.hidden();
+      int d = refSpec.embedding();
+      // the first layer's MLP reads h columns instead of 1 + pe
+      long firstLayerDifference = (long) (h - (1 + refSpec.pe())) * h;
+      long embedding = (long) (1 + refSpec.pe()) * h + h;
+      long embeddingReadout = (long) h * d + d;
+      assertThat(ref.parameterCount()).isEqualTo(plain.parameterCount() + firstLayerDifference + embedding
+          + embeddingReadout + refSpec.layers());
+      assertThat(ref.parameterNames()).contains("eps0", "eps3");
+      assertThat(ref.parameterValues("eps0")).containsExactly(0f);
+      float[][] e = ref.embed(java.util.List.of(g, g.relabel(perm)));
       for (int i = 0; i < e[0].length; i++) {
         assertThat(e[1][i]).isCloseTo(e[0][i], org.assertj.core.api.Assertions.within(1e-3f));
       }
-      assertThat(e[0]).isNotEqualTo(p);
+      assertThat(e[0]).isNotEqualTo(plain.embed(java.util.List.of(g))[0]);
     }
   }
 
@@ -74,6 +88,11 @@ class ParameterBudgetTest {
     assertThat(ModelSpec.parse(r.toText())).isEqualTo(r);
     assertThatThrownBy(() -> ModelSpec.parse("ppgn:residual=true")).hasMessageContaining("residual is a gin option");
     assertThatThrownBy(() -> ModelSpec.parse("gin:residual=maybe")).hasMessageContaining("residual must be true or false");
+    ModelSpec e = ModelSpec.parse("gin:learn-eps=true");
+    assertThat(e.learnEps()).isTrue();
+    assertThat(ModelSpec.parse(e.toText())).isEqualTo(e);
+    assertThatThrownBy(() -> ModelSpec.parse("ppgn:learn-eps=true")).hasMessageContaining("learn-eps is a gin option");
+    assertThatThrownBy(() -> ModelSpec.parse("gin:learn-eps=2")).hasMessageContaining("learn-eps must be true or false");
     // specs without them keep their old text (results files, checkpoints)
     assertThat(ModelSpec.parse("gin").toText()).isEqualTo("gin:layers=4,hidden=32,d=16,radius=1,bn-momentum=0.9");
   }
