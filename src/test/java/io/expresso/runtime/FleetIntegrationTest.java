@@ -4,7 +4,11 @@ import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;
+import io.expresso.count.Pattern;
 import io.expresso.proto.v1.Result;
+import io.expresso.robust.Scale;
+import io.expresso.robust.StudyJobs;
+import io.expresso.robust.TrainJob;
 import io.expresso.testing.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -113,6 +117,39 @@ class FleetIntegrationTest {
         assertThat(results.values().stream().map(rs -> rs.get(0).getProvenance().getWorkerId()))
             .containsOnly("killed-b");
         assertThat(b.tally()[0]).as("b ran each task once").isEqualTo(2);
+      }
+    }
+  }
+
+  /**
+   * A count model's training outlives its worker: worker a saves its trainer state every 5 epochs
+   * (to expresso.models, {@code <model_id>#progress}) and is SIGKILLed after epoch 6; worker b takes
+   * the task over, starts at epoch 6 from a's saved epoch 5 instead of epoch 1, and says so in the result.
+   */
+  @Test
+  void aTrainTaskOfAKilledWorkerResumesFromItsSavedEpochsElsewhere() throws Exception {
+    String exp = "resume";
+    TrainJob job = new TrainJob("resume-gin-triangle", "gin:hidden=16,layers=2", Pattern.TRIANGLE, "er-0.3",
+        Scale.SMALL, 0, null, List.of("er-0.3"), 300, 40);
+    try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "resume-a", logs).awaitServing()) {
+      a.awaitLog("assigned", 1, Duration.ofSeconds(30));
+      try (Publisher p = new Publisher(broker.bootstrap())) {
+        p.send(TaskKind.TRAIN, StudyJobs.taskId(job), StudyJobs.trainTask(exp, job));
+        p.flush();
+      }
+      a.awaitLog(" epoch 6:", 1, Duration.ofSeconds(120));
+      a.kill(); // after the save at epoch 5, before the end: nothing committed
+      try (WorkerProcess b = WorkerProcess.start(broker.bootstrap(), "resume-b", logs).awaitServing()) {
+        Map<String, List<Result>> results = awaitCommitted(exp, 1, Duration.ofSeconds(150));
+        b.terminate();
+        b.awaitExit(Duration.ofSeconds(60));
+        Result r = results.values().iterator().next().get(0);
+        assertThat(r.hasError()).as("error: %s", r.getError().getMessage()).isFalse();
+        assertThat(r.getProvenance().getWorkerId()).isEqualTo("resume-b");
+        assertThat(r.getTrain().getResumedFromEpoch()).isGreaterThanOrEqualTo(5);
+        assertThat(r.getTrain().getEpochs()).isGreaterThan(r.getTrain().getResumedFromEpoch());
+        assertThat(b.logText()).as("b's first epoch is the one after a's save")
+            .contains(" epoch " + (r.getTrain().getResumedFromEpoch() + 1) + ":").doesNotContain(" epoch 1:");
       }
     }
   }
