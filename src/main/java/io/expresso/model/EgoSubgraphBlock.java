@@ -91,14 +91,15 @@ final class EgoSubgraphBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     int total = 0;
     int vertices = 0;
     for (Graph g : graphs) {
       total += g.n() * g.n();
       vertices += g.n();
     }
-    float[] x = new float[total * 2];
+    int width = 2 + spec.pe(); // constant, root mark, the vertex's encodings
+    float[] x = new float[total * width];
     int[][] neighbours = new int[total][];
     int[][] subPool = new int[vertices][];
     float[] subInv = new float[vertices];
@@ -118,6 +119,7 @@ final class EgoSubgraphBlock extends GraphBlock {
       for (int v = 0; v < n; v++) {
         copies[vertexBase + v] = new int[n];
       }
+      float[][] pe = spec.pe() > 0 ? NodeFeatures.pe(g, spec.pe(), peSigns) : null;
       for (int r = 0; r < n; r++) {
         int[] dist = ShortestPaths.bfs(g, r);
         graphPool[b][r] = sub;
@@ -126,8 +128,11 @@ final class EgoSubgraphBlock extends GraphBlock {
         subInv[sub] = 1f / n;
         for (int v = 0; v < n; v++) {
           int at = row + v;
-          x[at * 2] = 1f;
-          x[at * 2 + 1] = v == r ? 1f : 0f;
+          x[at * width] = 1f;
+          x[at * width + 1] = v == r ? 1f : 0f;
+          if (pe != null) {
+            System.arraycopy(pe[v], 0, x, at * width + 2, spec.pe());
+          }
           subPool[sub][v] = at;
           copies[vertexBase + v][r] = at;
           vertexOf[at] = vertexBase + v;
@@ -139,7 +144,7 @@ final class EgoSubgraphBlock extends GraphBlock {
       vertexBase += n;
     }
     NDList in = new NDList(
-        manager.create(x, new Shape(total, 2)),
+        manager.create(x, new Shape(total, width)),
         NodeTables.padded(manager, neighbours, total),
         NodeTables.padded(manager, subPool, total),
         manager.create(subInv, new Shape(vertices, 1)),
@@ -212,7 +217,7 @@ final class EgoSubgraphBlock extends GraphBlock {
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     for (int l = 0; l < subgraphGins.size(); l++) {
-      int in = l == 0 ? 2 : spec.hidden();
+      int in = l == 0 ? 2 + spec.pe() : spec.hidden();
       subgraphGins.get(l).initialize(manager, dataType, new Shape(1, in));
       if (variant == Variant.DSS) {
         graphGins.get(l).initialize(manager, dataType, new Shape(1, in));

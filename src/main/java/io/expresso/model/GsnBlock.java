@@ -66,7 +66,7 @@ final class GsnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     int nodes = 0;
     int edges = 0;
     for (Graph g : graphs) {
@@ -104,7 +104,7 @@ final class GsnBlock extends GraphBlock {
       edge += targets.length;
     }
     return new NDList(
-        manager.ones(new Shape(nodes, 1), DataType.FLOAT32),
+        manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
         manager.create(c, new Shape(edges, width)),
         manager.create(receiver, new Shape(edges, 1)),
         manager.create(sender, new Shape(edges, 1)),
@@ -142,7 +142,7 @@ final class GsnBlock extends GraphBlock {
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     int width = EdgeOrbitCounts.columns().size();
     for (int l = 0; l < messages.size(); l++) {
-      int in = l == 0 ? 1 : spec.hidden();
+      int in = l == 0 ? 1 + spec.pe() : spec.hidden();
       messages.get(l).initialize(manager, dataType, new Shape(1, 2 * in + width));
       updates.get(l).initialize(manager, dataType, new Shape(1, in + spec.hidden()));
       readouts.get(l).initialize(manager, dataType, new Shape(1, spec.hidden()));

@@ -93,7 +93,7 @@ final class KpGnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
     int nodes = 0;
     for (Graph g : graphs) {
       nodes += g.n();
@@ -125,7 +125,7 @@ final class KpGnnBlock extends GraphBlock {
       base += g.n();
     }
     return new NDList(
-        manager.ones(new Shape(nodes, 1), DataType.FLOAT32),
+        manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
         NodeTables.padded(manager, ring, rows),
         manager.create(feat, new Shape(rows, PeripheralSubgraphs.FEATURES)),
         NodeTables.padded(manager, pool, nodes));
@@ -155,7 +155,7 @@ final class KpGnnBlock extends GraphBlock {
 
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
-    input.initialize(manager, dataType, new Shape(1, 1));
+    input.initialize(manager, dataType, new Shape(1, 1 + spec.pe()));
     peripheral.initialize(manager, dataType, new Shape(1, PeripheralSubgraphs.FEATURES));
     for (int l = 0; l < hopMlps.size(); l++) {
       for (Block b : hopMlps.get(l)) {

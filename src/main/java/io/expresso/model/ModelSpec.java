@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A model configuration: which architecture and its size. Parsed from text such as {@code ppgn}
@@ -55,9 +54,9 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
-    if (pe > 0 && !Set.of(Architecture.GIN, Architecture.PPGN, Architecture.NGNN_DE).contains(architecture)) {
-      throw new IllegalArgumentException("model spec: pe (Laplacian encodings) is a gin, ppgn or ngnn-de option, not "
-          + architecture.cliName());
+    if (pe > 0 && architecture == Architecture.I2GNN) {
+      throw new IllegalArgumentException("model spec: pe (Laplacian encodings) is not an i2gnn option yet (every other"
+          + " architecture takes it)");
     }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
