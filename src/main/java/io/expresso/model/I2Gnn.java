@@ -172,14 +172,16 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
 
   @Override
   public NDList inputs(NDManager manager, List<Graph> graphs) {
-    return subgraphs(manager, graphs, hops);
+    return subgraphs(manager, graphs, hops, 0, null);
   }
 
   /**
    * One subgraph per root i and neighbour j of i: adjacency (P, N, N), node labels (P, N, F),
-   * mask (P, N, 1), subgraph-to-root (R, P) and root-to-graph (B, R) pooling matrices.
+   * mask (P, N, 1), subgraph-to-root (R, P) and root-to-graph (B, R) pooling matrices. With
+   * {@code pe > 0} each subgraph node's labels end with its vertex's Laplacian encodings
+   * (F = {@link #features(int)} + pe), signs multiplied by {@code peSigns} (null: none).
    */
-  static NDList subgraphs(NDManager manager, List<Graph> graphs, int hops) {
+  static NDList subgraphs(NDManager manager, List<Graph> graphs, int hops, int pe, float[] peSigns) {
     int nMax = 1;
     int pairs = 0;
     int roots = 0;
@@ -188,7 +190,8 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
       pairs += 2 * g.m();
       roots += g.n();
     }
-    int f = features(hops);
+    int marks = features(hops);
+    int f = marks + pe;
     pairs = Math.max(pairs, 1); // an edgeless batch still gets one all-zero subgraph
     float[] adj = new float[pairs * nMax * nMax];
     float[] x = new float[pairs * nMax * f];
@@ -199,6 +202,7 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
     int rootBase = 0;
     for (int b = 0; b < graphs.size(); b++) {
       Graph g = graphs.get(b);
+      float[][] enc = pe > 0 ? NodeFeatures.pe(g, pe, peSigns) : null;
       for (int i = 0; i < g.n(); i++) {
         int root = rootBase + i;
         rootToGraph[b * roots + root] = 1;
@@ -214,6 +218,9 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
             x[xv + (v == i ? 0 : v == j ? 1 : 2)] = 1;
             x[xv + 3 + dist[v]] = 1;
             x[xv + 3 + hops + 1 + (distJ[v] < 0 ? hops + 2 : distJ[v])] = 1;
+            if (enc != null) {
+              System.arraycopy(enc[v], 0, x, xv + marks, pe);
+            }
             for (int w : g.neighbors(v)) {
               if (dist[w] >= 0) {
                 adj[(p * nMax + v) * nMax + w] = 1;

@@ -46,13 +46,13 @@ final class I2GnnBlock extends GraphBlock {
     // (hidden + labels)-wide float rows per subgraph node (input, matmul, MLP stages, gradients)
     long subgraphs = Math.max(1, 2L * g.m());
     long n = maxVertices;
-    long width = spec.hidden() + I2Gnn.features(spec.radius());
+    long width = spec.hidden() + I2Gnn.features(spec.radius()) + spec.pe();
     return 4L * subgraphs * (n * n + 8L * n * width * spec.layers());
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
-    return I2Gnn.subgraphs(manager, graphs, spec.radius());
+  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+    return I2Gnn.subgraphs(manager, graphs, spec.radius(), spec.pe(), peSigns);
   }
 
   @Override
@@ -64,7 +64,7 @@ final class I2GnnBlock extends GraphBlock {
 
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
-    int labels = I2Gnn.features(spec.radius());
+    int labels = I2Gnn.features(spec.radius()) + spec.pe(); // re-injected with the marks at every layer
     for (int l = 0; l < inner.size(); l++) {
       inner.get(l).initialize(manager, dataType, new Shape(1, 1, l == 0 ? labels : spec.hidden() + labels));
     }

@@ -54,10 +54,6 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
-    if (pe > 0 && architecture == Architecture.I2GNN) {
-      throw new IllegalArgumentException("model spec: pe (Laplacian encodings) is not an i2gnn option yet (every other"
-          + " architecture takes it)");
-    }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
     }

@@ -89,11 +89,11 @@ class LaplacianPeTest {
   }
 
   /**
-   * Positional encodings reach every architecture but I²-GNN: with them, the 1-WL-equivalent CSL
-   * graphs get different outputs, and the first layer is wider.
+   * Positional encodings reach every architecture: with them, the 1-WL-equivalent CSL graphs get
+   * different outputs, and the first layer is wider.
    */
   @ParameterizedTest
-  @EnumSource(value = Architecture.class, names = {"I2GNN"}, mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(Architecture.class)
   void everyModelSeesTheEncodings(Architecture a) {
     ModelSpec base = ModelSpec.defaults(a);
     ModelSpec small = new ModelSpec(a, 2, 8, 4, Math.min(2, base.radius()), base.bnMomentum());
@@ -110,13 +110,6 @@ class LaplacianPeTest {
       assertThat(maxDifference(e[0], e[1])).isGreaterThan(1e-4);
       assertThat(pe.parameterCount()).isGreaterThan(plain.parameterCount()); // a wider first layer
     }
-  }
-
-  /** I²-GNN takes no encodings yet: refused by name rather than ignored. */
-  @Test
-  void i2gnnRefusesEncodings() {
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ModelSpec.parse("i2gnn:pe=4"))
-        .hasMessageContaining("pe (Laplacian encodings) is not an i2gnn option yet");
   }
 
   private static double maxDifference(float[] x, float[] y) {
