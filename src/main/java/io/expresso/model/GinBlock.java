@@ -22,7 +22,8 @@ import java.util.List;
  * (jumping knowledge by sum). ε is 0 (GIN-0, BREC's) unless the spec learns it
  * ({@link ModelSpec#learnEps}). With {@link ModelSpec#residual} it is benchmarking-gnns' reference
  * GIN: the input is first embedded to the hidden width, every layer adds its input to its output,
- * and the embedding's read-out joins the sum. Linear layers start as PyTorch's ({@link PyTorchInit}).
+ * the embedding's read-out joins the sum, and linear layers start as PyTorch's ({@link PyTorchInit});
+ * without it, BREC's GIN-0 keeps DJL's initialisation, with which its BREC results were recorded.
  * Bounded by 1-WL by construction (without encodings).
  *
  * <p>Inputs: node features N×(1+pe), neighbour table N×maxDeg, pooling table B×nMax (padding = N).
@@ -53,10 +54,12 @@ final class GinBlock extends GraphBlock {
     }
     for (int l = 0; l < spec.layers(); l++) {
       Block mlp = addChildBlock("mlp" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum()));
-      PyTorchInit.linears(mlp, l == 0 ? in : spec.hidden(), spec.hidden());
-      mlps.add(mlp);
       Block readout = addChildBlock("readout" + l, Linear.builder().setUnits(spec.embedding()).build());
-      PyTorchInit.linear(readout, spec.hidden());
+      if (spec.residual()) {
+        PyTorchInit.linears(mlp, in, spec.hidden());
+        PyTorchInit.linear(readout, spec.hidden());
+      }
+      mlps.add(mlp);
       readouts.add(readout);
       if (spec.learnEps()) {
         eps.add(addParameter(Parameter.builder().setName("eps" + l).setType(Parameter.Type.OTHER)

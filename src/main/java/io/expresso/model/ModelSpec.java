@@ -22,8 +22,9 @@ import java.util.Map;
  * @param budget a parameter budget the hidden width is chosen for ({@link ParameterBudget}); 0 for
  *     none. The width is resolved before the model is built; the spec keeps the budget it was sized to
  * @param residual GIN only: the benchmarking-gnns reference GIN's residual form — a linear embedding
- *     of the node features to the hidden width, then every layer adds its input to its output, and
- *     the embedding's sum-pooled read-out joins the layers' (BREC's GIN has none of it)
+ *     of the node features to the hidden width, then every layer adds its input to its output, the
+ *     embedding's sum-pooled read-out joins the layers', and linear layers start as PyTorch's (BREC's
+ *     GIN has none of it)
  * @param learnEps GIN only: GIN-ε, each layer weighs the vertex's own state by a learned
  *     {@code 1 + ε} (ε starts at 0), as both reference GINs of benchmarking-gnns; false is GIN-0
  */

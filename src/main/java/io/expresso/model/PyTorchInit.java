@@ -7,10 +7,11 @@ import ai.djl.training.initializer.UniformInitializer;
 
 /**
  * PyTorch's default initialisation of {@code nn.Linear}: weights and biases uniform in
- * ±1/√fan-in. The reference GINs (BREC's through PyG, benchmarking-gnns') are PyTorch code and start
- * from it; DJL's default (He-normal weights, zero biases) starts weights about 2.4 times larger, which
- * under batch norm makes every Adam step relatively smaller: on CSL with encodings the same GIN
- * trained to 95.8 % (train) instead of 91 % from PyTorch's start (docs/results/csl.md).
+ * ±1/√fan-in, where the benchmarking-gnns reference GIN starts. DJL's default (He-normal weights,
+ * zero biases) starts weights about 2.4 times larger, which under batch norm makes every Adam step
+ * relatively smaller: on CSL with encodings the same GIN trained to 95.8 % (train) instead of 92 %
+ * from PyTorch's start (docs/results/csl.md). The other built-in models keep DJL's initialisation,
+ * with which their BREC and counting results were recorded.
  */
 final class PyTorchInit {
 
