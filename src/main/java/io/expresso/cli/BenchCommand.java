@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.cli.BenchPaths.Run;
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso bench}: throughput and latency of the runtime on no-op synthetic tasks (broker

@@ -3,13 +3,13 @@ package io.expresso.cli;
 import io.expresso.cli.FleetSchedule.Window;
 import io.expresso.cli.FleetWorker.Scrape;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.EmbeddedBroker;
-import io.expresso.runtime.Publisher;
-import io.expresso.runtime.ResultListener;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskTimeouts;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.ResultListener;
+import io.expresso.runtime.kafka.Topics;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso bench fleet}: long tasks on an elastic fleet. Starts an embedded broker, two

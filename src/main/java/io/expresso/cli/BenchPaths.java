@@ -2,10 +2,10 @@ package io.expresso.cli;
 
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,19 +9,19 @@ import io.expresso.robust.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
-import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
 import io.expresso.runtime.ReportFiles;
 import io.expresso.runtime.ResultSummary;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.Suite;
 import java.io.PrintWriter;
@@ -31,9 +31,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso demo}: the README's main job, everything embedded — a real Kafka broker, a

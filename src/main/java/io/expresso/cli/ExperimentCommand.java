@@ -7,21 +7,21 @@ import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso experiment …}: multi-phase studies orchestrated through Kafka. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,

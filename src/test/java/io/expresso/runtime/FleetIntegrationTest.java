@@ -1,6 +1,10 @@
 package io.expresso.runtime;
 
 import io.expresso.proto.v1.TaskHeader;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;

@@ -1,12 +1,13 @@
 package io.expresso.runtime;
 
+import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
-import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.graph.Graph;
 import io.expresso.model.ModelSpec;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;

@@ -1,9 +1,10 @@
 package io.expresso.runtime;
 
+import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.graph.Graph;
 import io.expresso.model.TorchScriptFixtures;
 import io.expresso.model.TorchScriptSpec;
 import io.expresso.proto.v1.PairTask;

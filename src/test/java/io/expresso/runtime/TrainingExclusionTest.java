@@ -1,6 +1,7 @@
 package io.expresso.runtime;
 
 import io.expresso.proto.v1.TaskHeader;
+import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairResult;

@@ -1,5 +1,12 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
+import io.expresso.runtime.Attempts;
+import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.Outcome;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.TaskProcessor;
+import io.expresso.runtime.TaskTimeouts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

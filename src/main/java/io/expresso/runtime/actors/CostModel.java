@@ -1,5 +1,8 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
+import io.expresso.runtime.Device;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskObserver;
 import java.util.EnumMap;
 import java.util.Map;
 

@@ -1,5 +1,10 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
+import io.expresso.runtime.Attempts;
+import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

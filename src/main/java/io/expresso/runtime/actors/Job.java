@@ -1,5 +1,9 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
+import io.expresso.runtime.Attempts;
+import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.Outcome;
+import io.expresso.runtime.TaskKind;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

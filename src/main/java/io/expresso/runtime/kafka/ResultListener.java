@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
 import io.expresso.proto.v1.Result;
 

@@ -1,5 +1,6 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
+import io.expresso.runtime.ResultSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Provenance;

@@ -1,7 +1,17 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.expresso.runtime.Attempts;
+import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.EvaluatorRegistry;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskLimits;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.TaskProcessor;
+import io.expresso.runtime.TaskTimeouts;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
+import io.expresso.runtime.Device;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

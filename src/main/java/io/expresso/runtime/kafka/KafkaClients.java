@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
 import java.io.IOException;
 import java.io.Reader;

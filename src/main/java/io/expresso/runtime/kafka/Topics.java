@@ -1,5 +1,6 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
+import io.expresso.runtime.Attempts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,21 +1,23 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
 import com.google.protobuf.Message;
-import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.graph.Graph;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Relabelings;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.Versions;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;

@@ -1,5 +1,8 @@
-package io.expresso.runtime;
+package io.expresso.runtime.actors;
 
+import io.expresso.runtime.Device;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Result;

@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.expresso.proto.v1.Result;

@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.runtime.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
