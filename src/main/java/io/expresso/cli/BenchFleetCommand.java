@@ -3,6 +3,7 @@ package io.expresso.cli;
 import io.expresso.cli.FleetSchedule.Window;
 import io.expresso.cli.FleetWorker.Scrape;
 import io.expresso.proto.v1.Result;
+import io.expresso.report.Table;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.kafka.Aggregator;

@@ -5,6 +5,10 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.report.ReportFiles;
+import io.expresso.report.ResultSummary;
+import io.expresso.report.ResultTables;
+import io.expresso.report.RobustnessWriter;
 import io.expresso.robust.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
@@ -12,8 +16,6 @@ import io.expresso.robust.Scale;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.ReportFiles;
-import io.expresso.runtime.ResultSummary;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -156,8 +158,8 @@ final class DemoCommand implements Callable<Integer> {
       o.print(ResultTables.render(summary));
       if (robustnessReport != null) {
         o.println();
-        ExperimentCommand.print(robustnessReport, o);
-        for (Path p : robustnessReport.writeTo(out.resolve("robustness"))) {
+        RobustnessWriter.print(robustnessReport, o);
+        for (Path p : RobustnessWriter.write(robustnessReport, out.resolve("robustness"))) {
           System.err.println("demo: wrote " + p);
         }
       }

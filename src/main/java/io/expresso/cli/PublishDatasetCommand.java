@@ -3,6 +3,8 @@ package io.expresso.cli;
 import io.expresso.proto.v1.DatasetResult;
 import io.expresso.proto.v1.DatasetTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.report.DatasetReport;
+import io.expresso.report.DatasetTable;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.KafkaClients;

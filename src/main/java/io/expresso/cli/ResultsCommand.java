@@ -1,7 +1,9 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.ReportFiles;
-import io.expresso.runtime.ResultSummary;
+import io.expresso.report.DatasetTable;
+import io.expresso.report.ReportFiles;
+import io.expresso.report.ResultSummary;
+import io.expresso.report.ResultTables;
 import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Topics;

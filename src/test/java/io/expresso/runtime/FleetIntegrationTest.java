@@ -1,14 +1,14 @@
 package io.expresso.runtime;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.expresso.proto.v1.PairTask;
+import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.EmbeddedBroker;
 import io.expresso.runtime.kafka.Publisher;
 import io.expresso.runtime.kafka.Topics;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.expresso.proto.v1.PairTask;
-import io.expresso.proto.v1.Result;
 import io.expresso.testing.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,6 +1,5 @@
 package io.expresso.runtime;
 
-import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.Descriptor;
@@ -17,6 +16,7 @@ import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.stats.Threshold;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;

@@ -1,6 +1,5 @@
 package io.expresso.runtime;
 
-import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.graph.Graph6;
@@ -11,6 +10,7 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.kafka.Topics;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

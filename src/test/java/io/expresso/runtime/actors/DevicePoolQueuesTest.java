@@ -1,11 +1,11 @@
 package io.expresso.runtime.actors;
 
-import io.expresso.runtime.Device;
-import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.kafka.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Result;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.kafka.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

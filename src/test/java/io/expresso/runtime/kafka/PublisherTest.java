@@ -1,9 +1,9 @@
 package io.expresso.runtime.kafka;
 
-import io.expresso.runtime.TaskKind;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.expresso.runtime.TaskKind;
 import io.expresso.testing.Integration;
 import java.util.List;
 import java.util.Properties;

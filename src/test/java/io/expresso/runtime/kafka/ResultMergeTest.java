@@ -1,12 +1,12 @@
 package io.expresso.runtime.kafka;
 
-import io.expresso.runtime.ResultSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticResult;
 import io.expresso.proto.v1.TaskError;
+import io.expresso.report.ResultSummary;
 import io.expresso.testing.Integration;
 import java.time.Duration;
 import java.util.ArrayList;

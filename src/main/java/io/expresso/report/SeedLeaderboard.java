@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.report;
 
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;

@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +29,7 @@ import java.util.Map;
  * pair and the seed); a file of another configuration is never appended to. Pairs that ended in
  * an error are not kept: a resumed run tries them again.
  */
-final class EvalResults implements AutoCloseable {
+public final class EvalResults implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -44,7 +44,7 @@ final class EvalResults implements AutoCloseable {
   }
 
   /** The default file for a configuration: {@code DIR/<suite>-<model>-<hash of the configuration>.jsonl}. */
-  static Path defaultFile(Path dir, String suiteName, String architecture, ObjectNode config) {
+  public static Path defaultFile(Path dir, String suiteName, String architecture, ObjectNode config) {
     try {
       byte[] sha = MessageDigest.getInstance("SHA-256").digest(JSON.writeValueAsBytes(config));
       return dir.resolve(suiteName + "-" + architecture + "-" + HexFormat.of().formatHex(sha, 0, 4) + ".jsonl");
@@ -60,7 +60,7 @@ final class EvalResults implements AutoCloseable {
    * @throws IllegalArgumentException if the file holds another configuration's results, or a
    *     line that is not a result (naming the line)
    */
-  static EvalResults open(Path file, ObjectNode config, boolean resume) throws IOException {
+  public static EvalResults open(Path file, ObjectNode config, boolean resume) throws IOException {
     JsonNode expected = JSON.readTree(JSON.writeValueAsString(config)); // numbers as the file holds them
     Map<String, PairEvaluation> judged = new HashMap<>();
     boolean exists = resume && Files.isRegularFile(file) && Files.size(file) > 0;
@@ -127,22 +127,22 @@ final class EvalResults implements AutoCloseable {
     return String.join("; ", out);
   }
 
-  Path file() {
+  public Path file() {
     return file;
   }
 
   /** Pairs judged before this run (resumed). */
-  int resumed() {
+  public int resumed() {
     return judged.size();
   }
 
   /** The result already in the file for this seed and pair, or null. */
-  PairEvaluation judged(long seed, int index) {
+  public PairEvaluation judged(long seed, int index) {
     return judged.get(key(seed, index));
   }
 
   /** Appends one pair's result and flushes it to the file. */
-  void append(PairEvaluation e) {
+  public void append(PairEvaluation e) {
     writeLine(toJson(e));
   }
 
@@ -165,7 +165,7 @@ final class EvalResults implements AutoCloseable {
     return seed + "/" + index;
   }
 
-  static ObjectNode toJson(PairEvaluation e) {
+  public static ObjectNode toJson(PairEvaluation e) {
     ObjectNode o = JSON.createObjectNode();
     PairJudgement j = e.judgement();
     TrainingOutcome t = e.training();
@@ -206,7 +206,7 @@ final class EvalResults implements AutoCloseable {
   }
 
   /** JSON has no NaN or infinity: those become null. */
-  static Double finite(double v) {
+  public static Double finite(double v) {
     return Double.isFinite(v) ? v : null;
   }
 }

@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,8 +7,6 @@ import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskError;
 import io.expresso.proto.v1.TrainResult;
-import io.expresso.runtime.ReportFiles;
-import io.expresso.runtime.ResultSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.report;
 
 import io.expresso.suite.BrecPaperResults;
 import java.util.ArrayList;

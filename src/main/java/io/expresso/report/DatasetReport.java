@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.report;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
@@ -10,11 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Writes dataset results to a directory: one JSON line per fold × seed × model (full configuration) and the table. */
-final class DatasetReport {
+public final class DatasetReport {
 
   private DatasetReport() {}
 
-  static List<Path> write(Path dir, String name, List<DatasetResult> results) throws IOException {
+  public static List<Path> write(Path dir, String name, List<DatasetResult> results) throws IOException {
     Files.createDirectories(dir);
     StringBuilder lines = new StringBuilder();
     JsonFormat.Printer json = JsonFormat.printer().omittingInsignificantWhitespace();

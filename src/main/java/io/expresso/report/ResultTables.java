@@ -1,9 +1,5 @@
-package io.expresso.cli;
+package io.expresso.report;
 
-import io.expresso.report.Escape;
-import io.expresso.runtime.BrecComparison;
-import io.expresso.runtime.ResultSummary;
-import io.expresso.runtime.SeedLeaderboard;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,11 +9,11 @@ import java.util.Map;
  * BREC's verdict over its seeds and, on BREC, the paper's row), then synthetic and errors.
  * Strings from messages reach the terminal only through {@link Table} or {@link Escape#terminal}.
  */
-final class ResultTables {
+public final class ResultTables {
 
   private ResultTables() {}
 
-  static String render(ResultSummary s) {
+  public static String render(ResultSummary s) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "experiment %s: %d unique results, %d duplicates in report, %d errors%n",
         Escape.terminal(s.experiment()), s.uniqueResults(), s.duplicatesInReport(), s.errors()));

@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
-import io.expresso.report.CategoryBarPlot;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,5 @@
-package io.expresso.cli;
+package io.expresso.report;
 
-import io.expresso.report.Escape;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,10 +1,8 @@
-package io.expresso.runtime;
+package io.expresso.report;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.expresso.proto.v1.Result;
-import io.expresso.report.CategoryBarPlot;
-import io.expresso.report.Escape;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.report;
 
 import io.expresso.proto.v1.DatasetResult;
 import io.expresso.stats.MeanStd;
@@ -14,11 +14,11 @@ import java.util.function.ToDoubleFunction;
  * them (the benchmarking protocol's summary), and the isomorphic-copy split of the test graphs
  * beside the audit's peering predictor.
  */
-final class DatasetTable {
+public final class DatasetTable {
 
   private DatasetTable() {}
 
-  static String render(List<DatasetResult> results) {
+  public static String render(List<DatasetResult> results) {
     Map<String, List<DatasetResult>> byModel = new LinkedHashMap<>();
     for (DatasetResult r : results) {
       byModel.computeIfAbsent(r.getTask().getModel(), k -> new ArrayList<>()).add(r);

@@ -1,4 +1,4 @@
-package io.expresso.robust;
+package io.expresso.report;
 
 import io.expresso.stats.MeanStd;
 import java.awt.BasicStroke;

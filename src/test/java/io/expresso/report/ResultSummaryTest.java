@@ -1,4 +1,4 @@
-package io.expresso.runtime;
+package io.expresso.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
