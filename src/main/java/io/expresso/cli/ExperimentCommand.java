@@ -14,7 +14,6 @@ import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.EmbeddedBroker;
 import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Topics;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

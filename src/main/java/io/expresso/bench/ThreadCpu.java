@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;

@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.bench;
 
 import java.io.BufferedReader;
 import java.io.File;

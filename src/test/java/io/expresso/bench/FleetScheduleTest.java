@@ -1,9 +1,9 @@
-package io.expresso.cli;
+package io.expresso.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.expresso.cli.FleetSchedule.Window;
+import io.expresso.bench.FleetSchedule.Window;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

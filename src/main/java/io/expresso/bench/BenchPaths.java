@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.bench;
 
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;

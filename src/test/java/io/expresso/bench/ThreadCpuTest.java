@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package io.expresso.cli;
+package io.expresso.bench;
 
 import java.util.ArrayList;
 import java.util.Arrays;
