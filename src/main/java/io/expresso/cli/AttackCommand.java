@@ -9,14 +9,15 @@ import io.expresso.count.InducedCounts;
 import io.expresso.count.MutableGraph;
 import io.expresso.count.Pattern;
 import io.expresso.graph.Graph;
+import io.expresso.report.Table;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso attack ...}: adversarial attacks on counting models and their machinery. */
 @Command(name = "attack", mixinStandardHelpOptions = true,

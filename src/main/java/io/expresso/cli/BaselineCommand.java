@@ -3,6 +3,7 @@ package io.expresso.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.expresso.report.Table;
 import io.expresso.suite.Category;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
@@ -14,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso baseline}: run one exact WL-family baseline over a suite and count, per

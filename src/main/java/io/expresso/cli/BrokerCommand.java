@@ -1,13 +1,13 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.EmbeddedBroker;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Topics;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso broker}: a standalone embedded Kafka broker (KRaft) with the topics created. */
 @Command(name = "broker", mixinStandardHelpOptions = true,

@@ -2,18 +2,19 @@ package io.expresso.cli;
 
 import io.expresso.count.InducedCounts;
 import io.expresso.count.Pattern;
-import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.graph.Graph;
+import io.expresso.report.Table;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code expresso count}: exact induced pattern counts of every graph in a file. */
 @Command(name = "count", mixinStandardHelpOptions = true,

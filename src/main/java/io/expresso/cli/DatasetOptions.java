@@ -4,12 +4,12 @@ import io.expresso.dataset.DatasetSpecs;
 import io.expresso.model.RegressorSpec;
 import io.expresso.proto.v1.DatasetTask;
 import io.expresso.runtime.DatasetEvaluator;
-import io.expresso.runtime.Publisher;
+import io.expresso.runtime.kafka.Publisher;
 import io.expresso.train.DatasetProtocol;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** What {@code train-dataset} and {@code publish dataset} share: the dataset, models, protocol, folds and seeds. */
 final class DatasetOptions {

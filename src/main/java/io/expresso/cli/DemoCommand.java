@@ -5,23 +5,25 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.report.ReportFiles;
+import io.expresso.report.ResultSummary;
+import io.expresso.report.ResultTables;
+import io.expresso.report.RobustnessWriter;
 import io.expresso.robust.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
-import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
-import io.expresso.runtime.ReportFiles;
-import io.expresso.runtime.ResultSummary;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.Suite;
 import java.io.PrintWriter;
@@ -31,9 +33,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso demo}: the README's main job, everything embedded — a real Kafka broker, a
@@ -156,8 +158,8 @@ final class DemoCommand implements Callable<Integer> {
       o.print(ResultTables.render(summary));
       if (robustnessReport != null) {
         o.println();
-        ExperimentCommand.print(robustnessReport, o);
-        for (Path p : robustnessReport.writeTo(out.resolve("robustness"))) {
+        RobustnessWriter.print(robustnessReport, o);
+        for (Path p : RobustnessWriter.write(robustnessReport, out.resolve("robustness"))) {
           System.err.println("demo: wrote " + p);
         }
       }

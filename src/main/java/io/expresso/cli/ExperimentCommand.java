@@ -2,26 +2,26 @@ package io.expresso.cli;
 
 import io.expresso.count.Pattern;
 import io.expresso.model.RegressorSpec;
+import io.expresso.report.RobustnessWriter;
 import io.expresso.robust.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
-import java.io.PrintWriter;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso experiment …}: multi-phase studies orchestrated through Kafka. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
@@ -131,8 +131,8 @@ final class ExperimentCommand implements Runnable {
         Topics.prepare(clients, creation, topics.create);
         report = run(exp, clients);
       }
-      print(report, spec.commandLine().getOut());
-      for (Path p : report.writeTo(out)) {
+      RobustnessWriter.print(report, spec.commandLine().getOut());
+      for (Path p : RobustnessWriter.write(report, out)) {
         System.err.println("robustness: wrote " + p);
       }
       return 0;
@@ -161,49 +161,4 @@ final class ExperimentCommand implements Runnable {
     }
   }
 
-  static void print(RobustnessReport r, PrintWriter o) {
-    Table errors = new Table("model", "pattern", "dataset", "test l1", "test lc", "paper l1", "correct", "train s");
-    for (RobustnessReport.ErrorRow e : r.errors()) {
-      errors.row(e.model(), e.pattern(), e.dataset(), fmt(e.l1().mean()), fmt(e.lc().mean()), fmt(e.paperL1()),
-          String.valueOf(e.meanCorrectTest()), String.format(Locale.ROOT, "%.1f", e.meanTrainSeconds()));
-    }
-    if (!r.search().isEmpty()) {
-      Table grid = new Table("model", "pattern", "spec", "lr", "batch", "val l1", "selected");
-      for (RobustnessExperiment.SearchRow g : r.search()) {
-        grid.row(g.model(), g.pattern().cliName(), g.point().spec(), Float.toString(g.point().learningRate()),
-            String.valueOf(g.point().batchSize()), fmt(g.validationL1().mean()), g.selected() ? "<-" : "");
-      }
-      o.println("Hyper-parameter search (mean validation l1 over seeds)");
-      o.print(grid.render());
-      o.println();
-    }
-    o.println("Test errors (mean over seeds)");
-    o.print(errors.render());
-    Table auc = new Table("model", "pattern", "space", "NR", "NR (tr.)", "attacked", "attack s");
-    for (RobustnessReport.AucRow a : r.auc()) {
-      auc.row(a.model(), a.pattern(), a.space(), fmt(a.nr().mean()), fmt(a.nrTransfer().mean()),
-          String.valueOf(a.attacked()), String.format(Locale.ROOT, "%.1f", a.meanAttackSeconds()));
-    }
-    o.println();
-    o.println("AUC of attack success over budgets 1-25% (normalised; mean over seeds)");
-    o.print(auc.render());
-    if (!r.ood().isEmpty()) {
-      Table ood = new Table("model", "pattern", "setting", "l1", "lc");
-      for (RobustnessReport.OodRow x : r.ood()) {
-        ood.row(x.model(), x.pattern(), x.setting(), fmt(x.l1().mean()), fmt(x.lc().mean()));
-      }
-      o.println();
-      o.println("Out of distribution: d1 = ER(10, 0.3), d2 = ER(10, 0.8)");
-      o.print(ood.render());
-    }
-    o.printf(Locale.ROOT, "%nrobustness study done in %.1f s%n", r.seconds());
-    o.flush();
-  }
-
-  private static String fmt(double v) {
-    if (Double.isNaN(v)) {
-      return "-";
-    }
-    return Math.abs(v) < 0.01 && v != 0 ? String.format(Locale.ROOT, "%.2e", v) : String.format(Locale.ROOT, "%.3f", v);
-  }
 }

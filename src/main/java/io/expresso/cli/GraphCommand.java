@@ -1,9 +1,10 @@
 package io.expresso.cli;
 
-import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.graph.Graph;
 import io.expresso.graph.GraphProperties;
 import io.expresso.graph.ShortestPaths;
+import io.expresso.report.Table;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

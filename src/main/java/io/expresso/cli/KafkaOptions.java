@@ -1,10 +1,10 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.KafkaClients;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.nio.file.Path;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** How a command that talks to an existing Kafka cluster reaches it: {@code --bootstrap} and {@code --kafka-config}. */
 final class KafkaOptions {

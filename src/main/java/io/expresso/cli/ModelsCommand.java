@@ -7,11 +7,12 @@ import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.TorchScriptSpec;
+import io.expresso.report.Table;
 import io.expresso.train.TrainingSettings;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code expresso models}: the built-in architectures with their keys, defaults and parameter

@@ -8,10 +8,10 @@ import io.expresso.robust.StoredModel;
 import io.expresso.robust.StudyData;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.TrainJob;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -20,9 +20,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso publish attack}: attack tasks on a checkpoint in {@code expresso.models}, one

@@ -5,25 +5,25 @@ import io.expresso.model.Head;
 import io.expresso.model.NetworkSpec;
 import io.expresso.model.TorchScriptSpec;
 import io.expresso.proto.v1.RpcSettings;
-import io.expresso.robust.KafkaModelStore;
-import io.expresso.stats.Convention;
-import io.expresso.stats.ThresholdRule;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
+import io.expresso.robust.KafkaModelStore;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
+import io.expresso.stats.Convention;
+import io.expresso.stats.ThresholdRule;
 import io.expresso.suite.Suite;
 import io.expresso.suite.SuiteSpecs;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso publish}: put tasks on Kafka. */
 @Command(name = "publish", mixinStandardHelpOptions = true,

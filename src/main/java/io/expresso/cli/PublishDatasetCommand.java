@@ -3,11 +3,13 @@ package io.expresso.cli;
 import io.expresso.proto.v1.DatasetResult;
 import io.expresso.proto.v1.DatasetTask;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
+import io.expresso.report.DatasetReport;
+import io.expresso.report.DatasetTable;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,9 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso publish dataset}: one dataset task per model × fold × seed to

@@ -1,18 +1,20 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.ReportFiles;
-import io.expresso.runtime.ResultSummary;
-import io.expresso.runtime.Topics;
+import io.expresso.report.DatasetTable;
+import io.expresso.report.ReportFiles;
+import io.expresso.report.ResultSummary;
+import io.expresso.report.ResultTables;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso results}: the de-duplicated results of one experiment, as tables or JSON, plus report files. */
 @Command(name = "results", mixinStandardHelpOptions = true,

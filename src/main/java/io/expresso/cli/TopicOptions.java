@@ -1,13 +1,13 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskTimeouts;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.time.Duration;
 import java.util.Locale;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Whether and how a command creates the expresso topics on an existing cluster. Off by default:

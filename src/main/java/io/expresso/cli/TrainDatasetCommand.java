@@ -2,6 +2,8 @@ package io.expresso.cli;
 
 import io.expresso.proto.v1.DatasetResult;
 import io.expresso.proto.v1.DatasetTask;
+import io.expresso.report.DatasetReport;
+import io.expresso.report.DatasetTable;
 import io.expresso.runtime.DatasetEvaluator;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.TaskFailure;
@@ -11,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso train-dataset}: the dataset tasks of {@code publish dataset}, run here one after

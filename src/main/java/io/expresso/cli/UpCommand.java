@@ -3,23 +3,23 @@ package io.expresso.cli;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Aggregator;
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.ResultListener;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.ResultListener;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.web.LiveService;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso up}: broker, worker and aggregator in one process until stopped. */
 @Command(name = "up", mixinStandardHelpOptions = true,

@@ -1,18 +1,18 @@
 package io.expresso.cli;
 
 import io.expresso.metrics.Metrics;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.web.LiveService;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code expresso watch}: the live page and the aggregator's {@code /metrics} for an existing

@@ -1,25 +1,25 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.Device;
-import io.expresso.model.MemoryBudget;
-import io.expresso.runtime.EvaluatorRegistry;
-import io.expresso.runtime.KafkaClients;
 import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
+import io.expresso.model.MemoryBudget;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskLimits;
 import io.expresso.runtime.TaskTimeouts;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.web.HttpEndpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code expresso worker}: consume tasks, evaluate them on this machine's devices, produce results. */
 @Command(name = "worker", mixinStandardHelpOptions = true,

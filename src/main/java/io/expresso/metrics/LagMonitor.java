@@ -1,6 +1,6 @@
 package io.expresso.metrics;
 
-import io.expresso.runtime.KafkaClients;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

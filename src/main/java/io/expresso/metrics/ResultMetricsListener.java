@@ -5,8 +5,8 @@ import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainResult;
-import io.expresso.runtime.ResultListener;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.kafka.ResultListener;
 
 /**
  * Feeds {@link ResultMeters} from the aggregator's stream of unique results: pair outcomes and T²,

@@ -2,12 +2,12 @@ package io.expresso.robust;
 
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Publisher;
-import io.expresso.runtime.ResultMerge;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.ResultMerge;
+import io.expresso.runtime.kafka.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -105,7 +105,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     if (progress == null && registry != null && registry.kafka().isPresent()) {
       synchronized (this) {
         if (progress == null) {
-          io.expresso.runtime.KafkaClients k = registry.kafka().get();
+          io.expresso.runtime.kafka.KafkaClients k = registry.kafka().get();
           // pid@host: the process that trains, as people find it in their process list
           progress = new TrainProgressPublisher(k, java.lang.management.ManagementFactory.getRuntimeMXBean().getName());
         }

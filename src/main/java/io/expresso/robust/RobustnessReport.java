@@ -1,24 +1,14 @@
 package io.expresso.robust;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.expresso.attack.AttackResult;
 import io.expresso.attack.Budgets;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.count.Pattern;
-import io.expresso.graph.Graph;
 import io.expresso.stats.MeanStd;
 import io.expresso.stats.WelchTTest;
 import io.expresso.train.CountErrors;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.function.Predicate;
 
 /**
@@ -26,12 +16,10 @@ import java.util.function.Predicate;
  * the AUC table (Table 1: NR and NR (tr.), mean ± standard error over seeds), success-versus-budget
  * curves (Fig. 5), the OOD table (Table 2) and Welch t-tests (Tables 5 and 6) for shifts of the
  * pattern count (space P) and the edge count (space P^c) between transferring adversarial
- * examples and their clean graphs, pooled over seeds. Written as Markdown, JSON and PNG.
+ * examples and their clean graphs, pooled over seeds. The data only: {@code
+ * io.expresso.report.RobustnessWriter} writes it as terminal tables, Markdown, JSON and PNG.
  */
 public final class RobustnessReport {
-
-  /** The paper omits p-values from fewer samples; we print them but flag them. */
-  public static final int MIN_SHIFT_SAMPLES = 25;
 
   public record ErrorRow(String model, String pattern, String dataset, MeanStd l1, MeanStd lc,
       double paperL1, int meanCorrectTest, double meanTrainSeconds, int meanBestEpoch) {}
@@ -73,6 +61,11 @@ public final class RobustnessReport {
     this.attacks = List.copyOf(attacks);
     this.seconds = seconds;
     this.search = List.copyOf(search);
+  }
+
+  /** The experiment this report is of. */
+  public RobustnessExperiment experiment() {
+    return experiment;
   }
 
   /** The search grid's rows (empty without {@code --search}). */
@@ -233,7 +226,7 @@ public final class RobustnessReport {
    * A model's name in the tables: its architecture, or its full spec when the experiment has
    * another spec of the same architecture (so the rows of the two stay apart).
    */
-  String label(String model) {
+  public String label(String model) {
     String arch = RobustnessExperiment.architecture(model);
     long same = experiment.models().stream().filter(m -> RobustnessExperiment.architecture(m).equals(arch)).count();
     return same > 1 ? model : arch;
@@ -271,151 +264,5 @@ public final class RobustnessReport {
   static double welch(List<Double> a, List<Double> b) {
     return WelchTTest.pValueOrNaN(a.stream().mapToDouble(Double::doubleValue).toArray(),
         b.stream().mapToDouble(Double::doubleValue).toArray());
-  }
-
-  /** Writes robustness.md, robustness.json and one success-versus-budget PNG per model × pattern. */
-  public List<Path> writeTo(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    List<Path> files = new ArrayList<>();
-    Path md = dir.resolve("robustness.md");
-    Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-    files.add(md);
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("experiment", experiment.experimentId());
-    json.put("scale", experiment.scale().cliName());
-    json.put("models", experiment.models());
-    Map<String, Map<String, String>> specs = new LinkedHashMap<>();
-    for (String m : experiment.models()) {
-      Map<String, String> byPattern = new LinkedHashMap<>();
-      experiment.patterns().forEach(p -> byPattern.put(p.cliName(), experiment.spec(m, p)));
-      specs.put(m, byPattern);
-    }
-    json.put("specs", specs);
-    json.put("patterns", experiment.patterns().stream().map(Pattern::cliName).toList());
-    json.put("seconds", seconds);
-    if (!search.isEmpty()) {
-      List<Map<String, Object>> grid = new ArrayList<>();
-      for (RobustnessExperiment.SearchRow r : search) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("model", label(r.model()));
-        row.put("pattern", r.pattern().cliName());
-        row.put("spec", r.point().spec());
-        row.put("learning_rate", r.point().learningRate());
-        row.put("batch_size", r.point().batchSize());
-        row.put("validation_l1", r.validationL1());
-        row.put("selected", r.selected());
-        grid.add(row);
-      }
-      json.put("search", grid);
-    }
-    json.put("errors", errors());
-    json.put("leakage", leakage());
-    json.put("auc", auc());
-    json.put("curves", curves());
-    json.put("ood", ood());
-    json.put("shifts", shifts());
-    Path js = dir.resolve("robustness.json");
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(js.toFile(), json);
-    files.add(js);
-    List<Curve> curves = curves();
-    for (String model : experiment.models()) {
-      String arch = label(model);
-      for (Pattern p : experiment.patterns()) {
-        List<SuccessPlot.Panel> panels = new ArrayList<>();
-        for (Curve c : curves) {
-          if (c.model().equals(arch) && c.pattern().equals(p.cliName())) {
-            panels.add(new SuccessPlot.Panel("space " + c.space(), c.fractions(), c.success(), c.transfer()));
-          }
-        }
-        Path png = dir.resolve("success-" + arch.replaceAll("[^A-Za-z0-9.=-]+", "_") + "-" + p.cliName() + ".png");
-        SuccessPlot.write(png, arch + " " + p.cliName() + " (" + experiment.scale().cliName()
-            + ", mean ± s.e. over " + experiment.seeds() + " seeds)", panels);
-        files.add(png);
-      }
-    }
-    return files;
-  }
-
-  public String markdown() {
-    StringBuilder sb = new StringBuilder();
-    Scale s = experiment.scale();
-    sb.append("# Adversarial robustness of subgraph counting — ").append(experiment.experimentId()).append("\n\n");
-    sb.append(String.format(Locale.ROOT, "Scale `%s`: %d graphs per dataset (split 30/20/50), %d seeds, "
-        + "at most %d epochs (plateau decay, early stopping on validation ℓ1), attacks on up to %d correctly predicted test graphs of `%s`, beam %d for P^c/P^s "
-        + "(greedy for P), %s candidate flips per beam member, δ = 1, budgets 1/5/10/25%% of the mean "
-        + "edge count. An attack searches its whole budget and returns its final beam's best graph; NR is the area "
-        + "under its success rate over the budget fractions, over the unity area. Total %.1f s.%n%n", s.cliName(), experiment.datasetSize(), experiment.seeds(), experiment.maxEpochs(), s.attacked(),
-        s.attackDataset(), s.beamWidth(), s.candidatesPerMember() == 0 ? "all" : String.valueOf(s.candidatesPerMember()),
-        seconds));
-    if (!search.isEmpty()) {
-      sb.append("## Hyper-parameter search (`--search`)\n\nGrid ").append(experiment.grid().describe())
-          .append("; each point trained with every seed, selected by its mean best-epoch validation ℓ1 over seeds"
-              + " (**bold**: the point whose models are attacked and reported below).\n\n"
-              + "| model | pattern | spec | learning rate | batch | validation ℓ1 | selected |\n|---|---|---|---|---|---|---|\n");
-      for (RobustnessExperiment.SearchRow r : search) {
-        String v = pm(r.validationL1());
-        sb.append(String.format(Locale.ROOT, "| %s | %s | `%s` | %s | %d | %s | %s |%n", label(r.model()),
-            r.pattern().cliName(), r.point().spec(), Float.toString(r.point().learningRate()), r.point().batchSize(),
-            r.selected() ? "**" + v + "**" : v, r.selected() ? "yes" : ""));
-      }
-      sb.append('\n');
-    }
-    sb.append("## Test errors (Table 3)\n\n| model | pattern | dataset | ℓ1 | ℓc | paper ℓ1 | correct test graphs | best epoch | train s |\n|---|---|---|---|---|---|---|---|---|\n");
-    for (ErrorRow r : errors()) {
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d | %d | %.1f |%n", r.model(), r.pattern(),
-          r.dataset(), pm(r.l1()), pm(r.lc()), num(r.paperL1()), r.meanCorrectTest(), r.meanBestEpoch(), r.meanTrainSeconds()));
-    }
-    sb.append("\nIsomorphic train/test leakage (test graphs with an isomorphic copy in train):");
-    for (LeakageRow r : leakage()) {
-      sb.append(String.format(Locale.ROOT, " `%s` %d of %d (%.2f%%);", r.dataset(), r.leakedTest(), r.test(),
-          r.leakedPct()));
-    }
-    sb.setLength(sb.length() - 1);
-    sb.append(".\n");
-    sb.append("\n## AUC of success rate over budget (Table 1)\n\n| model | pattern | space | NR | NR (tr.) | attacked graphs | attack s |\n|---|---|---|---|---|---|---|\n");
-    for (AucRow r : auc()) {
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %d | %.1f |%n", r.model(), r.pattern(), r.space(),
-          pm(r.nr()), pm(r.nrTransfer()), r.attacked(), r.meanAttackSeconds()));
-    }
-    sb.append("\n## Success rate by budget (Fig. 5; `success-*.png`)\n\n| model | pattern | space | budget | flips | success | transfer |\n|---|---|---|---|---|---|---|\n");
-    for (Curve c : curves()) {
-      for (int b = 0; b < c.fractions().length; b++) {
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f%% | %s | %s | %s |%n", c.model(), c.pattern(), c.space(),
-            c.fractions()[b] * 100, b < c.budgets().length ? String.valueOf(c.budgets()[b]) : "-",
-            pm(c.success()[b]), pm(c.transfer()[b])));
-      }
-    }
-    if (experiment.ood()) {
-      sb.append("\n## Out of distribution (Table 2): d1 = ER(10, 0.3), d2 = ER(10, 0.8)\n\n| model | pattern | setting | ℓ1 | ℓc |\n|---|---|---|---|---|\n");
-      for (OodRow r : ood()) {
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", r.model(), r.pattern(), r.setting(), pm(r.l1()), pm(r.lc())));
-      }
-    }
-    sb.append("\n## Shift of transferring adversarial examples (Tables 5, 6; Welch t-test)\n\n"
-        + "p-values from fewer than " + MIN_SHIFT_SAMPLES + " samples are marked with *.\n\n"
-        + "| model | pattern | quantity | space | budget | n | clean mean | adversarial mean | p |\n|---|---|---|---|---|---|---|---|---|\n");
-    for (ShiftRow r : shifts()) {
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.0f%% | %d | %s | %s | %s%s |%n", r.model(), r.pattern(),
-          r.quantity(), r.space(), r.fraction() * 100, r.n(), num(r.meanClean()), num(r.meanAdversarial()),
-          num(r.pValue()), r.n() < MIN_SHIFT_SAMPLES && !Double.isNaN(r.pValue()) ? "*" : ""));
-    }
-    return sb.toString();
-  }
-
-  static String pm(MeanStd s) {
-    if (s == null || Double.isNaN(s.mean())) {
-      return "-";
-    }
-    return num(s.mean()) + " ± " + num(s.se());
-  }
-
-  static String num(double v) {
-    if (Double.isNaN(v)) {
-      return "-";
-    }
-    if (v != 0 && (Math.abs(v) < 0.01 || Math.abs(v) >= 1e4)) {
-      return String.format(Locale.ROOT, "%.2e", v);
-    }
-    return String.format(Locale.ROOT, "%.3f", v);
   }
 }

@@ -6,7 +6,7 @@ import io.expresso.count.Pattern;
 import io.expresso.model.RegressorSpec;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.TrainTask;
-import io.expresso.runtime.Publisher;
+import io.expresso.runtime.kafka.Publisher;
 import java.util.Arrays;
 import java.util.List;
 

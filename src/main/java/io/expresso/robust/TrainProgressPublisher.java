@@ -1,8 +1,8 @@
 package io.expresso.robust;
 
 import io.expresso.proto.v1.TrainProgress;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.train.CountRegressionTrainer;
 import java.time.Duration;
 import java.util.Properties;

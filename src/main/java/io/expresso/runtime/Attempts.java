@@ -2,6 +2,8 @@ package io.expresso.runtime;
 
 import io.expresso.proto.v1.AttemptRun;
 import io.expresso.proto.v1.PartitionAttempts;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,10 +42,10 @@ import org.slf4j.LoggerFactory;
  * and the next owner reads it when the partition is assigned.
  *
  * <p>Cheap tasks are counted a chunk at a time (one write per chunk, not per task); a task that
- * was counted before runs alone (see {@link DevicePool}), so one crashing task charges its
+ * was counted before runs alone (see the worker's {@code DevicePool}), so one crashing task charges its
  * innocent chunk-mates at most once.
  */
-final class Attempts implements AutoCloseable {
+public final class Attempts implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
 
@@ -56,7 +58,7 @@ final class Attempts implements AutoCloseable {
   private final ConcurrentLinkedQueue<CompletableFuture<Void>> catchUps = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
-  Attempts(KafkaClients kafka, String workerId) {
+  public Attempts(KafkaClients kafka, String workerId) {
     this.workerId = workerId;
     Properties pp = kafka.producer();
     pp.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -127,7 +129,7 @@ final class Attempts implements AutoCloseable {
   }
 
   /** Blocks until every attempts record written before this call has been read. */
-  void awaitCaughtUp(Duration timeout) {
+  public void awaitCaughtUp(Duration timeout) {
     CompletableFuture<Void> f = new CompletableFuture<>();
     catchUps.add(f);
     try {
@@ -138,7 +140,7 @@ final class Attempts implements AutoCloseable {
   }
 
   /** The attempt counts of {@code tp}'s tasks at and after {@code committed}, as its last owner left them. */
-  Partition open(TopicPartition tp, long committed) {
+  public Partition open(TopicPartition tp, long committed) {
     PartitionAttempts rec = latest.get(key(tp));
     NavigableMap<Long, Integer> counts = new TreeMap<>();
     if (rec != null) {
@@ -174,7 +176,7 @@ final class Attempts implements AutoCloseable {
    * record written before each chunk is a handful of runs, not one entry per task. Thread-safe:
    * devices count starts, the loop commits and hands back.
    */
-  final class Partition {
+  public final class Partition {
     private final TopicPartition tp;
     private final NavigableMap<Long, Integer> inherited;
     /** Offsets this owner counted a start for and that are not committed: from → to, inclusive, disjoint. */
@@ -189,7 +191,7 @@ final class Attempts implements AutoCloseable {
     }
 
     /** Starts by earlier owners (or earlier sessions of this one); a task starts once per owner, so this owner's own count is not prior. */
-    synchronized int prior(long offset) {
+    public synchronized int prior(long offset) {
       return inherited.getOrDefault(offset, 0);
     }
 
@@ -204,7 +206,7 @@ final class Attempts implements AutoCloseable {
      * follow (cheap tasks, many to a chunk) start without a write of their own; a crash charges
      * those not yet started once, and only tasks never charged before are leased.
      */
-    void started(Collection<Long> offsets, int lease) throws Exception {
+    public void started(Collection<Long> offsets, int lease) throws Exception {
       byte[] value;
       synchronized (this) {
         long max = Long.MIN_VALUE;
@@ -261,7 +263,7 @@ final class Attempts implements AutoCloseable {
     }
 
     /** The offsets before {@code next} have committed results: forget them. */
-    synchronized void committed(long next) {
+    public synchronized void committed(long next) {
       committed = Math.max(committed, next);
       inherited.headMap(committed).clear();
       while (!mine.isEmpty() && mine.firstKey() < committed) {
@@ -273,7 +275,7 @@ final class Attempts implements AutoCloseable {
     }
 
     /** Hands the partition back: starts counted here that left no result are uncounted (they ended cleanly). */
-    void handBack(Collection<Long> offsets) {
+    public void handBack(Collection<Long> offsets) {
       byte[] value;
       synchronized (this) {
         boolean changed = false;

@@ -3,6 +3,8 @@ package io.expresso.runtime;
 import com.google.protobuf.Message;
 import io.expresso.model.MemoryBudget;
 import io.expresso.proto.v1.PairTask;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

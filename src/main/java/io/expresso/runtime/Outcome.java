@@ -22,7 +22,7 @@ public record Outcome(Result result, List<ProducerRecord<String, byte[]>> record
   }
 
   /** A task given up unfinished, for {@code why} (never {@link Cancellation.Reason#TIMEOUT}, which is an error result). */
-  static Outcome handedBack(ConsumerRecord<String, byte[]> record, Cancellation.Reason why) {
+  public static Outcome handedBack(ConsumerRecord<String, byte[]> record, Cancellation.Reason why) {
     return new Outcome(Result.newBuilder().setTaskId(record.key() == null ? "" : record.key()).build(), List.of(), why);
   }
 

@@ -10,6 +10,7 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainTask;
+import io.expresso.runtime.kafka.Topics;
 import java.util.Arrays;
 import java.util.List;
 

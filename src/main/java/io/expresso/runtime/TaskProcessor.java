@@ -8,6 +8,7 @@ import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskError;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainResult;
+import io.expresso.runtime.kafka.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

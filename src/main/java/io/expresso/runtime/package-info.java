@@ -1,11 +1,14 @@
 /**
- * The streaming runtime: protobuf tasks on Kafka, an embedded KRaft broker, Pekko workers pinned
- * to devices, exactly-once results (transactional consume-transform-produce), dead letters, the
- * publisher and the idempotent result aggregator.
+ * The runtime's core, with neither Kafka clients nor actors in it: the task kinds and their
+ * codecs ({@link io.expresso.runtime.TaskKind}), limits and timeouts checked before anything is
+ * decoded, failure reasons, the durable attempt counts, the task processor (one task record in,
+ * one {@link io.expresso.runtime.Outcome} out, exactly once), cancellation, devices, build
+ * versions, and the evaluators that put the science behind small interfaces.
  *
  * <p>The science packages know nothing of Kafka or actors: the runtime calls them only through
  * {@link io.expresso.runtime.Evaluator} (a task in, a result out), looked up in an {@link
- * io.expresso.runtime.EvaluatorRegistry}. Consumers of the result stream hook in through {@link
- * io.expresso.runtime.ResultListener} on the {@link io.expresso.runtime.Aggregator}.
+ * io.expresso.runtime.EvaluatorRegistry}. Transport lives in {@link io.expresso.runtime.kafka}
+ * (topics, publisher, broker, aggregator); the worker that runs tasks on devices in {@link
+ * io.expresso.runtime.actors}.
  */
 package io.expresso.runtime;

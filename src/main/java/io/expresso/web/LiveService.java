@@ -3,10 +3,10 @@ package io.expresso.web;
 import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.ResultMetricsListener;
-import io.expresso.runtime.Aggregator;
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.time.Duration;
 
 /**

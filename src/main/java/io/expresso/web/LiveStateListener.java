@@ -4,7 +4,7 @@ import io.expresso.proto.v1.AttackResult;
 import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.ResultListener;
+import io.expresso.runtime.kafka.ResultListener;
 
 /**
  * Feeds the live page's {@link LiveState} from the aggregator's stream of unique results; a retry's

@@ -2,8 +2,8 @@ package io.expresso.web;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.expresso.proto.v1.TrainProgress;
-import io.expresso.runtime.KafkaClients;
-import io.expresso.runtime.Topics;
+import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

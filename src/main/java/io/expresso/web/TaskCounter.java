@@ -1,7 +1,7 @@
 package io.expresso.web;
 
-import io.expresso.runtime.KafkaClients;
 import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

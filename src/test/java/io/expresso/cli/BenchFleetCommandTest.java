@@ -21,17 +21,6 @@ class BenchFleetCommandTest {
   }
 
   @Test
-  void longPartitionListsInLogLinesAreCutToTheirLength() {
-    StringBuilder parts = new StringBuilder();
-    for (int i = 0; i < 40; i++) {
-      parts.append(i == 0 ? "" : ", ").append("expresso.tasks.pair-").append(i);
-    }
-    assertThat(BenchFleetCommand.abbreviate("WARN TaskLoop - worker w1: lost [" + parts + "] (no longer a member)"))
-        .isEqualTo("WARN TaskLoop - worker w1: lost [40 partitions] (no longer a member)");
-    assertThat(BenchFleetCommand.abbreviate("worker w1: stopped [short]")).isEqualTo("worker w1: stopped [short]");
-  }
-
-  @Test
   void theFleetBenchmarkIsASubcommandOfBench() {
     assertThat(Main.commandLine().getSubcommands().get("bench").getSubcommands()).containsKey("fleet");
   }

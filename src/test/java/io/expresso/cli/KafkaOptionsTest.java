@@ -3,7 +3,7 @@ package io.expresso.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.expresso.runtime.KafkaClients;
+import io.expresso.runtime.kafka.KafkaClients;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,11 +3,11 @@ package io.expresso.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.runtime.Device;
-import io.expresso.runtime.EmbeddedBroker;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
-import io.expresso.runtime.Topics;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.testing.Integration;
 import java.nio.file.Files;
 import java.nio.file.Path;

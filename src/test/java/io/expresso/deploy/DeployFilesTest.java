@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.metrics.ExternalTools;
 import io.expresso.runtime.TaskKind;
-import io.expresso.runtime.Worker;
+import io.expresso.runtime.actors.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import io.expresso.attack.AttackResult;
 import io.expresso.count.InducedCounts;
 import io.expresso.count.Pattern;
 import io.expresso.graph.Graph;
+import io.expresso.report.RobustnessWriter;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ class RobustnessStudyTest {
     assertThat(report.errors()).hasSize(1);
     assertThat(report.auc()).hasSize(3);
     assertThat(report.ood()).isEmpty();
-    List<Path> files = report.writeTo(out);
+    List<Path> files = RobustnessWriter.write(report, out);
     assertThat(files).extracting(p -> p.getFileName().toString())
         .contains("robustness.md", "robustness.json", "success-i2gnn-triangle.png");
     String md = Files.readString(out.resolve("robustness.md"));
@@ -104,7 +105,7 @@ class RobustnessStudyTest {
 
   /**
    * Pixels of the success curve's colour inside a panel's plot box, the legend (drawn in the same
-   * colour whatever the data) left out. Geometry of {@link SuccessPlot}: panels 360 wide, plot box
+   * colour whatever the data) left out. Geometry of {@code report.SuccessPlot}: panels 360 wide, plot box
    * from x+45 to x+345 and y 55 to 285, legend in the box's bottom-right 135 × 40.
    */
   private static int curvePixels(BufferedImage png, int panel) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.expresso.cli.Main;
 import io.expresso.count.CountingSplit;
 import io.expresso.count.Pattern;
+import io.expresso.report.RobustnessWriter;
 import io.expresso.train.CountRecipe;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,6 +114,6 @@ class StudySizingAndSearchTest {
     });
     assertThat(report.errors()).hasSize(1);
     assertThat(report.errors().get(0).l1().n()).isEqualTo(2);
-    assertThat(report.markdown()).contains("## Hyper-parameter search", "| yes |");
+    assertThat(RobustnessWriter.markdown(report)).contains("## Hyper-parameter search", "| yes |");
   }
 }

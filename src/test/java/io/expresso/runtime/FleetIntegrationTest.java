@@ -1,6 +1,5 @@
 package io.expresso.runtime;
 
-import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;
@@ -9,6 +8,11 @@ import io.expresso.proto.v1.Result;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.TrainJob;
+import io.expresso.proto.v1.TaskHeader;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.testing.Integration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,13 +1,14 @@
 package io.expresso.runtime;
 
-import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.expresso.graph.Graph6;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
 import java.util.concurrent.CancellationException;

@@ -1,10 +1,8 @@
 package io.expresso.runtime;
 
-import io.expresso.proto.v1.AttackJob;
-import io.expresso.proto.v1.TaskHeader;
-import io.expresso.proto.v1.TrainJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.expresso.proto.v1.AttackJob;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.DatasetTask;
 import io.expresso.proto.v1.PairTask;
@@ -12,8 +10,14 @@ import io.expresso.proto.v1.Relabelings;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
+import io.expresso.proto.v1.TaskHeader;
+import io.expresso.proto.v1.TrainJob;
 import io.expresso.proto.v1.TrainTask;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.testing.Integration;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -4,6 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.report.ResultSummary;
+import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.Aggregator;
+import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.Publisher;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;

@@ -1,12 +1,13 @@
 package io.expresso.runtime;
 
-import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;
+import io.expresso.proto.v1.TaskHeader;
+import io.expresso.runtime.kafka.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,12 +1,13 @@
 package io.expresso.runtime;
 
-import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.graph.Graph6;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;
+import io.expresso.proto.v1.TaskHeader;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
 import io.expresso.wl.WlMethods;

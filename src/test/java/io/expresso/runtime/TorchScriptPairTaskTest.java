@@ -2,14 +2,15 @@ package io.expresso.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.expresso.graph.Graph;
 import io.expresso.graph.Graph6;
+import io.expresso.graph.Graph;
 import io.expresso.model.TorchScriptFixtures;
 import io.expresso.model.TorchScriptSpec;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.runtime.kafka.Topics;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

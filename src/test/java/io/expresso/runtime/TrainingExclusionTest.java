@@ -1,11 +1,12 @@
 package io.expresso.runtime;
 
-import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.TaskHeader;
+import io.expresso.runtime.kafka.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

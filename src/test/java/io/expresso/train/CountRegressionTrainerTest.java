@@ -87,8 +87,9 @@ class CountRegressionTrainerTest {
         assertThat(copy.evaluate(d2.test()).l1()).isLessThan(oodBefore);
       }
       // The original model is untouched by retraining its copy.
-      assertThat(TrainedCountModel.fromBytes(bytes, "cpu").predict(d1.test().graphs()))
-          .containsExactly(model.predict(d1.test().graphs()));
+      try (TrainedCountModel reloaded = TrainedCountModel.fromBytes(bytes, "cpu")) {
+        assertThat(reloaded.predict(d1.test().graphs())).containsExactly(model.predict(d1.test().graphs()));
+      }
     }
   }
 

@@ -1,0 +1,208 @@
+package io.expresso.runtime.actors;
+
+import io.expresso.runtime.Attempts;
+import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.Outcome;
+import io.expresso.runtime.TaskObserver;
+import io.expresso.runtime.TaskProcessor;
+import io.expresso.runtime.TaskTimeouts;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The actor that owns one device: it runs the tasks it is handed one after another on the
+ * device's own dispatcher (a single pinned thread) and then tells the pool it is free again.
+ * Before a chunk starts, its starts are recorded as attempts (durably, so a crash is attributable);
+ * a task already started {@link Settings#maxAttempts} times is not run but ends as poison. Each
+ * task runs under its kind's time limit, counted from its own start.
+ */
+final class DeviceWorker {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeviceWorker.class);
+
+  /** How many chunks of cheap tasks one attempts write counts ahead. */
+  static final int LEASE_CHUNKS = 16;
+
+  /**
+   * What every device worker of a process shares. {@code quarantine} lets a task that was started
+   * before (and may be what took a worker down) run with every other device idle and every
+   * finished result committed, so a crash it causes charges no innocent task with an attempt.
+   */
+  record Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer,
+      ReentrantReadWriteLock quarantine, Duration commitInterval) {
+
+    Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer, Duration commitInterval) {
+      this(processor, timeouts, maxAttempts, observer, new ReentrantReadWriteLock(true), commitInterval);
+    }
+
+    /**
+     * Starts after which a task runs alone, in quarantine: the last attempt before it would become
+     * poison. Earlier retries run in chunks as usual, so a crash that charged thousands of cheap
+     * in-flight tasks once does not make each of them wait in quarantine; a task that crashed
+     * twice gets its last attempt alone, and its crash then charges nobody else.
+     */
+    int quarantineAt() {
+      return Math.max(1, maxAttempts - 1);
+    }
+  }
+
+  sealed interface Command permits Run {}
+
+  /** Run these tasks, in order. */
+  record Run(List<Job> jobs) implements Command {}
+
+  private DeviceWorker() {}
+
+  static Behavior<Command> create(Device device, Settings settings, ActorRef<DevicePool.Command> pool) {
+    return Behaviors.setup(ctx -> {
+      Watchdog watchdog = new Watchdog(settings.timeouts());
+      // one periodic check per device instead of a timer per task: a no-op task must not pay for
+      // scheduling and cancelling a timer; a limit is then enforced to within a second
+      ctx.getSystem().scheduler().scheduleAtFixedRate(Duration.ofSeconds(1), Duration.ofSeconds(1), watchdog,
+          ctx.getSystem().executionContext());
+      return Behaviors.receive(Command.class)
+        .onMessage(Run.class, run -> {
+          boolean suspect = run.jobs().stream().anyMatch(j -> j.priorAttempts() >= settings.quarantineAt());
+          Lock lock = suspect ? settings.quarantine().writeLock() : settings.quarantine().readLock();
+          // a suspect waits at most a minute for the other devices (they may run hour-long tasks);
+          // past that it runs beside them, and a crash it causes may charge them an attempt
+          boolean locked = suspect ? lock.tryLock(60, TimeUnit.SECONDS) : lock.tryLock(Long.MAX_VALUE, TimeUnit.DAYS);
+          try {
+            if (suspect && locked) {
+              // the other devices are idle now: let the loop commit what they finished, so that
+              // if this task takes the worker down, no finished task is charged for it
+              Thread.sleep(2 * settings.commitInterval().toMillis() + 200);
+            }
+            runChunk(run.jobs(), device, settings, watchdog);
+          } finally {
+            if (locked) {
+              lock.unlock();
+            }
+            pool.tell(new DevicePool.Freed(ctx.getSelf()));
+          }
+          return Behaviors.same();
+        })
+        .build();
+    });
+  }
+
+  /** Cancels the device's running task once it has run past its kind's limit. */
+  private static final class Watchdog implements Runnable {
+    private final TaskTimeouts timeouts;
+    private volatile Job running;
+    private volatile long startedNanos;
+
+    Watchdog(TaskTimeouts timeouts) {
+      this.timeouts = timeouts;
+    }
+
+    void started(Job j) {
+      startedNanos = System.nanoTime();
+      running = j;
+    }
+
+    void finished() {
+      running = null;
+    }
+
+    @Override
+    public void run() {
+      Job j = running;
+      if (j != null && System.nanoTime() - startedNanos > timeouts.of(j.kind()).toNanos()) {
+        j.cancellation().cancel(Cancellation.Reason.TIMEOUT);
+      }
+    }
+  }
+
+  private static void runChunk(List<Job> jobs, Device device, Settings s, Watchdog watchdog) {
+    List<Job> toRun = new ArrayList<>(jobs.size());
+    for (Job j : jobs) {
+      if (j.priorAttempts() >= s.maxAttempts()) {
+        if (j.start()) {
+          j.finish(s.processor().poison(j.record(), device, j.priorAttempts()));
+        }
+      } else if (j.queued()) {
+        toRun.add(j);
+      }
+    }
+    recordAttempts(toRun, s.observer());
+    for (Job j : toRun) {
+      if (!j.start()) {
+        continue; // dropped while it waited: its partition moved
+      }
+      watchdog.started(j);
+      Outcome o;
+      try {
+        o = s.processor().process(j.record(), device, j.cancellation(), j.priorAttempts() + 1);
+      } finally {
+        watchdog.finished();
+      }
+      j.finish(o);
+    }
+  }
+
+  /**
+   * Records the chunk's starts, one write per partition, and waits for the broker: a task must
+   * not start before its attempt is durable. Retries while the broker is away.
+   */
+  private static void recordAttempts(List<Job> jobs, TaskObserver observer) {
+    Map<Attempts.Partition, List<Long>> byPartition = new LinkedHashMap<>();
+    for (Job j : jobs) {
+      if (j.attempts() != null) {
+        byPartition.computeIfAbsent(j.attempts(), p -> new ArrayList<>()).add(j.offset());
+      }
+    }
+    for (Map.Entry<Attempts.Partition, List<Long>> e : byPartition.entrySet()) {
+      for (int tries = 1; ; tries++) {
+        try {
+          // a chunk of cheap tasks leases 16 chunks ahead; a long task (alone in its chunk) is counted exactly
+          int lease = e.getValue().size() > 1 ? LEASE_CHUNKS * e.getValue().size() : 0;
+          e.getKey().started(e.getValue(), lease);
+          observer.onAttempts(jobs.get(0).kind(), e.getValue().size());
+          break;
+        } catch (Exception x) {
+          if (jobs.stream().noneMatch(Job::queued)) {
+            return; // all dropped meanwhile
+          }
+          LOG.warn("cannot record attempts (try {}): {}; retrying", tries, x.toString());
+          try {
+            Thread.sleep(Math.min(5000, 200L * tries));
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+        }
+      }
+    }
+  }
+
+  /** The dispatcher config path of {@code device}: one thread, pinned to that device's actor. */
+  static String dispatcher(Device device) {
+    return "expresso.dispatchers." + device.type() + "-" + device.index();
+  }
+
+  /** HOCON for the per-device dispatchers. */
+  static String dispatcherConfig(Iterable<Device> devices) {
+    StringBuilder sb = new StringBuilder();
+    for (Device d : devices) {
+      sb.append(dispatcher(d)).append(" {\n")
+          .append("  type = PinnedDispatcher\n")
+          .append("  executor = thread-pool-executor\n")
+          .append("  thread-pool-executor.allow-core-timeout = off\n")
+          .append("}\n");
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,111 @@
+package io.expresso.runtime.actors;
+
+import io.expresso.runtime.Attempts;
+import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.Outcome;
+import io.expresso.runtime.TaskKind;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One task record on its way to a device: where it sits in its partition, how often it was
+ * started before (by this or earlier owners of the partition), its cancellation, and the outcome
+ * to complete. A job is queued, then either dropped (its partition left this worker before it
+ * started) or run; the loop and the devices race only through {@link #start} and {@link #drop}.
+ */
+final class Job {
+
+  private enum State { QUEUED, RUNNING, FINISHED, DROPPED }
+
+  private final ConsumerRecord<String, byte[]> record;
+  private final TopicPartition partition;
+  private final TaskKind kind;
+  private final int priorAttempts;
+  private final Attempts.Partition attempts;
+  private final Cancellation cancellation = new Cancellation();
+  private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+  private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
+
+  /** A job whose starts are counted in {@code attempts} (null: not counted, as in local runs). */
+  Job(ConsumerRecord<String, byte[]> record, Attempts.Partition attempts) {
+    this(record, attempts, attempts == null ? 0 : attempts.prior(record.offset()));
+  }
+
+  Job(ConsumerRecord<String, byte[]> record, Attempts.Partition attempts, int priorAttempts) {
+    this.record = record;
+    this.partition = new TopicPartition(record.topic(), record.partition());
+    this.kind = TaskKind.ofTopic(record.topic());
+    this.attempts = attempts;
+    this.priorAttempts = priorAttempts;
+  }
+
+  /** Where this job's starts are counted, or null. */
+  Attempts.Partition attempts() {
+    return attempts;
+  }
+
+  ConsumerRecord<String, byte[]> record() {
+    return record;
+  }
+
+  TopicPartition partition() {
+    return partition;
+  }
+
+  long offset() {
+    return record.offset();
+  }
+
+  TaskKind kind() {
+    return kind;
+  }
+
+  /** Starts of this task that left no committed result, as recorded before this delivery. */
+  int priorAttempts() {
+    return priorAttempts;
+  }
+
+  Cancellation cancellation() {
+    return cancellation;
+  }
+
+  CompletableFuture<Outcome> outcome() {
+    return outcome;
+  }
+
+  /** Claims the job for a device; false if it was dropped first. */
+  boolean start() {
+    return state.compareAndSet(State.QUEUED, State.RUNNING);
+  }
+
+  /** Drops a job that has not started (its partition moved, or the worker stops); false if it already runs. */
+  boolean drop() {
+    if (state.compareAndSet(State.QUEUED, State.DROPPED)) {
+      outcome.complete(Outcome.handedBack(record, Cancellation.Reason.REVOKED));
+      return true;
+    }
+    return false;
+  }
+
+  void finish(Outcome o) {
+    state.set(State.FINISHED);
+    outcome.complete(o);
+  }
+
+  boolean queued() {
+    return state.get() == State.QUEUED;
+  }
+
+  /** Started on a device and not finished yet. */
+  boolean running() {
+    return state.get() == State.RUNNING;
+  }
+
+  /** A result to commit: finished, and not handed back. */
+  boolean committable() {
+    Outcome o = outcome.getNow(null);
+    return o != null && !o.handedBack();
+  }
+}

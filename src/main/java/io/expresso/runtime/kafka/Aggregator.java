@@ -1,0 +1,403 @@
+package io.expresso.runtime.kafka;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.expresso.proto.v1.Result;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads {@code expresso.results} from the beginning (committed transactions only), keeps the
+ * results of one experiment (or all), and de-duplicates them by task id: a report holds each task
+ * once by construction. Which result of a task counts is {@link ResultMerge}'s rule (the first
+ * success, else the latest error): a result that replaces an error is reported to listeners as
+ * superseding it, any other repeat as a duplicate that is never counted. Runs on its own thread;
+ * {@link ResultListener}s hook into the stream.
+ */
+public final class Aggregator implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
+
+  private final KafkaClients clients;
+  private final String experiment;
+  private final List<ResultListener> listeners = new CopyOnWriteArrayList<>();
+  // results are kept as the bytes they arrived in: one array each instead of a tree of message and
+  // string objects, so at 100k results a second the garbage collector has far less to trace and copy
+  private final Map<String, byte[]> unique = new LinkedHashMap<>();
+  private final Set<TopicPartition> assigned = new HashSet<>();
+  private final Map<TopicPartition, Long> endAtStart = new java.util.HashMap<>();
+  private volatile boolean caughtUp;
+  private int duplicates;
+  private int superseded;
+  private int undecodable;
+  private volatile boolean running = true;
+  private boolean fromNow;
+  private volatile Thread thread;
+  private volatile long lastHealthyMs = System.currentTimeMillis();
+  private volatile String lastError;
+  private KafkaConsumer<String, byte[]> consumer;
+
+  /**
+   * @param bootstrap a plaintext cluster's bootstrap servers (the embedded broker, tests)
+   * @param experiment the experiment to keep, or {@code null} for every experiment
+   */
+  public Aggregator(String bootstrap, String experiment) {
+    this(KafkaClients.of(bootstrap), experiment);
+  }
+
+  /**
+   * @param clients how to reach the cluster
+   * @param experiment the experiment to keep, or {@code null} for every experiment
+   */
+  public Aggregator(KafkaClients clients, String experiment) {
+    this.clients = clients;
+    this.experiment = experiment;
+  }
+
+  public Aggregator addListener(ResultListener listener) {
+    listeners.add(listener);
+    return this;
+  }
+
+  /**
+   * Skips what the results topic already holds when reading begins: only results committed from
+   * {@link #start} on are read (if the topic does not exist yet, everything is read). For
+   * measurements that must not pay for earlier runs' results; call before {@link #start}.
+   */
+  public Aggregator fromNow() {
+    this.fromNow = true;
+    return this;
+  }
+
+  /** Starts reading on a daemon thread. */
+  public Aggregator start() {
+    Properties p = clients.consumer();
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+    consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+    if (fromNow) {
+      // position at the end before start returns, so nothing committed after it is missed
+      refreshAssignment();
+      fromNow = false;
+    }
+    Thread t = new Thread(this::loop, "expresso-aggregator");
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+    return this;
+  }
+
+  private void loop() {
+    long lastRefresh = 0;
+    int failures = 0;
+    try {
+      while (running) {
+        try {
+          long now = System.currentTimeMillis();
+          if (now - lastRefresh > 2000) {
+            refreshAssignment();
+            lastRefresh = now;
+          }
+          if (assigned.isEmpty()) {
+            Thread.sleep(100);
+            continue;
+          }
+          ConsumerRecords<String, byte[]> polled = consumer.poll(Duration.ofMillis(100));
+          for (ConsumerRecord<String, byte[]> r : polled) {
+            accept(r);
+          }
+          if (!polled.isEmpty()) {
+            // wake waiters once per poll, not per record: a wake-up per record cost the waiting
+            // thread and this one a context switch each at tens of thousands of results a second
+            synchronized (this) {
+              notifyAll();
+            }
+          }
+          if (!caughtUp) {
+            checkCaughtUp();
+          }
+          if (System.currentTimeMillis() - lastHealthyMs > 5000) {
+            // an empty poll does not prove the broker answers (the consumer retries silently);
+            // a list-offsets request does, and throws after 5 s when it does not
+            consumer.endOffsets(assigned, Duration.ofSeconds(5));
+            lastHealthyMs = System.currentTimeMillis();
+            lastError = null;
+          }
+          failures = 0;
+        } catch (WakeupException e) {
+          throw e;
+        } catch (RuntimeException e) {
+          // a broker outage or timeout: the consumer keeps its positions, so wait and read on
+          failures++;
+          lastError = e.toString();
+          long backoff = Math.min(30_000, 500L << Math.min(6, failures - 1));
+          LOG.warn("aggregator: cannot read {} ({}); retrying in {} ms", Topics.RESULTS, e.toString(), backoff);
+          Thread.sleep(backoff);
+        }
+      }
+    } catch (WakeupException | InterruptedException e) {
+      // closing
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  /**
+   * Whether this aggregator is current: it read from the broker within the last {@code staleAfter}
+   * (it retries through outages, and says here that it is behind).
+   */
+  public boolean healthy(Duration staleAfter) {
+    return System.currentTimeMillis() - lastHealthyMs <= staleAfter.toMillis();
+  }
+
+  /** The last read error, or null if the broker has answered since. */
+  public String lastError() {
+    return lastError;
+  }
+
+  /** Picks up the results topic's partitions (the topic may appear after we start). */
+  private void refreshAssignment() {
+    List<PartitionInfo> infos;
+    try {
+      infos = consumer.partitionsFor(Topics.RESULTS, Duration.ofSeconds(5));
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      return;
+    }
+    if (infos == null || infos.size() == assigned.size()) {
+      return;
+    }
+    List<TopicPartition> fresh = new ArrayList<>();
+    for (PartitionInfo i : infos) {
+      TopicPartition tp = new TopicPartition(i.topic(), i.partition());
+      if (!assigned.contains(tp)) {
+        fresh.add(tp);
+      }
+    }
+    boolean first = assigned.isEmpty();
+    assigned.addAll(fresh);
+    consumer.assign(new ArrayList<>(assigned));
+    if (fromNow && first) {
+      consumer.seekToEnd(fresh);
+      fresh.forEach(tp -> consumer.position(tp, Duration.ofSeconds(10))); // fix the end now, not at the first poll
+      synchronized (this) {
+        caughtUp = true;
+        notifyAll();
+      }
+      return;
+    }
+    consumer.seekToBeginning(fresh);
+    if (!caughtUp) {
+      // read_committed: the end offsets are the last stable offsets, what is readable now
+      endAtStart.putAll(consumer.endOffsets(fresh, Duration.ofSeconds(10)));
+    }
+  }
+
+  private void checkCaughtUp() {
+    for (Map.Entry<TopicPartition, Long> e : endAtStart.entrySet()) {
+      if (consumer.position(e.getKey(), Duration.ofSeconds(10)) < e.getValue()) {
+        return;
+      }
+    }
+    synchronized (this) {
+      caughtUp = true;
+      notifyAll();
+    }
+  }
+
+  /**
+   * Waits until everything committed to the results topic when reading began has been read;
+   * true if so within {@code timeout}.
+   */
+  public synchronized boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!caughtUp) {
+      long left = end - System.nanoTime();
+      if (left <= 0 || thread == null || !thread.isAlive()) {
+        return caughtUp;
+      }
+      wait(Math.max(1, Math.min(left / 1_000_000, 500)));
+    }
+    return true;
+  }
+
+  private void accept(ConsumerRecord<String, byte[]> r) {
+    Result result;
+    try {
+      result = Result.parseFrom(r.value());
+    } catch (InvalidProtocolBufferException | NullPointerException e) {
+      synchronized (this) {
+        undecodable++;
+      }
+      LOG.warn("skipping undecodable result record {}-{}@{}", r.topic(), r.partition(), r.offset());
+      return;
+    }
+    if (experiment != null && !experiment.equals(result.getExperimentId())) {
+      return;
+    }
+    byte[] kept;
+    synchronized (this) {
+      kept = unique.putIfAbsent(result.getTaskId(), r.value());
+    }
+    Result earlier = null;
+    if (kept != null) {
+      // a repeat (rare): decoded only here, so the first arrival of each task stays cheap
+      Result keptResult = decode(kept);
+      synchronized (this) {
+        if (ResultMerge.supersedes(keptResult, result)) {
+          unique.put(result.getTaskId(), r.value());
+          superseded++;
+          earlier = keptResult;
+        } else {
+          duplicates++;
+        }
+      }
+    }
+    for (ResultListener l : listeners) {
+      try {
+        if (kept == null) {
+          l.onResult(result);
+        } else if (earlier != null) {
+          l.onSuperseded(earlier, result);
+        } else {
+          l.onDuplicate(result);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("result listener {} failed: {}", l, e.toString());
+      }
+    }
+  }
+
+  /** Waits until {@code n} unique results arrived or {@code timeout} passed; true if they did. */
+  public synchronized boolean awaitUnique(int n, Duration timeout) throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (unique.size() < n) {
+      long left = end - System.nanoTime();
+      if (left <= 0 || thread == null || !thread.isAlive()) {
+        return unique.size() >= n;
+      }
+      wait(Math.max(1, Math.min(left / 1_000_000, 500)));
+    }
+    return true;
+  }
+
+  /**
+   * The unique results so far, one per task id as {@link ResultMerge} picks it, in the order their
+   * task ids first arrived (decoded on each call).
+   */
+  public List<Result> results() {
+    List<byte[]> kept;
+    synchronized (this) {
+      kept = new ArrayList<>(unique.values());
+    }
+    List<Result> out = new ArrayList<>(kept.size());
+    for (byte[] b : kept) {
+      out.add(decode(b));
+    }
+    return out;
+  }
+
+  /** The result of {@code taskId}, if it has arrived. */
+  public Optional<Result> result(String taskId) {
+    byte[] b;
+    synchronized (this) {
+      b = unique.get(taskId);
+    }
+    return b == null ? Optional.empty() : Optional.of(decode(b));
+  }
+
+  /** The task ids whose result so far is a success. */
+  public Set<String> succeededTaskIds() {
+    Set<String> ids = new HashSet<>();
+    for (Result r : results()) {
+      if (ResultMerge.succeeded(r)) {
+        ids.add(r.getTaskId());
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The task ids of {@code experiment} that already have a successful result: reads the results
+   * topic (committed transactions only) at least up to the end offsets it had when called, then
+   * stops. For publishers that resume an experiment; the topic must exist ({@link Topics#ensure}).
+   *
+   * @throws IllegalStateException if the topic cannot be read to its end within {@code timeout}
+   */
+  public static Set<String> succeededTaskIds(String bootstrap, String experiment, Duration timeout) {
+    return succeededTaskIds(KafkaClients.of(bootstrap), experiment, timeout);
+  }
+
+  /** {@link #succeededTaskIds(String, String, Duration)} on the cluster {@code clients} reach. */
+  public static Set<String> succeededTaskIds(KafkaClients clients, String experiment, Duration timeout) {
+    try (Aggregator a = new Aggregator(clients, experiment).start()) {
+      if (!a.awaitCaughtUp(timeout)) {
+        throw new IllegalStateException("could not read " + Topics.RESULTS + " on " + clients.bootstrap() + " to its end within "
+            + timeout.toSeconds() + " s");
+      }
+      return a.succeededTaskIds();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + Topics.RESULTS, e);
+    }
+  }
+
+  private static Result decode(byte[] kept) {
+    try {
+      return Result.parseFrom(kept);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a result decoded on arrival no longer decodes", e);
+    }
+  }
+
+  public synchronized int uniqueCount() {
+    return unique.size();
+  }
+
+  /** Results received again for a task id already seen (redeliveries); never counted. */
+  public synchronized int duplicatesSeen() {
+    return duplicates;
+  }
+
+  /** Error results replaced by a later result of their task (a retry's success, or a newer error). */
+  public synchronized int supersededSeen() {
+    return superseded;
+  }
+
+  public synchronized int undecodableSeen() {
+    return undecodable;
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    Thread t = thread;
+    if (t != null) {
+      consumer.wakeup();
+      try {
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

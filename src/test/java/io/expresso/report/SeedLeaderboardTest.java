@@ -1,0 +1,179 @@
+package io.expresso.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.Result;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Multi-seed pair experiments are summarised as BREC's leaderboard does: per configuration the
+ * best seed by {@code Real_correct}, the configuration counting only if no seed failed reliability;
+ * on BREC, beside the paper's row with its 140-pair Regular, and plotted.
+ */
+class SeedLeaderboardTest {
+
+  private static final String SUITE = "brec:/data/brec_v3.npy";
+  private static final String MODEL = "ppgn:layers=5,hidden=32";
+
+  /** Pair index and category of the eight pairs every seed runs. */
+  private static final int[] INDEX = {0, 1, 60, 61, 160, 260, 360, 380};
+  private static final String[] CATEGORY = {"Basic", "Basic", "Regular", "Regular", "Extension", "CFI",
+      "4-Vertex Condition", "Distance Regular"};
+
+  private static Result pair(int seed, int k, boolean distinguished, boolean reliable) {
+    return Result.newBuilder().setExperimentId("brec").setTaskId("brec/" + MODEL + "/" + INDEX[k] + "/s" + seed)
+        .setPair(PairResult.newBuilder().setSuiteId(SUITE).setMethod(MODEL).setSeed(seed).setPairIndex(INDEX[k])
+            .setCategory(CATEGORY[k]).setDistinguished(distinguished).setReliable(reliable)).build();
+  }
+
+  /**
+   * Seed 0 distinguishes 3 pairs; seed 1 distinguishes 5 (Basic 2, Regular 2, Extension 1), all
+   * reliably: the best; seed 2 distinguishes 6 but fails reliability on 2 (Real_correct 4), so it
+   * is not the best and the configuration does not count. Results arrive seed-interleaved, CFI first.
+   */
+  private static List<Result> threeSeeds() {
+    boolean[][] distinguished = {
+        {true, true, true, false, false, false, false, false},
+        {true, true, true, true, true, false, false, false},
+        {true, true, true, true, true, true, false, false}};
+    boolean[][] reliable = {
+        {true, true, true, true, true, true, true, true},
+        {true, true, true, true, true, true, true, true},
+        {true, true, true, true, true, true, false, false}};
+    List<Result> rs = new ArrayList<>();
+    for (int k = INDEX.length - 1; k >= 0; k--) {
+      for (int seed = 0; seed < 3; seed++) {
+        rs.add(pair(seed, k, distinguished[seed][k], reliable[seed][k]));
+      }
+    }
+    return rs;
+  }
+
+  @Test
+  void bestSeedByBrecRuleAndAFailingSeedMakesTheConfigurationNotCount() {
+    ResultSummary s = new ResultSummary("brec", threeSeeds());
+    assertThat(s.leaderboard()).singleElement().satisfies(e -> {
+      assertThat(e.seeds()).isEqualTo(3);
+      assertThat(e.bestSeed()).as("Real_correct 5 beats seed 2's 6 - 2 = 4").isEqualTo(1);
+      assertThat(e.counts()).isFalse();
+      assertThat(e.configuration().failingSeeds()).containsExactly(2L);
+      assertThat(e.bestSeedCategories()).extracting(SeedLeaderboard.CategoryCounts::category)
+          .as("suite order, by pair index").containsExactly("Basic", "Regular", "Extension", "CFI",
+              "4-Vertex Condition", "Distance Regular");
+      assertThat(e.paperRegular()).get().satisfies(c -> {
+        assertThat(c.pairs()).isEqualTo(4);
+        assertThat(c.reliablyDistinguished()).isEqualTo(2);
+      });
+      assertThat(e.total().reliablyDistinguished()).isEqualTo(5);
+    });
+    // the table rows are seed 1's pairs, not 24 results of three seeds mixed together
+    assertThat(s.rows()).extracting(ResultSummary.Row::category, ResultSummary.Row::tasks,
+        ResultSummary.Row::distinguished, ResultSummary.Row::reliable).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("Basic", 2, 2, 2),
+            org.assertj.core.groups.Tuple.tuple("Regular", 2, 2, 2),
+            org.assertj.core.groups.Tuple.tuple("Extension", 1, 1, 1),
+            org.assertj.core.groups.Tuple.tuple("CFI", 1, 0, 1),
+            org.assertj.core.groups.Tuple.tuple("4-Vertex Condition", 1, 0, 1),
+            org.assertj.core.groups.Tuple.tuple("Distance Regular", 1, 0, 1));
+  }
+
+  @Test
+  void aConfigurationWhoseSeedsAllPassCountsAndSingleSeedRowsStayAsBefore() {
+    List<Result> rs = threeSeeds().stream().filter(r -> r.getPair().getSeed() < 2).toList();
+    ResultSummary s = new ResultSummary("brec", rs);
+    assertThat(s.leaderboard().get(0).counts()).isTrue();
+    assertThat(s.leaderboard().get(0).bestSeed()).isEqualTo(1);
+
+    List<Result> one = threeSeeds().stream().filter(r -> r.getPair().getSeed() == 0).toList();
+    ResultSummary single = new ResultSummary("brec", one);
+    assertThat(single.rows()).extracting(ResultSummary.Row::tasks).containsExactly(2, 2, 1, 1, 1, 1);
+    assertThat(single.rows()).extracting(ResultSummary.Row::distinguished).containsExactly(2, 1, 0, 0, 0, 0);
+  }
+
+  @Test
+  void theReportOfABrecExperimentHasThePaperRowAndThe140PairRegular(@TempDir Path dir) throws Exception {
+    ResultSummary s = new ResultSummary("brec", threeSeeds());
+    String md = ReportFiles.markdown(s);
+    assertThat(md).contains("does NOT count: seed 2 failed reliability", "best seed 1 by BREC's rule",
+        "| category | pairs | ours (seed 1) | ours % | paper: PPGN | paper % |",
+        "| Basic | 2 | 2 | 100.0 | 60/60 | 100.0 |",
+        "| Regular | 2 | 2 | 100.0 | - | - |",
+        "| 4-Vertex Condition | 1 | 0 | 0.0 | - | - |",
+        "| Regular (paper grouping) | 4 | 2 | 50.0 | 50/140 | 35.7 |",
+        "| CFI | 1 | 0 | 0.0 | 23/100 | 23.0 |",
+        "| total | 8 | 5 | 62.5 | 233/400 | 58.3 |",
+        "![accuracy per category and model](brec.accuracy.png)");
+    assertThat(ReportFiles.html(s)).contains("<th>paper: PPGN</th>", "<td>Regular (paper grouping)</td>",
+        "<img src=\"brec.accuracy.png\"");
+    JsonNode lb = new ObjectMapper().readTree(s.json()).get("leaderboard").get(0);
+    assertThat(lb.get("best_seed").asLong()).isEqualTo(1);
+    assertThat(lb.get("counts").asBoolean()).isFalse();
+    assertThat(lb.get("seeds")).hasSize(3);
+    assertThat(lb.get("seeds").get(2).get("real_correct").asInt()).isEqualTo(4);
+    assertThat(lb.get("paper").get("total").asInt()).isEqualTo(233);
+    JsonNode grouping = lb.get("categories").get(6);
+    assertThat(grouping.get("name").asText()).isEqualTo("Regular (paper grouping)");
+    assertThat(grouping.get("paper").asInt()).isEqualTo(50);
+
+    List<Path> files = ReportFiles.write(dir, s);
+    assertThat(files).extracting(p -> p.getFileName().toString()).contains("brec.accuracy.png");
+  }
+
+  @Test
+  void thePlotHasOneBarGroupPerCategoryWithBarsAsTallAsTheAccuracies(@TempDir Path dir) throws Exception {
+    ResultSummary s = new ResultSummary("brec", threeSeeds());
+    ReportFiles.write(dir, s);
+    Path png = dir.resolve("brec.accuracy.png");
+    byte[] bytes = Files.readAllBytes(png);
+    assertThat(bytes).startsWith(0x89, 'P', 'N', 'G');
+    BufferedImage img = ImageIO.read(png.toFile());
+    // groups: Basic, Regular, 4-Vertex, Distance Regular, Regular (140), Extension, CFI, total;
+    // ours = reliably distinguished of seed 1, 0% drawn as a 1-pixel stub
+    double[] ours = {1.0, 1.0, 0.0, 0.0, 0.5, 1.0, 0.0, 5 / 8.0};
+    double[] paper = {1.0, Double.NaN, Double.NaN, Double.NaN, 50 / 140.0, 1.0, 0.23, 233 / 400.0};
+    List<Integer> oursHeights = barHeights(img, CategoryBarPlot.colour(0).getRGB());
+    List<Integer> paperHeights = barHeights(img, CategoryBarPlot.paleColour(0).getRGB());
+    assertThat(oursHeights).as("one solid bar per category group").hasSize(ours.length);
+    for (int i = 0; i < ours.length; i++) {
+      assertThat(oursHeights.get(i)).as("group " + i)
+          .isEqualTo(Math.max(1, (int) Math.round(ours[i] * CategoryBarPlot.PLOT_H)));
+    }
+    List<Integer> expectedPaper = new ArrayList<>();
+    for (double p : paper) {
+      if (!Double.isNaN(p)) {
+        expectedPaper.add((int) Math.round(p * CategoryBarPlot.PLOT_H));
+      }
+    }
+    assertThat(paperHeights).as("a paper bar only where Table 2 has a number").isEqualTo(expectedPaper);
+  }
+
+  /**
+   * Bars of one colour in the plot area, left to right: runs of columns holding the colour, each
+   * bar's height the colour's pixels in its first column.
+   */
+  private static List<Integer> barHeights(BufferedImage img, int rgb) {
+    List<Integer> heights = new ArrayList<>();
+    boolean inBar = false;
+    for (int x = 0; x < img.getWidth(); x++) {
+      int n = 0;
+      for (int y = CategoryBarPlot.TOP; y < CategoryBarPlot.TOP + CategoryBarPlot.PLOT_H; y++) {
+        n += img.getRGB(x, y) == rgb ? 1 : 0;
+      }
+      if (n > 0 && !inBar) {
+        heights.add(n);
+      }
+      inBar = n > 0;
+    }
+    return heights;
+  }
+}
