@@ -51,7 +51,8 @@ final class I2GnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+    List<Graph> graphs = batch.graphs();
     return I2Gnn.subgraphs(manager, graphs, spec.radius());
   }
 

@@ -93,7 +93,8 @@ final class KpGnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+    List<Graph> graphs = batch.graphs();
     int nodes = 0;
     for (Graph g : graphs) {
       nodes += g.n();
