@@ -57,8 +57,9 @@ public final class TuDataset {
 
     int[] graphLabels = Files.exists(graphLabelFile) ? readInts(graphLabelFile, 1) : null;
     if (graphLabels != null && graphLabels.length != graphs) {
-      throw new GraphFormatException(graphLabelFile.getFileName() + ": " + graphLabels.length
-          + " labels for " + graphs + " graphs");
+      throw new GraphFormatException(graphLabelFile.getFileName() + " line "
+          + (graphLabels.length < graphs ? graphLabels.length + 1 + ": missing, " : graphs + 1 + ": one too many, ")
+          + graphLabels.length + " labels for " + graphs + " graphs (" + indicatorFile.getFileName() + ")");
     }
     int[] nodeLabels = Files.exists(nodeLabelFile) ? readInts(nodeLabelFile, 1) : null;
     if (nodeLabels != null && nodeLabels.length != vertices) {

@@ -225,5 +225,12 @@ class DatasetEvaluatorTest {
         .isInstanceOf(TaskFailure.class)
         .hasMessageContaining("TRI_graph_attributes.txt line 21: one too many, 21 values for 20 graphs")
         .hasMessageContaining("TRI_graph_labels.txt has 20 lines");
+    // and the other way round: the labels file is the one out of step
+    Files.write(attributes, lines);
+    Path labelFile = tu.resolve("TRI_graph_labels.txt");
+    Files.write(labelFile, Files.readAllLines(labelFile).subList(0, 19));
+    assertThatThrownBy(() -> e.evaluate(task("tu:" + tu + ",target=attributes", "gin").build(), CPU, () -> false))
+        .isInstanceOf(TaskFailure.class)
+        .hasMessageContaining("TRI_graph_labels.txt line 20: missing, 19 labels for 20 graphs");
   }
 }
