@@ -18,8 +18,10 @@ final class DatasetOptions {
   static final String BENCHMARK_GIN = "gin:residual=true,learn-eps=true";
 
   @Option(names = "--dataset", required = true, paramLabel = "D",
-      description = "csl[:seed=N], planted[:seed=N], tu:DIR (a TU dataset directory such as data/MUTAG) or clean:SPEC"
-          + " (the audit's clean version)")
+      description = "csl[:seed=N], planted[:seed=N], regress[:seed=N] (regression: triangle counts),"
+          + " tu:DIR[,node-labels=false][,target=labels|attributes] (a TU dataset directory such as data/MUTAG: classes"
+          + " from DS_graph_labels.txt or real targets from DS_graph_attributes.txt; node labels feed gin unless"
+          + " node-labels=false) or clean:SPEC (the audit's clean version)")
   String dataset;
 
   @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT,
@@ -34,7 +36,8 @@ final class DatasetOptions {
           + " 10 folds) or quick (smoke runs) (default: ${DEFAULT-VALUE})")
   String protocol;
 
-  @Option(names = "--folds", paramLabel = "K", description = "stratified folds (default: the protocol's, 5)")
+  @Option(names = "--folds", paramLabel = "K",
+      description = "folds, stratified for classes, plain shuffled for regression (default: the protocol's, 5)")
   int folds;
 
   @Option(names = "--fold", paramLabel = "A-B", description = "only folds A..B (default: all)")
@@ -43,7 +46,7 @@ final class DatasetOptions {
   @Option(names = "--seeds", paramLabel = "A-B", description = "initialisation seeds A..B (default: 0..the protocol's count - 1)")
   String seeds;
 
-  @Option(names = "--split-seed", paramLabel = "S", description = "seed of the stratified split (default: ${DEFAULT-VALUE})")
+  @Option(names = "--split-seed", paramLabel = "S", description = "seed of the split (default: ${DEFAULT-VALUE})")
   long splitSeed = 0;
 
   @Option(names = "--max-epochs", paramLabel = "N", description = "epoch cap (default: the protocol's)")

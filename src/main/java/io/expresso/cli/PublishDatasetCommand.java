@@ -27,9 +27,11 @@ import picocli.CommandLine;
  * progress line and prints the table as {@code train-dataset} does.
  */
 @Command(name = "dataset", mixinStandardHelpOptions = true,
-    description = {"One dataset task per model x fold x seed: a graph classifier trained on one fold under a"
-        + " benchmarking protocol. With --wait, waits for the results and prints per-run accuracies and mean +- std.",
-        "tu:DIR datasets are read from the worker's disk. See docs/datasets.md."})
+    description = {"One dataset task per model x fold x seed: a graph classifier (class labels) or regressor (real"
+        + " targets) trained on one fold under a benchmarking protocol. With --wait, waits for the results and prints"
+        + " per-run accuracies or mean absolute errors and mean +- std.",
+        "tu:DIR datasets are read from the worker's disk; their node labels are one-hot GIN inputs unless the spec"
+        + " says node-labels=false. See docs/datasets.md."})
 final class PublishDatasetCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -22,10 +22,11 @@ import picocli.CommandLine;
  * another through the same evaluator a worker uses, with a progress line; then the table.
  */
 @Command(name = "train-dataset", mixinStandardHelpOptions = true,
-    description = {"Train graph classifiers on a dataset under a benchmarking protocol, here, without Kafka: one run"
-        + " per model x fold x seed (stratified k-fold), then per-run accuracies and mean +- std, and which test graphs"
-        + " have an isomorphic copy in training (accuracy on them, on the rest, and the audit's peering predictor).",
-        "See docs/datasets.md."})
+    description = {"Train graph classifiers or regressors on a dataset under a benchmarking protocol, here, without"
+        + " Kafka: one run per model x fold x seed (stratified k-fold for classes, plain shuffled k-fold for real"
+        + " targets), then per-run accuracies or mean absolute errors (L1 loss) and mean +- std, and which test graphs"
+        + " have an isomorphic copy in training (the score on them, on the rest, and the audit's peering predictor).",
+        "TU node labels are one-hot GIN inputs unless the dataset spec says node-labels=false. See docs/datasets.md."})
 final class TrainDatasetCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -57,8 +58,10 @@ final class TrainDatasetCommand implements Callable<Integer> {
         throw new IllegalStateException(e.getMessage(), e);
       }
       results.add(r);
-      line.step(String.format(Locale.ROOT, "%s fold %d seed %d: test %.1f %% after %d epochs", t.getModel(), t.getFold(),
-          t.getSeed(), 100 * r.getTestAccuracy(), r.getEpochs()));
+      String score = r.getTaskType().equals("regression") ? String.format(Locale.ROOT, "test MAE %.4f", r.getTestMae())
+          : String.format(Locale.ROOT, "test %.1f %%", 100 * r.getTestAccuracy());
+      line.step(String.format(Locale.ROOT, "%s fold %d seed %d: %s after %d epochs", t.getModel(), t.getFold(),
+          t.getSeed(), score, r.getEpochs()));
     }
     line.finish("");
     PrintWriter o = spec.commandLine().getOut();

@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code DS_graph_indicator.txt} (graph id of each vertex), {@code DS_graph_labels.txt}, and the
  * optional {@code DS_node_labels.txt} and {@code DS_edge_labels.txt} (one label per line of
  * {@code DS_A.txt}). Graphs are simple and undirected: an edge may be listed in one or both
- * directions, but not twice in the same direction.
+ * directions, but not twice in the same direction. {@code DS_graph_attributes.txt}, one real number
+ * per graph (the TU collection's regression targets), is read apart ({@link #readGraphAttributes}).
  */
 public final class TuDataset {
 
@@ -24,7 +25,7 @@ public final class TuDataset {
 
   /** Reads dataset {@code name} from {@code dir} (or from {@code dir/name} if that holds it). */
   public static List<LabeledGraph> read(Path dir, String name) throws IOException {
-    Path base = Files.exists(dir.resolve(name + "_A.txt")) ? dir : dir.resolve(name);
+    Path base = base(dir, name);
     Path aFile = base.resolve(name + "_A.txt");
     Path indicatorFile = base.resolve(name + "_graph_indicator.txt");
     Path graphLabelFile = base.resolve(name + "_graph_labels.txt");
@@ -56,8 +57,9 @@ public final class TuDataset {
 
     int[] graphLabels = Files.exists(graphLabelFile) ? readInts(graphLabelFile, 1) : null;
     if (graphLabels != null && graphLabels.length != graphs) {
-      throw new GraphFormatException(graphLabelFile.getFileName() + ": " + graphLabels.length
-          + " labels for " + graphs + " graphs");
+      throw new GraphFormatException(graphLabelFile.getFileName() + " line "
+          + (graphLabels.length < graphs ? graphLabels.length + 1 + ": missing, " : graphs + 1 + ": one too many, ")
+          + graphLabels.length + " labels for " + graphs + " graphs (" + indicatorFile.getFileName() + ")");
     }
     int[] nodeLabels = Files.exists(nodeLabelFile) ? readInts(nodeLabelFile, 1) : null;
     if (nodeLabels != null && nodeLabels.length != vertices) {
@@ -142,8 +144,77 @@ public final class TuDataset {
     return out;
   }
 
+  /** The directory that holds dataset {@code name}: {@code dir}, or {@code dir/name} if that holds it. */
+  private static Path base(Path dir, String name) {
+    return Files.exists(dir.resolve(name + "_A.txt")) ? dir : dir.resolve(name);
+  }
+
+  /** Whether dataset {@code name} in {@code dir} (or {@code dir/name}) has {@code DS_graph_attributes.txt}. */
+  public static boolean hasGraphAttributes(Path dir, String name) {
+    return Files.isRegularFile(base(dir, name).resolve(name + "_graph_attributes.txt"));
+  }
+
+  /**
+   * {@code DS_graph_attributes.txt} of dataset {@code name}: one finite real number per graph, line
+   * i for graph i (the TU collection's regression format); null when the file is absent. A line
+   * with several comma-separated values is refused (one target per graph).
+   *
+   * @param graphs the dataset's graph count (from {@link #read})
+   * @throws GraphFormatException naming the file and line: a value that is not a finite real number,
+   *     a line missing or one too many (and, when {@code DS_graph_labels.txt} exists, its line count)
+   */
+  public static double[] readGraphAttributes(Path dir, String name, int graphs) throws IOException {
+    Path base = base(dir, name);
+    Path file = base.resolve(name + "_graph_attributes.txt");
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    List<String> lines = readLines(file);
+    double[] values = new double[lines.size()];
+    for (int i = 0; i < lines.size(); i++) {
+      String where = file.getFileName() + " line " + (i + 1);
+      String[] fields = lines.get(i).split(",");
+      if (fields.length != 1) {
+        throw new GraphFormatException(where + ": expected one real number (the graph's target), found "
+            + fields.length + " values");
+      }
+      String field = fields[0].strip();
+      try {
+        values[i] = Double.parseDouble(field);
+      } catch (NumberFormatException e) {
+        throw new GraphFormatException(where + ": expected a real number, found '" + field + "'");
+      }
+      if (!Double.isFinite(values[i])) {
+        throw new GraphFormatException(where + ": the target " + field + " is not a finite number");
+      }
+    }
+    if (values.length != graphs) {
+      Path labelFile = base.resolve(name + "_graph_labels.txt");
+      String labels = Files.isRegularFile(labelFile)
+          ? "; " + labelFile.getFileName() + " has " + readLines(labelFile).size() + " lines" : "";
+      String line = values.length < graphs
+          ? "line " + (values.length + 1) + ": missing, " : "line " + (graphs + 1) + ": one too many, ";
+      throw new GraphFormatException(file.getFileName() + " " + line + values.length + " values for " + graphs
+          + " graphs (" + name + "_graph_indicator.txt)" + labels);
+    }
+    return values;
+  }
+
   /** Writes {@code graphs} as dataset {@code name} in {@code dir}, both edge directions listed. */
   public static void write(Path dir, String name, List<LabeledGraph> graphs) throws IOException {
+    write(dir, name, graphs, null);
+  }
+
+  /**
+   * Writes {@code graphs} as dataset {@code name} in {@code dir}, both edge directions listed, and
+   * {@code graphAttributes} (one per graph; null for none) as {@code DS_graph_attributes.txt}, each
+   * in Java's shortest round-trip form.
+   */
+  public static void write(Path dir, String name, List<LabeledGraph> graphs, double[] graphAttributes)
+      throws IOException {
+    if (graphAttributes != null && graphAttributes.length != graphs.size()) {
+      throw new IllegalArgumentException(graphAttributes.length + " graph attributes for " + graphs.size() + " graphs");
+    }
     Files.createDirectories(dir);
     StringBuilder a = new StringBuilder();
     StringBuilder indicator = new StringBuilder();
@@ -184,6 +255,13 @@ public final class TuDataset {
     }
     if (hasEdgeLabels) {
       Files.writeString(dir.resolve(name + "_edge_labels.txt"), edgeLabels);
+    }
+    if (graphAttributes != null) {
+      StringBuilder attributes = new StringBuilder();
+      for (double v : graphAttributes) {
+        attributes.append(v).append('\n');
+      }
+      Files.writeString(dir.resolve(name + "_graph_attributes.txt"), attributes);
     }
   }
 

@@ -91,7 +91,8 @@ final class EgoSubgraphBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    List<Graph> graphs = batch.graphs();
     int total = 0;
     int vertices = 0;
     for (Graph g : graphs) {

@@ -17,7 +17,9 @@ import java.util.List;
 
 /**
  * GIN (Xu et al. 2019): {@code h ← MLP((1 + ε)·h + Σ_{u∈N(v)} h_u)} with constant input features, as
- * BREC feeds unlabelled graphs, and the spec's Laplacian positional encodings beside them; the
+ * BREC feeds unlabelled graphs, and beside them one-hot node-label columns
+ * ({@link ModelSpec#nodeLabels}, as the GIN paper feeds TU node labels) and the spec's Laplacian
+ * positional encodings; the
  * graph embedding is the sum over layers of a linear map of the layer's sum-pooled node states
  * (jumping knowledge by sum). ε is 0 (GIN-0, BREC's) unless the spec learns it
  * ({@link ModelSpec#learnEps}). With {@link ModelSpec#residual} it is benchmarking-gnns' reference
@@ -26,7 +28,8 @@ import java.util.List;
  * without it, BREC's GIN-0 keeps DJL's initialisation, with which its BREC results were recorded.
  * Bounded by 1-WL by construction (without encodings).
  *
- * <p>Inputs: node features N×(1+pe), neighbour table N×maxDeg, pooling table B×nMax (padding = N).
+ * <p>Inputs: node features N×(1+node-labels+pe), neighbour table N×maxDeg, pooling table B×nMax
+ * (padding = N).
  */
 final class GinBlock extends GraphBlock {
 
@@ -41,7 +44,7 @@ final class GinBlock extends GraphBlock {
 
   GinBlock(ModelSpec spec) {
     this.spec = spec;
-    int in = 1 + spec.pe();
+    int in = NodeFeatures.width(spec.nodeLabels(), spec.pe());
     if (spec.residual()) {
       embedding = addChildBlock("embedding", Linear.builder().setUnits(spec.hidden()).build());
       embeddingReadout = addChildBlock("readout-embedding", Linear.builder().setUnits(spec.embedding()).build());
@@ -79,9 +82,10 @@ final class GinBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
-    NodeTables t = NodeTables.of(graphs);
-    NDArray x = manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(t.nodes(), 1 + spec.pe()));
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    NodeTables t = NodeTables.of(batch.graphs());
+    NDArray x = manager.create(NodeFeatures.table(batch, spec.nodeLabels(), spec.pe(), peSigns),
+        new Shape(t.nodes(), NodeFeatures.width(spec.nodeLabels(), spec.pe())));
     return new NDList(x, t.neighbours(manager), t.pooling(manager));
   }
 
@@ -110,7 +114,7 @@ final class GinBlock extends GraphBlock {
 
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
-    int in = 1 + spec.pe();
+    int in = NodeFeatures.width(spec.nodeLabels(), spec.pe());
     if (embedding != null) {
       embedding.initialize(manager, dataType, new Shape(1, in));
       embeddingReadout.initialize(manager, dataType, new Shape(1, spec.hidden()));

@@ -21,16 +21,18 @@ public abstract class GraphBlock extends AbstractBlock {
 
   /** The input tensors for this batch of graphs, created on {@code manager} (no sign flips). */
   public final NDList encode(NDManager manager, List<Graph> graphs) {
-    return encode(manager, graphs, null);
+    return encode(manager, GraphBatch.of(graphs), null);
   }
 
   /**
-   * The input tensors for this batch of graphs, created on {@code manager}.
+   * The input tensors for this batch of graphs, created on {@code manager}. Node labels reach only a
+   * block whose spec reads them ({@link ModelSpec#nodeLabels}, GIN); {@link GraphModel} refuses a
+   * labelled batch for any other, so the others read {@code batch.graphs()} alone.
    *
    * @param peSigns with positional encodings ({@link ModelSpec#pe}), one ±1 per encoding column that
    *     multiplies it (training's random sign flips, {@link LaplacianPe#signs}); null: no flips
    */
-  public abstract NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns);
+  public abstract NDList encode(NDManager manager, GraphBatch batch, float[] peSigns);
 
   /** Columns of the output (d for an embedding, 1 for a scalar head before squeezing). */
   public abstract int outputSize();

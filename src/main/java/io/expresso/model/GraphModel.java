@@ -186,10 +186,32 @@ public final class GraphModel implements AutoCloseable {
    * {@code peSigns} (one ±1 per column of {@link ModelSpec#pe}; null for none).
    */
   public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
-    if (graphs.isEmpty()) {
+    return encode(manager, GraphBatch.of(graphs), peSigns);
+  }
+
+  /**
+   * The input tensors of a batch that may carry node labels: a model whose spec reads them
+   * ({@link NetworkSpec#nodeLabels}, GIN's {@code node-labels=K}) needs them, any other refuses them.
+   *
+   * @throws IllegalArgumentException for an empty batch, or labels where the spec reads none (and the reverse)
+   */
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    if (batch.graphs().isEmpty()) {
       throw new IllegalArgumentException("empty batch of graphs");
     }
-    return block.encode(manager, graphs, peSigns);
+    checkNodeLabels(batch);
+    return block.encode(manager, batch, peSigns);
+  }
+
+  private void checkNodeLabels(GraphBatch batch) {
+    if (batch.hasNodeLabels() && spec.nodeLabels() == 0) {
+      throw new IllegalArgumentException(spec.toText() + " reads no node labels (only gin does, with node-labels=K);"
+          + " the batch carries them");
+    }
+    if (!batch.hasNodeLabels() && spec.nodeLabels() > 0) {
+      throw new IllegalArgumentException(spec.toText() + " reads " + spec.nodeLabels()
+          + " node labels as inputs; the batch carries none");
+    }
   }
 
   /** A DJL trainer over this model's parameters (the caller closes it). */
@@ -202,6 +224,12 @@ public final class GraphModel implements AutoCloseable {
    * not matter), one row per graph, in as few passes as the memory budget allows.
    */
   public float[][] embed(List<Graph> graphs) {
+    return embed(GraphBatch.of(graphs));
+  }
+
+  /** {@link #embed(List)} for a batch that may carry node labels (as {@link #encode(NDManager, GraphBatch, float[])}). */
+  public float[][] embed(GraphBatch graphs) {
+    checkNodeLabels(graphs);
     float[][] out = new float[graphs.size()][];
     int width = block.outputSize();
     forEachBatch(graphs, (from, values) -> {
@@ -220,7 +248,7 @@ public final class GraphModel implements AutoCloseable {
       throw new IllegalStateException("predict needs a model built with Head.SCALAR");
     }
     double[] out = new double[graphs.size()];
-    forEachBatch(graphs, (from, values) -> {
+    forEachBatch(GraphBatch.of(graphs), (from, values) -> {
       for (int i = 0; i < values.length; i++) {
         out[from + i] = values[i];
       }
@@ -232,15 +260,15 @@ public final class GraphModel implements AutoCloseable {
     void accept(int from, float[] values);
   }
 
-  private void forEachBatch(List<Graph> graphs, BatchSink sink) {
+  private void forEachBatch(GraphBatch graphs, BatchSink sink) {
     boolean grad = JniUtils.isGradMode();
     JniUtils.setGradMode(false); // inference: no autograd graph (grad mode is per thread)
     try {
-      int per = graphsPerInferencePass(graphs);
+      int per = graphsPerInferencePass(graphs.graphs());
       for (int from = 0; from < graphs.size(); from += per) {
-        List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + per));
+        GraphBatch batch = graphs.slice(from, Math.min(graphs.size(), from + per));
         try (NDManager sub = model.getNDManager().newSubManager()) {
-          NDList in = encode(sub, batch);
+          NDList in = encode(sub, batch, null);
           NDArray y = block.forward(new ParameterStore(sub, false), in, false).singletonOrThrow();
           sink.accept(from, y.toType(DataType.FLOAT32, false).toFloatArray());
         }

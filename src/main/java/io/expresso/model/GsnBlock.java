@@ -66,7 +66,8 @@ final class GsnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    List<Graph> graphs = batch.graphs();
     int nodes = 0;
     int edges = 0;
     for (Graph g : graphs) {
@@ -104,7 +105,7 @@ final class GsnBlock extends GraphBlock {
       edge += targets.length;
     }
     return new NDList(
-        manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
+        manager.create(NodeFeatures.table(batch, 0, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
         manager.create(c, new Shape(edges, width)),
         manager.create(receiver, new Shape(edges, 1)),
         manager.create(sender, new Shape(edges, 1)),

@@ -51,8 +51,8 @@ final class I2GnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
-    return I2Gnn.subgraphs(manager, graphs, spec.radius(), spec.pe(), peSigns);
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    return I2Gnn.subgraphs(manager, batch.graphs(), spec.radius(), spec.pe(), peSigns);
   }
 
   @Override

@@ -93,7 +93,8 @@ final class KpGnnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    List<Graph> graphs = batch.graphs();
     int nodes = 0;
     for (Graph g : graphs) {
       nodes += g.n();
@@ -125,7 +126,7 @@ final class KpGnnBlock extends GraphBlock {
       base += g.n();
     }
     return new NDList(
-        manager.create(NodeFeatures.constantAndPe(graphs, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
+        manager.create(NodeFeatures.table(batch, 0, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
         NodeTables.padded(manager, ring, rows),
         manager.create(feat, new Shape(rows, PeripheralSubgraphs.FEATURES)),
         NodeTables.padded(manager, pool, nodes));

@@ -27,10 +27,20 @@ import java.util.Map;
  *     GIN has none of it)
  * @param learnEps GIN only: GIN-ε, each layer weighs the vertex's own state by a learned
  *     {@code 1 + ε} (ε starts at 0), as both reference GINs of benchmarking-gnns; false is GIN-0
+ * @param nodeLabels GIN only: K one-hot input columns for the vertices' labels (a vertex whose label
+ *     index is i has a 1 in column i, beside the constant 1 and the encodings), as the GIN and
+ *     benchmarking papers feed TU node labels; 0 for none. A dataset task sets it to the dataset's
+ *     number of distinct node labels ({@link GraphBatch} carries the indices)
  */
 public record ModelSpec(
     Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum, int pe,
-    long budget, boolean residual, boolean learnEps) implements NetworkSpec {
+    long budget, boolean residual, boolean learnEps, int nodeLabels) implements NetworkSpec {
+
+  /** A spec without node-label inputs. */
+  public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum,
+      int pe, long budget, boolean residual, boolean learnEps) {
+    this(architecture, layers, hidden, embedding, radius, bnMomentum, pe, budget, residual, learnEps, 0);
+  }
 
   /** A spec without residual connections or learned ε. */
   public ModelSpec(Architecture architecture, int layers, int hidden, int embedding, int radius, float bnMomentum,
@@ -44,7 +54,8 @@ public record ModelSpec(
   }
 
   /** Every key {@link #parse} accepts, in the order of the text form. */
-  public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual", "learn-eps");
+  public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual", "learn-eps",
+      "node-labels");
 
   public ModelSpec {
     if (architecture == null) {
@@ -60,6 +71,11 @@ public record ModelSpec(
     }
     if (learnEps && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: learn-eps is a gin option, not " + architecture.cliName());
+    }
+    check("node-labels", nodeLabels, 0, 4096);
+    if (nodeLabels > 0 && architecture != Architecture.GIN) {
+      throw new IllegalArgumentException("model spec: node-labels (one-hot node-label inputs) is a gin option, not "
+          + architecture.cliName() + ", which reads structure only");
     }
     if (budget < 0 || budget > 1_000_000_000L) {
       throw new IllegalArgumentException("model spec: budget must lie in [0, 1e9] parameters, got " + budget);
@@ -99,7 +115,7 @@ public record ModelSpec(
 
   /**
    * Parses {@code name[:key=value,...]} with keys {@code layers, hidden, d, radius, bn-momentum, pe,
-   * budget, residual, learn-eps} (a budget may end in k or m: {@code budget=100k}).
+   * budget, residual, learn-eps, node-labels} (a budget may end in k or m: {@code budget=100k}).
    *
    * @throws IllegalArgumentException naming the bad part
    */
@@ -119,6 +135,7 @@ public record ModelSpec(
     long budget = s.budget;
     boolean residual = s.residual;
     boolean learnEps = s.learnEps;
+    int nodeLabels = s.nodeLabels;
     for (String kv : text.substring(colon + 1).split(",")) {
       if (kv.isBlank()) {
         continue;
@@ -140,6 +157,7 @@ public record ModelSpec(
           case "budget" -> budget = budget(value);
           case "residual" -> residual = bool(text, key, value);
           case "learn-eps" -> learnEps = bool(text, key, value);
+          case "node-labels" -> nodeLabels = Integer.parseInt(value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
               + "' (known: " + String.join(", ", KEYS) + ")");
         }
@@ -147,7 +165,7 @@ public record ModelSpec(
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
       }
     }
-    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget, residual, learnEps);
+    return new ModelSpec(a, layers, hidden, d, radius, bn, pe, budget, residual, learnEps, nodeLabels);
   }
 
   private static boolean bool(String text, String key, String value) {
@@ -169,17 +187,27 @@ public record ModelSpec(
 
   /** This spec with another hidden width (budget sizing). */
   public ModelSpec withHidden(int h) {
-    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget, residual, learnEps);
+    return new ModelSpec(architecture, layers, h, embedding, radius, bnMomentum, pe, budget, residual, learnEps, nodeLabels);
   }
 
   /** This spec without a parameter budget (its width as it stands). */
   public ModelSpec withBudgetRemoved() {
-    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0, residual, learnEps);
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, 0, residual, learnEps, nodeLabels);
   }
 
   /** This spec with another output dimension (a classifier's d is its number of classes). */
   public ModelSpec withEmbedding(int d) {
-    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual, learnEps);
+    return new ModelSpec(architecture, layers, hidden, d, radius, bnMomentum, pe, budget, residual, learnEps, nodeLabels);
+  }
+
+  /** This spec with a parameter budget to be sized to (0: none). */
+  public ModelSpec withBudget(long b) {
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, b, residual, learnEps, nodeLabels);
+  }
+
+  /** This spec with {@code k} one-hot node-label input columns (0: none). */
+  public ModelSpec withNodeLabels(int k) {
+    return new ModelSpec(architecture, layers, hidden, embedding, radius, bnMomentum, pe, budget, residual, learnEps, k);
   }
 
   @Override
@@ -194,7 +222,7 @@ public record ModelSpec(
         + ",radius=" + radius + ",bn-momentum=" + bnMomentum
         // only when set, so the text of every spec without them (results files, checkpoints) is unchanged
         + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "")
-        + (learnEps ? ",learn-eps=true" : "");
+        + (learnEps ? ",learn-eps=true" : "") + (nodeLabels > 0 ? ",node-labels=" + nodeLabels : "");
   }
 
   /** The spec as a flat map, for result records. */
@@ -217,6 +245,9 @@ public record ModelSpec(
     }
     if (learnEps) {
       m.put("learn_eps", true);
+    }
+    if (nodeLabels > 0) {
+      m.put("node_labels", nodeLabels);
     }
     return m;
   }

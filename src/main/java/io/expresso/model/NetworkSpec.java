@@ -19,6 +19,14 @@ public sealed interface NetworkSpec permits ModelSpec, TorchScriptSpec {
     return 0;
   }
 
+  /**
+   * One-hot node-label input columns (built-in GIN's {@code node-labels=K}: a vertex with label index
+   * i gets a 1 in column i); 0 for a model that reads structure only.
+   */
+  default int nodeLabels() {
+    return 0;
+  }
+
   /** True for text that names a TorchScript module ({@code torchscript:...}). */
   static boolean isTorchScript(String text) {
     return text != null && text.strip().toLowerCase(java.util.Locale.ROOT).startsWith(TorchScriptSpec.PREFIX);

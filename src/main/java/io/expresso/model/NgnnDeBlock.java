@@ -55,7 +55,8 @@ final class NgnnDeBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    List<Graph> graphs = batch.graphs();
     int radius = spec.radius();
     int peDim = spec.pe();
     List<int[]> neighbours = new ArrayList<>();

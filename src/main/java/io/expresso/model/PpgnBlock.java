@@ -117,7 +117,8 @@ final class PpgnBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    List<Graph> graphs = batch.graphs();
     int channels = BASE_CHANNELS + spec.pe();
     int b = graphs.size();
     int n = 1;

@@ -9,7 +9,6 @@ import ai.djl.nn.core.Linear;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
-import java.util.List;
 
 /** An embedding network followed by a linear map to one number per graph (counting tasks). */
 final class ScalarHeadBlock extends GraphBlock {
@@ -33,8 +32,8 @@ final class ScalarHeadBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) {
-    return body.encode(manager, graphs, peSigns);
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
+    return body.encode(manager, batch, peSigns);
   }
 
   @Override

@@ -160,7 +160,8 @@ final class TorchScriptBlock extends GraphBlock {
   }
 
   @Override
-  public NDList encode(NDManager manager, List<Graph> graphs, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+  public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) { // no positional encodings (ModelSpec refuses pe)
+    List<Graph> graphs = batch.graphs();
     return spec.input() == TorchScriptSpec.Input.SPARSE ? sparse(manager, graphs) : dense(manager, graphs);
   }
 

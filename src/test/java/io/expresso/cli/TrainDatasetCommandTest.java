@@ -25,6 +25,18 @@ class TrainDatasetCommandTest {
   }
 
   @Test
+  void aRegressionDatasetPrintsMeanAbsoluteErrorsBesideTheMeanPredictor(@TempDir Path out) throws Exception {
+    int code = Main.execute("train-dataset", "--dataset", "regress", "--models", "gin:hidden=8,layers=1",
+        "--protocol", "quick", "--fold", "0", "--seeds", "0", "--max-epochs", "2", "--name", "r", "--out", out.toString());
+    assertThat(code).as(console.err()).isZero();
+    assertThat(console.out()).contains("gin:hidden=8,layers=1 on regress (300 graphs, regression)")
+        .contains("test MAE").contains("mean MAE").contains("predicting the training mean").doesNotContain("test %");
+    assertThat(Files.readAllLines(out.resolve("r.dataset.jsonl"))).singleElement().satisfies(l -> assertThat(l)
+        .contains("\"taskType\":\"regression\"").contains("\"testMae\":").contains("\"meanPredictorTestMae\":")
+        .contains("\"testOutputs\":[").doesNotContain("testAccuracy"));
+  }
+
+  @Test
   void badUsageExitsTwoAndABadDatasetOne() {
     assertThat(Main.execute("train-dataset", "--dataset", "csl", "--protocol", "nope")).isEqualTo(2);
     assertThat(console.err()).contains("unknown protocol 'nope'");

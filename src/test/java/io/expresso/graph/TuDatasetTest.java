@@ -104,7 +104,7 @@ class TuDatasetTest {
   void labelCountMismatches() throws IOException {
     writeGood();
     write("graph_labels", "0", "1", "1");
-    assertThatThrownBy(() -> TuDataset.read(dir, "DS")).hasMessage("DS_graph_labels.txt: 3 labels for 2 graphs");
+    assertThatThrownBy(() -> TuDataset.read(dir, "DS")).hasMessage("DS_graph_labels.txt line 3: one too many, 3 labels for 2 graphs (DS_graph_indicator.txt)");
     writeGood();
     write("node_labels", "1", "2");
     assertThatThrownBy(() -> TuDataset.read(dir, "DS")).hasMessage("DS_node_labels.txt: 2 labels for 6 vertices");

@@ -26,7 +26,8 @@ class GraphClassifierTrainerTest {
     ModelSpec spec = ModelSpec.parse("gin:layers=2,hidden=16,pe=4,residual=true,learn-eps=true").withEmbedding(10);
     try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 5)) {
       assertThat(m.parameterValues("eps0")).containsExactly(0f);
-      GraphClassifierTrainer.Outcome o = GraphClassifierTrainer.train(m, train, labels, train, labels, train, labels,
+      GraphClassifierTrainer.Examples examples = GraphClassifierTrainer.Examples.classes(train, labels);
+      GraphClassifierTrainer.Outcome o = GraphClassifierTrainer.train(m, examples, examples, examples,
           DatasetProtocol.QUICK.withCaps(2, 0), 1, () -> false, null);
       assertThat(o.epochs()).isEqualTo(2);
       assertThat(m.parameterValues("eps0")[0]).isNotEqualTo(0f);
