@@ -38,7 +38,7 @@ final class ModelsCommand implements Callable<Integer> {
       try (GraphModel m = GraphModel.create(d, Head.EMBEDDING, Device.cpu(), 0L)) {
         parameters = m.parameterCount();
       }
-      t.row(a.cliName(), String.join(", ", ModelSpec.KEYS), d.toText().substring(a.cliName().length() + 1),
+      t.row(a.cliName(), String.join(", ", ModelSpec.keys(a)), d.toText().substring(a.cliName().length() + 1),
           String.valueOf(parameters), String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()));
     }
     PrintWriter out = spec.commandLine().getOut();

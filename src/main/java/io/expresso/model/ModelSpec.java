@@ -57,6 +57,14 @@ public record ModelSpec(
   public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual", "learn-eps",
       "node-labels");
 
+  /** The keys only GIN takes (every other architecture refuses them by name). */
+  private static final List<String> GIN_ONLY_KEYS = List.of("residual", "learn-eps", "node-labels");
+
+  /** The keys {@code a} takes, in the order of the text form. */
+  public static List<String> keys(Architecture a) {
+    return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k)).toList();
+  }
+
   public ModelSpec {
     if (architecture == null) {
       throw new IllegalArgumentException("model spec needs an architecture");

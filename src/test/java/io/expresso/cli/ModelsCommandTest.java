@@ -14,6 +14,10 @@ class ModelsCommandTest {
 
   @RegisterExtension final ConsoleCapture console = new ConsoleCapture();
 
+  private static final java.util.Map<String, String> SAMPLE = java.util.Map.of("layers", "2", "hidden", "8", "d", "4",
+      "radius", "1", "bn-momentum", "0.5", "pe", "2", "budget", "100k", "residual", "true", "learn-eps", "true",
+      "node-labels", "3");
+
   @Test
   void listsEveryArchitectureWithItsDefaultsAndParameterCount() {
     assertThat(Main.execute("models")).isZero();
@@ -27,8 +31,14 @@ class ModelsCommandTest {
       String row = out.lines().filter(l -> l.startsWith(a.cliName() + " ")).findFirst().orElseThrow(
           () -> new AssertionError("no row for " + a.cliName() + " in\n" + out));
       assertThat(row).contains(d.toText().substring(a.cliName().length() + 1)).contains(" " + parameters + " ")
-          .contains("layers, hidden, d, radius, bn-momentum");
+          .contains(String.join(", ", ModelSpec.keys(a)) + " ");
+      // every key listed is one the architecture takes
+      for (String key : ModelSpec.keys(a)) {
+        String text = a.cliName() + ":" + key + "=" + SAMPLE.get(key);
+        assertThat(ModelSpec.parse(text)).as(text).isNotNull();
+      }
     }
+    assertThat(ModelSpec.keys(Architecture.PPGN)).doesNotContain("residual", "learn-eps", "node-labels");
     // GIN at 4 layers of width 32, d 16: per layer Linear, BN, Linear, BN and a readout Linear
     long gin = 0;
     for (int l = 0; l < 4; l++) {
