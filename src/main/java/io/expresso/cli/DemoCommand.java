@@ -126,20 +126,20 @@ final class DemoCommand implements Callable<Integer> {
       try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
            Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
            Publisher publisher = new Publisher(clients)) {
-        ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total);
-        aggregator.addListener(r -> progress.tick()).start();
-        for (PairTask t : pairTasks) {
-          publisher.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+        try (ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total)) {
+          aggregator.addListener(r -> progress.tick()).start();
+          for (PairTask t : pairTasks) {
+            publisher.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+          }
+          for (int i = 0; i < synthetic; i++) {
+            publisher.send(TaskKind.SYNTHETIC, EXPERIMENT + "/synthetic/" + i, Publisher.syntheticTask(EXPERIMENT, i, workMs));
+          }
+          publisher.flush();
+          System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x 1-wl, 3-wl; %s on %d pairs;"
+              + " %d synthetic)%n", total, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns), gnnSuite.size(),
+              synthetic);
+          complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         }
-        for (int i = 0; i < synthetic; i++) {
-          publisher.send(TaskKind.SYNTHETIC, EXPERIMENT + "/synthetic/" + i, Publisher.syntheticTask(EXPERIMENT, i, workMs));
-        }
-        publisher.flush();
-        System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x 1-wl, 3-wl; %s on %d pairs;"
-            + " %d synthetic)%n", total, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns), gnnSuite.size(),
-            synthetic);
-        complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
-        progress.done();
         results = aggregator.results();
         redelivered = aggregator.duplicatesSeen();
         if (!robustness.equals("off")) {

@@ -38,9 +38,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * {@code expresso eval}: train a fresh GNN per pair of a suite (BREC's siamese protocol) and judge
@@ -159,32 +160,38 @@ final class EvalCommand implements Callable<Integer> {
     try (EvalResults results = openResults(file, config)) {
       err.println("results stream to " + results.file() + (results.resumed() > 0
           ? " (" + results.resumed() + " pair results already there are kept; --no-resume starts over)" : ""));
-      ProgressLine progress = new ProgressLine(err, suite.size() * seedList.length);
-      for (long s : seedList) {
-        List<PairEvaluation> run = new ArrayList<>();
-        for (Category c : suite.categories()) {
-          for (GraphPair p : c.pairs()) {
-            PairEvaluation e = results.judged(s, p.index());
-            if (e != null) {
-              run.add(e);
-              progress.step("pair " + p.index() + " (resumed)");
-              continue;
-            }
-            try {
-              e = PairEvaluator.evaluate(p, modelSpec, settings, s, dev, budget, () -> false);
-              results.append(e);
-              run.add(e);
-              progress.step("pair " + p.index() + " " + c.name() + (e.distinguished() ? " distinguished" : ""));
-            } catch (PairEvaluationException x) {
-              errors.add("seed " + s + ": " + x.getMessage());
-              run.add(null);
-              progress.step("pair " + p.index() + " error");
+      try (ProgressBar progress = ProgressBars.start("eval", (long) suite.size() * seedList.length, err)) {
+        int judged = 0;
+        int resumed = 0;
+        for (long s : seedList) {
+          List<PairEvaluation> run = new ArrayList<>();
+          for (Category c : suite.categories()) {
+            for (GraphPair p : c.pairs()) {
+              PairEvaluation e = results.judged(s, p.index());
+              if (e != null) {
+                run.add(e);
+                resumed++;
+                ProgressBars.step(progress, "pair " + p.index() + " (resumed)");
+                continue;
+              }
+              try {
+                e = PairEvaluator.evaluate(p, modelSpec, settings, s, dev, budget, () -> false);
+                results.append(e);
+                run.add(e);
+                judged++;
+                ProgressBars.step(progress,
+                    "pair " + p.index() + " " + c.name() + (e.distinguished() ? " distinguished" : ""));
+              } catch (PairEvaluationException x) {
+                errors.add("seed " + s + ": " + x.getMessage());
+                run.add(null);
+                ProgressBars.step(progress, "pair " + p.index() + " error");
+              }
             }
           }
+          runs.add(run);
         }
-        runs.add(run);
+        progress.setExtraMessage(judged + " judged, " + resumed + " resumed, " + errors.size() + " errors");
       }
-      progress.finish("");
     }
     double elapsed = (System.nanoTime() - start) / 1e9;
 

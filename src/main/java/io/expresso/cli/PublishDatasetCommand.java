@@ -24,7 +24,7 @@ import picocli.CommandLine;
 /**
  * {@code expresso publish dataset}: one dataset task per model × fold × seed to
  * {@code expresso.tasks.dataset}; with {@code --wait}, follows the experiment's results on a
- * progress line and prints the table as {@code train-dataset} does.
+ * progress bar and prints the table as {@code train-dataset} does.
  */
 @Command(name = "dataset", mixinStandardHelpOptions = true,
     description = {"One dataset task per model x fold x seed: a graph classifier (class labels) or regressor (real"
@@ -78,11 +78,12 @@ final class PublishDatasetCommand implements Callable<Integer> {
     List<DatasetResult> results = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     try (Aggregator a = new Aggregator(clients, common.experiment)) {
-      ResultsCommand.Progress progress = new ResultsCommand.Progress(a, tasks.size());
-      a.addListener(r -> progress.tick());
-      a.start();
-      boolean ok = a.awaitUnique(tasks.size(), Duration.ofSeconds(timeoutSeconds));
-      progress.done();
+      boolean ok;
+      try (ResultsCommand.Progress progress = new ResultsCommand.Progress(a, tasks.size())) {
+        a.addListener(r -> progress.tick());
+        a.start();
+        ok = a.awaitUnique(tasks.size(), Duration.ofSeconds(timeoutSeconds));
+      }
       if (!ok) {
         throw new IllegalStateException("only " + a.uniqueCount() + " of " + tasks.size() + " results of experiment "
             + common.experiment + " arrived within " + timeoutSeconds + " s");

@@ -12,9 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code expresso results}: the de-duplicated results of one experiment, as tables or JSON, plus report files. */
 @Command(name = "results", mixinStandardHelpOptions = true,
@@ -55,11 +56,12 @@ final class ResultsCommand implements Callable<Integer> {
     List<io.expresso.proto.v1.Result> results;
     try (Aggregator a = new Aggregator(clients, experiment)) {
       if (wait != null) {
-        Progress progress = new Progress(a, wait);
-        a.addListener(r -> progress.tick());
-        a.start();
-        boolean ok = a.awaitUnique(wait, timeout);
-        progress.done();
+        boolean ok;
+        try (Progress progress = new Progress(a, wait)) {
+          a.addListener(r -> progress.tick());
+          a.start();
+          ok = a.awaitUnique(wait, timeout);
+        }
         if (!ok) {
           throw new IllegalStateException("only " + a.uniqueCount() + " of " + wait + " unique results of experiment "
               + experiment + " arrived within " + timeoutSeconds + " s");
@@ -89,23 +91,29 @@ final class ResultsCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The wait for results, on a {@link ProgressLine}; the summary says what the aggregator dropped. */
-  static final class Progress {
+  /**
+   * The wait for results, on a progress bar ({@link ProgressBars}); closing it says what the
+   * aggregator dropped. Close it on every path: an open bar keeps redrawing.
+   */
+  static final class Progress implements AutoCloseable {
     private final Aggregator aggregator;
-    private final ProgressLine line;
+    private final ProgressBar bar;
 
     Progress(Aggregator aggregator, int target) {
       this.aggregator = aggregator;
-      this.line = new ProgressLine(new PrintWriter(System.err, true), target);
+      this.bar = ProgressBars.start("results", target, new PrintWriter(System.err, true));
     }
 
     void tick() {
-      line.update(aggregator.uniqueCount(), "unique results");
+      ProgressBars.stepTo(bar, aggregator.uniqueCount(), "unique results");
     }
 
-    void done() {
-      line.update(aggregator.uniqueCount(), "unique results");
-      line.finish(aggregator.duplicatesSeen() + " redelivered duplicates ignored, " + aggregator.supersededSeen()
+    @Override
+    public void close() {
+      tick();
+      bar.close();
+      System.err.println(aggregator.uniqueCount() + " unique results: " + aggregator.duplicatesSeen()
+          + " redelivered duplicates ignored, " + aggregator.supersededSeen()
           + " error results superseded by a later result");
     }
   }

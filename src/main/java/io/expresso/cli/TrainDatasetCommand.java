@@ -13,13 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * {@code expresso train-dataset}: the dataset tasks of {@code publish dataset}, run here one after
- * another through the same evaluator a worker uses, with a progress line; then the table.
+ * another through the same evaluator a worker uses, with a progress bar; then the table.
  */
 @Command(name = "train-dataset", mixinStandardHelpOptions = true,
     description = {"Train graph classifiers or regressors on a dataset under a benchmarking protocol, here, without"
@@ -47,23 +48,22 @@ final class TrainDatasetCommand implements Callable<Integer> {
     Device d = UsageChecks.devices(spec, device).get(0);
     List<DatasetTask> tasks = options.tasks(spec, name);
     DatasetEvaluator evaluator = new DatasetEvaluator();
-    ProgressLine line = new ProgressLine(new PrintWriter(System.err, true), tasks.size());
     List<DatasetResult> results = new ArrayList<>();
-    for (DatasetTask t : tasks) {
-      DatasetResult r;
-      try {
-        r = evaluator.evaluate(t, d, () -> false).getDataset();
-      } catch (TaskFailure e) {
-        line.finish("");
-        throw new IllegalStateException(e.getMessage(), e);
+    try (ProgressBar bar = ProgressBars.start("train-dataset", tasks.size(), spec.commandLine().getErr())) {
+      for (DatasetTask t : tasks) {
+        DatasetResult r;
+        try {
+          r = evaluator.evaluate(t, d, () -> false).getDataset();
+        } catch (TaskFailure e) {
+          throw new IllegalStateException(e.getMessage(), e);
+        }
+        results.add(r);
+        String score = r.getTaskType().equals("regression") ? String.format(Locale.ROOT, "test MAE %.4f", r.getTestMae())
+            : String.format(Locale.ROOT, "test %.1f %%", 100 * r.getTestAccuracy());
+        ProgressBars.step(bar, String.format(Locale.ROOT, "%s fold %d seed %d: %s after %d epochs", t.getModel(),
+            t.getFold(), t.getSeed(), score, r.getEpochs()));
       }
-      results.add(r);
-      String score = r.getTaskType().equals("regression") ? String.format(Locale.ROOT, "test MAE %.4f", r.getTestMae())
-          : String.format(Locale.ROOT, "test %.1f %%", 100 * r.getTestAccuracy());
-      line.step(String.format(Locale.ROOT, "%s fold %d seed %d: %s after %d epochs", t.getModel(), t.getFold(),
-          t.getSeed(), score, r.getEpochs()));
     }
-    line.finish("");
     PrintWriter o = spec.commandLine().getOut();
     o.print(DatasetTable.render(results));
     o.flush();

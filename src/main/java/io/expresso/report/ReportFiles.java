@@ -85,9 +85,8 @@ public final class ReportFiles {
         ours[i] = l.accuracy();
         paper[i] = l.paperAccuracy();
       }
-      String label = e.label() + " (best seed " + e.bestSeed() + (e.counts() ? "" : ", does NOT count") + ")"
-          + e.paper().map(p -> "; paper: " + p.label()).orElse("");
-      series.add(new CategoryBarPlot.Series(label, ours, paper));
+      String label = e.label() + " (best seed " + e.bestSeed() + (e.counts() ? "" : ", does NOT count") + ")";
+      series.add(new CategoryBarPlot.Series(label, e.paper().map(p -> p.label()).orElse(null), ours, paper));
     }
     CategoryBarPlot.write(png, "Experiment " + s.experiment() + ": accuracy per BREC category",
         groups.stream().map(g -> PLOT_NAMES.getOrDefault(g, g)).toList(), series);

@@ -1,17 +1,17 @@
 package io.expresso.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
+import io.expresso.testing.Pngs;
 import java.awt.image.BufferedImage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -133,47 +133,34 @@ class SeedLeaderboardTest {
   void thePlotHasOneBarGroupPerCategoryWithBarsAsTallAsTheAccuracies(@TempDir Path dir) throws Exception {
     ResultSummary s = new ResultSummary("brec", threeSeeds());
     ReportFiles.write(dir, s);
-    Path png = dir.resolve("brec.accuracy.png");
-    byte[] bytes = Files.readAllBytes(png);
-    assertThat(bytes).startsWith(0x89, 'P', 'N', 'G');
-    BufferedImage img = ImageIO.read(png.toFile());
+    BufferedImage img = Pngs.read(dir.resolve("brec.accuracy.png"));
+    // one model: 8 groups wide, a legend of its solid and its pale bars
+    assertThat(new int[] {img.getWidth(), img.getHeight()}).isEqualTo(CategoryBarPlot.size(8, 1));
     // groups: Basic, Regular, 4-Vertex, Distance Regular, Regular (140), Extension, CFI, total;
-    // ours = reliably distinguished of seed 1, 0% drawn as a 1-pixel stub
+    // ours = reliably distinguished of seed 1 (0% draws no bar)
     double[] ours = {1.0, 1.0, 0.0, 0.0, 0.5, 1.0, 0.0, 5 / 8.0};
     double[] paper = {1.0, Double.NaN, Double.NaN, Double.NaN, 50 / 140.0, 1.0, 0.23, 233 / 400.0};
-    List<Integer> oursHeights = barHeights(img, CategoryBarPlot.colour(0).getRGB());
-    List<Integer> paperHeights = barHeights(img, CategoryBarPlot.paleColour(0).getRGB());
-    assertThat(oursHeights).as("one solid bar per category group").hasSize(ours.length);
-    for (int i = 0; i < ours.length; i++) {
-      assertThat(oursHeights.get(i)).as("group " + i)
-          .isEqualTo(Math.max(1, (int) Math.round(ours[i] * CategoryBarPlot.PLOT_H)));
-    }
-    List<Integer> expectedPaper = new ArrayList<>();
-    for (double p : paper) {
-      if (!Double.isNaN(p)) {
-        expectedPaper.add((int) Math.round(p * CategoryBarPlot.PLOT_H));
-      }
-    }
-    assertThat(paperHeights).as("a paper bar only where Table 2 has a number").isEqualTo(expectedPaper);
+    List<Pngs.Bar> oursBars = Pngs.bars(img, CategoryBarPlot.colour(0));
+    List<Pngs.Bar> paperBars = Pngs.bars(img, CategoryBarPlot.paleColour(0));
+    int full = oursBars.get(0).height(); // Basic: 100%
+    assertThat(full).as("a 100% bar fills most of the plot's height").isGreaterThan(img.getHeight() / 3);
+    assertHeights(oursBars, full, ours, "one solid bar per category with pairs distinguished");
+    assertHeights(paperBars, full, paper, "a paper bar only where Table 2 has a number");
+    // each paper bar stands beside the solid bar of its group, to its right
+    assertThat(paperBars.get(0).left()).isGreaterThan(oursBars.get(0).right());
   }
 
-  /**
-   * Bars of one colour in the plot area, left to right: runs of columns holding the colour, each
-   * bar's height the colour's pixels in its first column.
-   */
-  private static List<Integer> barHeights(BufferedImage img, int rgb) {
-    List<Integer> heights = new ArrayList<>();
-    boolean inBar = false;
-    for (int x = 0; x < img.getWidth(); x++) {
-      int n = 0;
-      for (int y = CategoryBarPlot.TOP; y < CategoryBarPlot.TOP + CategoryBarPlot.PLOT_H; y++) {
-        n += img.getRGB(x, y) == rgb ? 1 : 0;
+  /** One bar per positive value (none for NaN or 0), each as tall as its value of a full bar, to 1%. */
+  private static void assertHeights(List<Pngs.Bar> bars, int full, double[] values, String what) {
+    List<Double> drawn = new ArrayList<>();
+    for (double v : values) {
+      if (!Double.isNaN(v) && v > 0) {
+        drawn.add(v);
       }
-      if (n > 0 && !inBar) {
-        heights.add(n);
-      }
-      inBar = n > 0;
     }
-    return heights;
+    assertThat(bars).as(what).hasSize(drawn.size());
+    for (int i = 0; i < bars.size(); i++) {
+      assertThat((double) bars.get(i).height() / full).as(what + ": bar " + i).isCloseTo(drawn.get(i), within(0.01));
+    }
   }
 }

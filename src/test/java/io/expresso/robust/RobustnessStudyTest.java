@@ -9,12 +9,13 @@ import io.expresso.count.InducedCounts;
 import io.expresso.count.Pattern;
 import io.expresso.graph.Graph;
 import io.expresso.report.RobustnessWriter;
+import io.expresso.report.SuccessPlot;
+import io.expresso.testing.Pngs;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,9 +87,14 @@ class RobustnessStudyTest {
     assertThat(md).contains("## AUC of success rate over budget", "| i2gnn | triangle | any |");
     // the per-success checks above ran: the tiny study's seeds do find adversarial examples
     assertThat(successes).as("successful attacks checked").isPositive();
-    BufferedImage png = ImageIO.read(out.resolve("success-i2gnn-triangle.png").toFile());
+    BufferedImage png = Pngs.read(out.resolve("success-i2gnn-triangle.png"));
+    assertThat(new int[] {png.getWidth(), png.getHeight()}).as("three panels").isEqualTo(SuccessPlot.size(3));
+    int w = png.getWidth() / 3;
     for (int panel = 0; panel < 3; panel++) {
-      assertThat(curvePixels(png, panel)).as("the success curve drawn in panel %d", panel).isPositive();
+      assertThat(Pngs.pixels(png, SuccessPlot.BLUE, panel * w, (panel + 1) * w)).as("the success curve in panel %d",
+          panel).isPositive();
+      assertThat(Pngs.pixels(png, SuccessPlot.ORANGE, panel * w, (panel + 1) * w)).as("the transfer curve in panel %d",
+          panel).isPositive();
     }
     System.out.println(md + "\nsuccessful attacks: " + successes);
   }
@@ -101,27 +107,6 @@ class RobustnessStudyTest {
         .hasMessageContaining("at least one");
     assertThatThrownBy(() -> Scale.fromName("huge")).hasMessageContaining("unknown scale 'huge'");
     assertThatThrownBy(() -> StudyData.get("mnist", Scale.TINY)).hasMessageContaining("unknown dataset 'mnist'");
-  }
-
-  /**
-   * Pixels of the success curve's colour inside a panel's plot box, the legend (drawn in the same
-   * colour whatever the data) left out. Geometry of {@code report.SuccessPlot}: panels 360 wide, plot box
-   * from x+45 to x+345 and y 55 to 285, legend in the box's bottom-right 135 × 40.
-   */
-  private static int curvePixels(BufferedImage png, int panel) {
-    int blue = new java.awt.Color(31, 119, 180).getRGB();
-    int left = panel * 360 + 45;
-    int right = panel * 360 + 345;
-    int n = 0;
-    for (int x = left; x <= right && x < png.getWidth(); x++) {
-      for (int y = 50; y <= 290 && y < png.getHeight(); y++) {
-        boolean legend = x >= right - 140 && y >= 285 - 45;
-        if (!legend && png.getRGB(x, y) == blue) {
-          n++;
-        }
-      }
-    }
-    return n;
   }
 
   private static int flips(Graph a, Graph b) {
