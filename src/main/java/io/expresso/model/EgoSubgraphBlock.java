@@ -120,7 +120,7 @@ final class EgoSubgraphBlock extends GraphBlock {
       for (int v = 0; v < n; v++) {
         copies[vertexBase + v] = new int[n];
       }
-      float[][] pe = spec.pe() > 0 ? NodeFeatures.pe(g, spec.pe(), peSigns) : null;
+      float[][] pe = spec.pe() > 0 ? NodeFeature.pe(g, spec.pe(), peSigns) : null;
       for (int r = 0; r < n; r++) {
         int[] dist = ShortestPaths.bfs(g, r);
         graphPool[b][r] = sub;

@@ -44,7 +44,7 @@ final class GinBlock extends GraphBlock {
 
   GinBlock(ModelSpec spec) {
     this.spec = spec;
-    int in = NodeFeatures.width(spec.nodeLabels(), spec.pe());
+    int in = NodeFeature.width(spec.nodeLabels(), spec.pe());
     if (spec.residual()) {
       embedding = addChildBlock("embedding", Linear.builder().setUnits(spec.hidden()).build());
       embeddingReadout = addChildBlock("readout-embedding", Linear.builder().setUnits(spec.embedding()).build());
@@ -84,8 +84,8 @@ final class GinBlock extends GraphBlock {
   @Override
   public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
     NodeTables t = NodeTables.of(batch.graphs());
-    NDArray x = manager.create(NodeFeatures.table(batch, spec.nodeLabels(), spec.pe(), peSigns),
-        new Shape(t.nodes(), NodeFeatures.width(spec.nodeLabels(), spec.pe())));
+    NDArray x = manager.create(NodeFeature.table(batch, spec.nodeLabels(), spec.pe(), peSigns),
+        new Shape(t.nodes(), NodeFeature.width(spec.nodeLabels(), spec.pe())));
     return new NDList(x, t.neighbours(manager), t.pooling(manager));
   }
 
@@ -114,7 +114,7 @@ final class GinBlock extends GraphBlock {
 
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
-    int in = NodeFeatures.width(spec.nodeLabels(), spec.pe());
+    int in = NodeFeature.width(spec.nodeLabels(), spec.pe());
     if (embedding != null) {
       embedding.initialize(manager, dataType, new Shape(1, in));
       embeddingReadout.initialize(manager, dataType, new Shape(1, spec.hidden()));

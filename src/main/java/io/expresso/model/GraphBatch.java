@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * What a model reads from a batch of graphs: the graphs and, for a model with node-label inputs
  * ({@link ModelSpec#nodeLabels}), every vertex's label as an index 0..K−1 that becomes a one-hot
- * input column ({@link NodeFeatures}). A dataset maps its raw labels to these indices once, so every
+ * input column ({@link NodeFeature}). A dataset maps its raw labels to these indices once, so every
  * fold's model sees the same columns.
  *
  * @param graphs the graphs, in batch order

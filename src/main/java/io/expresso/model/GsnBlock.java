@@ -105,7 +105,7 @@ final class GsnBlock extends GraphBlock {
       edge += targets.length;
     }
     return new NDList(
-        manager.create(NodeFeatures.table(batch, 0, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
+        manager.create(NodeFeature.table(batch, 0, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
         manager.create(c, new Shape(edges, width)),
         manager.create(receiver, new Shape(edges, 1)),
         manager.create(sender, new Shape(edges, 1)),

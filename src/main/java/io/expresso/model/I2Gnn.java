@@ -202,7 +202,7 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
     int rootBase = 0;
     for (int b = 0; b < graphs.size(); b++) {
       Graph g = graphs.get(b);
-      float[][] enc = pe > 0 ? NodeFeatures.pe(g, pe, peSigns) : null;
+      float[][] enc = pe > 0 ? NodeFeature.pe(g, pe, peSigns) : null;
       for (int i = 0; i < g.n(); i++) {
         int root = rootBase + i;
         rootToGraph[b * roots + root] = 1;

@@ -126,7 +126,7 @@ final class KpGnnBlock extends GraphBlock {
       base += g.n();
     }
     return new NDList(
-        manager.create(NodeFeatures.table(batch, 0, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
+        manager.create(NodeFeature.table(batch, 0, spec.pe(), peSigns), new Shape(nodes, 1 + spec.pe())),
         NodeTables.padded(manager, ring, rows),
         manager.create(feat, new Shape(rows, PeripheralSubgraphs.FEATURES)),
         NodeTables.padded(manager, pool, nodes));

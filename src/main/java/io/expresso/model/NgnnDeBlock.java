@@ -67,7 +67,7 @@ final class NgnnDeBlock extends GraphBlock {
     int root = 0;
     for (int b = 0; b < graphs.size(); b++) {
       Graph g = graphs.get(b);
-      float[][] pe = peDim > 0 ? NodeFeatures.pe(g, peDim, peSigns) : null;
+      float[][] pe = peDim > 0 ? NodeFeature.pe(g, peDim, peSigns) : null;
       graphPool[b] = new int[g.n()];
       for (int r = 0; r < g.n(); r++) {
         int[] dist = ShortestPaths.bfs(g, r);

@@ -133,7 +133,7 @@ final class PpgnBlock extends GraphBlock {
       int adjacency = i * channels * cells;
       int identity = adjacency + cells;
       if (spec.pe() > 0) {
-        float[][] pe = NodeFeatures.pe(g, spec.pe(), peSigns);
+        float[][] pe = NodeFeature.pe(g, spec.pe(), peSigns);
         for (int v = 0; v < g.n(); v++) {
           for (int j = 0; j < spec.pe(); j++) {
             x[identity + (1 + j) * cells + v * n + v] = pe[v][j];

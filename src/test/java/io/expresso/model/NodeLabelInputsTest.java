@@ -21,18 +21,18 @@ class NodeLabelInputsTest {
   @Test
   void theTableHasTheConstantThenAOneHotRowOfTheLabelThenTheEncodings() {
     GraphBatch batch = GraphBatch.labelled(List.of(PATH, EDGE), List.of(new int[] {2, 0, 1}, new int[] {1, 1}));
-    float[] x = NodeFeatures.table(batch, 3, 0, null);
-    assertThat(NodeFeatures.width(3, 0)).isEqualTo(4);
+    float[] x = NodeFeature.table(batch, 3, 0, null);
+    assertThat(NodeFeature.width(3, 0)).isEqualTo(4);
     assertThat(x).containsExactly(
         1, 0, 0, 1, // path vertex 0: label index 2
         1, 1, 0, 0, // path vertex 1: label index 0
         1, 0, 1, 0, // path vertex 2: label index 1
         1, 0, 1, 0, // edge vertex 0: label index 1
         1, 0, 1, 0);
-    // with k = 2 encodings the encodings follow the one-hot columns, as NodeFeatures.pe gives them
-    float[] withPe = NodeFeatures.table(batch, 3, 2, new float[] {1, -1});
-    float[][] pe = NodeFeatures.pe(PATH, 2, new float[] {1, -1});
-    int width = NodeFeatures.width(3, 2);
+    // with k = 2 encodings the encodings follow the one-hot columns, as NodeFeature.pe gives them
+    float[] withPe = NodeFeature.table(batch, 3, 2, new float[] {1, -1});
+    float[][] pe = NodeFeature.pe(PATH, 2, new float[] {1, -1});
+    int width = NodeFeature.width(3, 2);
     for (int v = 0; v < 3; v++) {
       assertThat(withPe[v * width]).isEqualTo(1f);
       assertThat(withPe[v * width + 4]).isEqualTo(pe[v][0]);
@@ -40,15 +40,15 @@ class NodeLabelInputsTest {
     }
     assertThat(withPe[1 + 2]).isEqualTo(1f); // vertex 0's label index 2 in the one-hot block
     // without labels the table is the constant and the encodings alone, as before
-    assertThat(NodeFeatures.table(GraphBatch.of(List.of(EDGE)), 0, 0, null)).containsExactly(1, 1);
+    assertThat(NodeFeature.table(GraphBatch.of(List.of(EDGE)), 0, 0, null)).containsExactly(1, 1);
   }
 
   @Test
   void labelsOutsideTheColumnsOrMissingAreRefused() {
     GraphBatch bad = GraphBatch.labelled(List.of(EDGE), List.of(new int[] {0, 3}));
-    assertThatThrownBy(() -> NodeFeatures.table(bad, 3, 0, null))
+    assertThatThrownBy(() -> NodeFeature.table(bad, 3, 0, null))
         .hasMessageContaining("vertex 1 of graph 0").hasMessageContaining("outside 0..2");
-    assertThatThrownBy(() -> NodeFeatures.table(GraphBatch.of(List.of(EDGE)), 3, 0, null))
+    assertThatThrownBy(() -> NodeFeature.table(GraphBatch.of(List.of(EDGE)), 3, 0, null))
         .hasMessageContaining("batch carries none");
     assertThatThrownBy(() -> GraphBatch.labelled(List.of(PATH), List.of(new int[] {0})))
         .hasMessageContaining("3 vertices but 1 node labels");
