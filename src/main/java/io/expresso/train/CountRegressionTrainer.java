@@ -47,6 +47,14 @@ import java.util.function.Consumer;
  */
 public final class CountRegressionTrainer {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CountRegressionTrainer.class);
+
+  /**
+   * How often one run may go back to its best epoch with a halved rate after a non-finite loss
+   * before it stops there (as early stopping does).
+   */
+  static final int MAX_RECOVERIES = 5;
+
   /**
    * @param epochs the most passes over the training set
    * @param batchSize graphs per step
@@ -102,11 +110,13 @@ public final class CountRegressionTrainer {
    * @param bestEpoch the epoch whose parameters were kept
    * @param seconds training time of this attempt (a resumed run's earlier attempts not included)
    * @param resumedFromEpoch the epoch a saved state let this run start after (0: from scratch)
-   * @param divergedInEpoch the epoch whose loss turned non-finite, ending training with the best
-   *     epoch before it restored (0: training did not diverge)
+   * @param divergedInEpoch the epoch whose loss turned non-finite once more after
+   *     {@link #MAX_RECOVERIES} recoveries (each back to the best epoch at a smaller rate), ending
+   *     training with the best epoch restored (0: training did not give up)
+   * @param recoveries how often a non-finite loss sent training back to its best epoch at a smaller rate
    */
   public record Run(TrainedCountModel model, int epochs, double finalLoss, double bestValidationL1,
-      int bestEpoch, double seconds, int resumedFromEpoch, int divergedInEpoch) {}
+      int bestEpoch, double seconds, int resumedFromEpoch, int divergedInEpoch, int recoveries) {}
 
   /** Trains a fresh network of {@code spec} on {@code train}, selecting on {@code validation}. */
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
@@ -195,6 +205,7 @@ public final class CountRegressionTrainer {
     double lastLoss = Double.NaN;
     int trained;
     int diverged = 0;
+    int recoveries = 0;
     int resumed;
     try (Trainer trainer = m.model().newTrainer(config)) {
       if (initialise) {
@@ -246,7 +257,6 @@ public final class CountRegressionTrainer {
                 if (best == null) {
                   throw new IllegalStateException("training diverged: non-finite loss in epoch " + epoch);
                 }
-                // as early stopping does: end here and keep the best validated epoch before it
                 diverged = epoch;
                 break;
               }
@@ -258,7 +268,17 @@ public final class CountRegressionTrainer {
         }
         if (diverged > 0) {
           epoch--; // the diverged epoch did not finish
-          break;
+          if (++recoveries > MAX_RECOVERIES) {
+            break; // as early stopping does: end here, the best validated epoch restored below
+          }
+          // a step too large for where training stood: back to the best validated epoch, a smaller rate, on
+          LOG.warn("non-finite loss in epoch {}: back to epoch {} (validation l1 {}), learning rate {} -> {} ({} of {}"
+              + " recoveries)", epoch + 1, bestEpoch, bestVal, lr.rate(), lr.rate() * s.plateauFactor(), recoveries,
+              MAX_RECOVERIES);
+          restore(block, best, m.model().getNDManager());
+          lr.decay();
+          diverged = 0;
+          continue;
         }
         lastLoss = lossSum / n * m.scale();
         checkCancelled(cancelled, epoch, s, "validation");
@@ -286,7 +306,8 @@ public final class CountRegressionTrainer {
     if (best != null) {
       restore(block, best, m.model().getNDManager());
     }
-    return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed, diverged);
+    return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed, diverged,
+        Math.min(recoveries, MAX_RECOVERIES));
   }
 
   private static void checkCancelled(BooleanSupplier cancelled, int epoch, Settings s, String before) {

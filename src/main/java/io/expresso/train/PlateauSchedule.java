@@ -43,6 +43,12 @@ public final class PlateauSchedule implements Tracker, EpochListener {
     return rate;
   }
 
+  /** Decays the rate now, as a plateau would (a diverged step: the rate was too large). */
+  public void decay() {
+    rate = Math.max(minRate, rate * factor);
+    badEpochs = 0;
+  }
+
   /** The current learning rate. */
   public float rate() {
     return rate;
