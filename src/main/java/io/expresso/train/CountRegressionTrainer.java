@@ -19,11 +19,6 @@ import io.expresso.graph.Graph;
 import io.expresso.model.EngineSeeds;
 import io.expresso.model.GraphRegressor;
 import io.expresso.model.RegressorSpec;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -219,7 +214,7 @@ public final class CountRegressionTrainer {
               + s.seed());
         }
         // everything but Adam's moments (see TrainingState): the optimiser restarts on these parameters
-        restore(block, saved.parameters(), m.model().getNDManager());
+        ParameterValues.restore(block, saved.parameters());
         epoch = saved.epoch();
         bestVal = saved.bestValidationL1();
         bestEpoch = saved.bestEpoch();
@@ -275,7 +270,7 @@ public final class CountRegressionTrainer {
           LOG.warn("non-finite loss in epoch {}: back to epoch {} (validation l1 {}), learning rate {} -> {} ({} of {}"
               + " recoveries)", epoch + 1, bestEpoch, bestVal, lr.rate(), lr.rate() * s.plateauFactor(), recoveries,
               MAX_RECOVERIES);
-          restore(block, best, m.model().getNDManager());
+          ParameterValues.restore(block, best);
           lr.decay();
           diverged = 0;
           continue;
@@ -286,7 +281,7 @@ public final class CountRegressionTrainer {
         if (val < bestVal) {
           bestVal = val;
           bestEpoch = epoch;
-          best = parameters(block);
+          best = ParameterValues.snapshot(block);
         }
         lr.afterEpoch(epoch, val);
         if (progress != null) {
@@ -294,8 +289,8 @@ public final class CountRegressionTrainer {
         }
         boolean last = epoch >= s.epochs() || (s.stopPatience() > 0 && epoch - bestEpoch >= s.stopPatience());
         if (!last && saving.saves() && saving.due(epoch - savedAt, System.nanoTime() - savedNanos)) {
-          saving.save().accept(new TrainingState(epoch, s.seed(), parameters(block), best, bestEpoch, bestVal,
-              lastLoss, lr.state(), rnd.state()));
+          saving.save().accept(new TrainingState(epoch, s.seed(), ParameterValues.snapshot(block), best, bestEpoch,
+              bestVal, lastLoss, lr.state(), rnd.state()));
           savedAt = epoch;
           savedNanos = System.nanoTime();
         }
@@ -304,7 +299,7 @@ public final class CountRegressionTrainer {
       resumed = resumedFrom;
     }
     if (best != null) {
-      restore(block, best, m.model().getNDManager());
+      ParameterValues.restore(block, best);
     }
     return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed, diverged,
         Math.min(recoveries, MAX_RECOVERIES));
@@ -334,26 +329,6 @@ public final class CountRegressionTrainer {
     return new double[] {mean, Math.max(1.0, sd)};
   }
 
-
-  private static byte[] parameters(Block block) {
-    try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      DataOutputStream out = new DataOutputStream(bytes);
-      block.saveParameters(out);
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot snapshot parameters", e);
-    }
-  }
-
-  private static void restore(Block block, byte[] params, NDManager manager) {
-    try {
-      block.loadParameters(manager, new DataInputStream(new ByteArrayInputStream(params)));
-    } catch (IOException | ai.djl.MalformedModelException e) {
-      throw new IllegalStateException("cannot restore the best parameters", e);
-    }
-  }
 
   static DataType dtype() {
     return DataType.FLOAT32;

@@ -15,7 +15,7 @@ import java.io.IOException;
  *
  * @param epoch epochs finished
  * @param seed the run's seed (a state resumes only the run it came from)
- * @param parameters the network's parameters after {@code epoch} (DJL's {@code saveParameters})
+ * @param parameters the network's parameters after {@code epoch} (a {@link ParameterValues} snapshot)
  * @param bestParameters those of {@code bestEpoch}, null before any validation
  * @param bestEpoch the epoch with the lowest validation ℓ1 so far (0: none)
  * @param bestValidationL1 that ℓ1
@@ -26,7 +26,7 @@ import java.io.IOException;
 public record TrainingState(int epoch, long seed, byte[] parameters, byte[] bestParameters, int bestEpoch,
     double bestValidationL1, double lastLoss, PlateauSchedule.State plateau, long orderState) {
 
-  private static final String MAGIC = "expresso-training-state-1";
+  private static final String MAGIC = "expresso-training-state-2";
 
   public byte[] toBytes() {
     try {

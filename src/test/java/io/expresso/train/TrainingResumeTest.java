@@ -65,6 +65,8 @@ class TrainingResumeTest {
       }
       // it continued from trained parameters, not from a fresh initialisation
       assertThat(resumedEpochs.get(0).trainLoss()).isLessThan(wholeEpochs.get(0).trainLoss());
+      // and validated what it trained: the restored parameters kept changing after the resume
+      assertThat(resumedEpochs).extracting(CountRegressionTrainer.Epoch::validationL1).doesNotHaveDuplicates();
       assertThat(m.evaluate(d.validation()).l1()).as("the best epoch's parameters restored")
           .isCloseTo(resumed.bestValidationL1(), org.assertj.core.data.Offset.offset(1e-4));
     }
