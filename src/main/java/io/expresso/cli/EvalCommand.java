@@ -57,7 +57,7 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--model", required = true, paramLabel = "MODEL",
       description = "a built-in model (expresso models lists them), optionally with settings:"
           + " ppgn:layers=5,hidden=32,d=16; or your own TorchScript module: torchscript:FILE.pt[,input=sparse|dense]"
-          + "[,features=ones|degree|count-P joined by +][,init=auto|reset|saved] (docs/gnn-evaluation.md, Your own model)")
+          + "[,features=ones|degree|spd|count-P joined by +][,init=auto|reset|saved] (docs/gnn-evaluation.md, Your own model)")
   String model;
 
   @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)

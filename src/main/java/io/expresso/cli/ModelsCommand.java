@@ -45,7 +45,7 @@ final class ModelsCommand implements Callable<Integer> {
     out.print(t.render());
     out.println("settings: --model NAME:key=value,... (e.g. ppgn:layers=3,hidden=16); parameters are the trainable"
         + " scalars at the defaults, with the embedding head d");
-    out.println("your own model: " + TorchScriptSpec.PREFIX + "FILE.pt[,input=sparse|dense][,features=ones|degree|count-P"
+    out.println("your own model: " + TorchScriptSpec.PREFIX + "FILE.pt[,input=sparse|dense][,features=ones|degree|spd|count-P"
         + " joined by +][,init=auto|reset|saved][,width=W,depth=L] (docs/gnn-evaluation.md, Your own model)");
     out.flush();
     return 0;

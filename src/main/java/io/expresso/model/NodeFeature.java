@@ -3,13 +3,17 @@ package io.expresso.model;
 import io.expresso.count.InducedCounts;
 import io.expresso.count.Pattern;
 import io.expresso.graph.Graph;
+import io.expresso.graph.ShortestPaths;
 import java.util.Locale;
 
 /**
  * Node input features, the one home of what a model reads per vertex. A column as a TorchScript
  * module's sparse input names it ({@code features=degree+count-triangle}): the constant 1 (BREC's
- * unlabelled graphs), the degree, or the exact number of induced copies of a pattern that contain
- * the node ({@code count/}). The built-in blocks read the constant, one-hot node-label columns
+ * unlabelled graphs), the degree, the exact number of induced copies of a pattern that contain
+ * the node ({@code count/}), or the shortest-path distance to a marked vertex ({@code spd}; -1 where
+ * none exists), which only means something in a copy of the graph with one vertex marked: a spec
+ * that asks for it feeds every graph as its n marked copies ({@link #marks}). The built-in blocks
+ * read the constant, one-hot node-label columns
  * ({@link ModelSpec#nodeLabels}) and the spec's Laplacian positional encodings ({@link #table},
  * {@link #pe}). Every column is invariant under relabeling (the encodings up to their sign, which
  * training flips at random), so the siamese test stays meaningful.
@@ -21,10 +25,11 @@ public record NodeFeature(String name, Pattern pattern) {
 
   public static final NodeFeature ONES = new NodeFeature("ones", null);
   public static final NodeFeature DEGREE = new NodeFeature("degree", null);
+  public static final NodeFeature SPD = new NodeFeature("spd", null);
 
   /** The feature names a spec accepts. */
   public static String forms() {
-    return "ones, degree, count-P (P one of " + Pattern.validNames() + ")";
+    return "ones, degree, spd, count-P (P one of " + Pattern.validNames() + ")";
   }
 
   /**
@@ -38,15 +43,38 @@ public record NodeFeature(String name, Pattern pattern) {
     if (s.equals(DEGREE.name)) {
       return DEGREE;
     }
+    if (s.equals(SPD.name)) {
+      return SPD;
+    }
     if (s.startsWith("count-")) {
       return new NodeFeature(s, Pattern.fromName(s.substring("count-".length())));
     }
     throw new IllegalArgumentException("unknown node feature '" + text + "'; expected " + forms());
   }
 
-  /** The column for every vertex of {@code g}. */
+  /** True for the column that needs a marked vertex ({@code spd}). */
+  public boolean marks() {
+    return this.equals(SPD);
+  }
+
+  /** The column for every vertex of {@code g} (not for {@code spd}: see {@link #values(Graph, int)}). */
   public float[] values(Graph g) {
+    if (marks()) {
+      throw new IllegalArgumentException("node feature spd needs a marked vertex");
+    }
+    return values(g, -1);
+  }
+
+  /** The column for every vertex of {@code g} with vertex {@code marked} marked (-1: none, not for spd). */
+  public float[] values(Graph g, int marked) {
     float[] out = new float[g.n()];
+    if (marks()) {
+      int[] d = ShortestPaths.bfs(g, marked);
+      for (int v = 0; v < out.length; v++) {
+        out[v] = d[v]; // ShortestPaths.UNREACHABLE is -1
+      }
+      return out;
+    }
     if (pattern != null) {
       long[] c = InducedCounts.perNode(g, pattern);
       for (int v = 0; v < out.length; v++) {

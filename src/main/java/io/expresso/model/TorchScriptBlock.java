@@ -155,7 +155,7 @@ final class TorchScriptBlock extends GraphBlock {
   @Override
   public long bytesPerGraph(Graph g, int maxVertices) {
     return spec.input() == TorchScriptSpec.Input.SPARSE
-        ? NodeTables.activationBytes(g.n(), g.maxDegree(), spec.width(), spec.depth())
+        ? NodeTables.activationBytes(g.n(), g.maxDegree(), spec.width(), spec.depth()) * (spec.marking() ? g.n() : 1)
         : 4L * maxVertices * maxVertices * spec.width() * spec.depth() * DENSE_TENSORS_PER_LAYER;
   }
 
@@ -165,37 +165,50 @@ final class TorchScriptBlock extends GraphBlock {
     return spec.input() == TorchScriptSpec.Input.SPARSE ? sparse(manager, graphs) : dense(manager, graphs);
   }
 
-  /** x: N×F node features, edge_index: both directions of every edge, batch: the graph of every node. */
+  /**
+   * x: N×F node features, edge_index: both directions of every edge, batch: the graph of every node.
+   * With a marking feature ({@code spd}) each graph enters as its n copies, copy r with vertex r
+   * marked, all under the graph's one batch index: the module's pooling over a graph's nodes then
+   * pools over its marked copies too (DS-GNN's node marking for any module).
+   */
   private NDList sparse(NDManager manager, List<Graph> graphs) {
+    boolean marking = spec.marking();
     int nodes = 0;
     int arcs = 0;
     for (Graph g : graphs) {
-      nodes += g.n();
-      arcs += 2 * g.m();
+      int copies = marking ? g.n() : 1;
+      nodes = Math.addExact(nodes, copies * g.n());
+      arcs = Math.addExact(arcs, copies * 2 * g.m());
     }
     List<NodeFeature> fs = spec.features();
-    float[] x = new float[nodes * fs.size()];
+    float[] x = new float[Math.multiplyExact(nodes, fs.size())];
     long[] edges = new long[2 * arcs];
     long[] batch = new long[nodes];
     int offset = 0;
     int arc = 0;
     for (int b = 0; b < graphs.size(); b++) {
       Graph g = graphs.get(b);
+      float[][] unmarked = new float[fs.size()][]; // the same in every copy: computed once
       for (int f = 0; f < fs.size(); f++) {
-        float[] column = fs.get(f).values(g);
+        unmarked[f] = fs.get(f).marks() ? null : fs.get(f).values(g);
+      }
+      for (int marked = marking ? 0 : -1; marked < (marking ? g.n() : 0); marked++) {
+        for (int f = 0; f < fs.size(); f++) {
+          float[] column = unmarked[f] != null ? unmarked[f] : fs.get(f).values(g, marked);
+          for (int v = 0; v < g.n(); v++) {
+            x[(offset + v) * fs.size() + f] = column[v];
+          }
+        }
         for (int v = 0; v < g.n(); v++) {
-          x[(offset + v) * fs.size() + f] = column[v];
+          batch[offset + v] = b;
+          for (int u : g.neighbors(v)) {
+            edges[arc] = offset + u; // source row
+            edges[arcs + arc] = offset + v; // target row
+            arc++;
+          }
         }
+        offset += g.n();
       }
-      for (int v = 0; v < g.n(); v++) {
-        batch[offset + v] = b;
-        for (int u : g.neighbors(v)) {
-          edges[arc] = offset + u; // source row
-          edges[arcs + arc] = offset + v; // target row
-          arc++;
-        }
-      }
-      offset += g.n();
     }
     return new NDList(manager.create(x, new Shape(nodes, fs.size())), manager.create(edges, new Shape(2, arcs)),
         manager.create(batch, new Shape(nodes)));

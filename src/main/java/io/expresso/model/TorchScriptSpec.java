@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 
 /**
  * A user's TorchScript module trained like a built-in model: {@code
- * torchscript:<file.pt>[,input=sparse|dense][,features=ones+degree+count-P][,init=auto|reset|saved][,width=W,depth=L]}.
+ * torchscript:<file.pt>[,input=sparse|dense][,features=ones+degree+spd+count-P][,init=auto|reset|saved][,width=W,depth=L]}.
  * The module travels as its bytes and is named by their SHA-256 ({@link #toText} reads
  * {@code torchscript:sha256:<hex>,...}), so a task names exactly one module whatever its file was
  * called. See docs/gnn-evaluation.md, "Your own model".
@@ -86,6 +86,11 @@ public record TorchScriptSpec(byte[] module, String sha256, Input input, List<No
       throw new IllegalArgumentException("torchscript spec: width must lie in [1, 4096] and depth in [1, 64], got "
           + width + " and " + depth);
     }
+  }
+
+  /** True when a feature needs a marked vertex: each graph is then fed as its n marked copies. */
+  public boolean marking() {
+    return features.stream().anyMatch(NodeFeature::marks);
   }
 
   /** Files on this machine, relative to the working directory. */

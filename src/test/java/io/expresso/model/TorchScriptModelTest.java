@@ -129,6 +129,28 @@ class TorchScriptModelTest {
   }
 
   @Test
+  void distancesToAMarkedVertexFeedEveryMarkedCopyAndLiftTheModuleBeyondOneWl() {
+    // features=spd: each graph enters as its n copies with one vertex marked, x its distance to it
+    TorchScriptSpec spec = TorchScriptFixtures.spec("gin.pt,features=spd");
+    assertThat(spec.marking()).isTrue();
+    PairEvaluation e = PairEvaluator.evaluate(DECALIN, spec, settings(spec), 1L, Device.cpu());
+    assertThat(e.distinguished()).as("the 1-WL-equivalent pair with marking, T²=%s", e.judgement().t2Test()).isTrue();
+    assertThat(e.reliable()).as("reliability T²=%s", e.judgement().t2Reliability()).isTrue();
+
+    Graph twoComponents = Graph.fromEdges(5, 0, 1, 1, 2, 3, 4);
+    int[][] d = io.expresso.graph.ShortestPaths.allPairs(twoComponents);
+    for (int r = 0; r < 5; r++) {
+      float[] column = NodeFeature.SPD.values(twoComponents, r);
+      for (int v = 0; v < 5; v++) {
+        assertThat(column[v]).as("distance %d to %d", v, r).isEqualTo((float) d[r][v]);
+      }
+    }
+    assertThat(NodeFeature.SPD.values(twoComponents, 0)).containsExactly(0f, 1f, 2f, -1f, -1f);
+    assertThatThrownBy(() -> NodeFeature.SPD.values(twoComponents)).hasMessageContaining("marked vertex");
+    assertThat(TorchScriptFixtures.spec("gin.pt,features=degree").marking()).isFalse();
+  }
+
+  @Test
   void modulesThatDoNotFitAreRefusedNamingWhatIsWrong() {
     assertThatThrownBy(() -> create("wrong-signature.pt"))
         .hasMessageContaining("forward does not take the sparse signature");
