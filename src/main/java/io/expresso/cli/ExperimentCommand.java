@@ -1,6 +1,8 @@
 package io.expresso.cli;
 
 import io.expresso.count.Pattern;
+import io.expresso.metrics.Metrics;
+import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.model.RegressorSpec;
 import io.expresso.report.RobustnessWriter;
 import io.expresso.robust.KafkaExecutor;
@@ -11,9 +13,11 @@ import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
+import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.EmbeddedBroker;
 import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Topics;
+import io.expresso.web.LiveService;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -100,6 +104,11 @@ final class ExperimentCommand implements Runnable {
         description = "report directory (default: ${DEFAULT-VALUE})")
     Path out;
 
+    @Option(names = "--metrics-port", paramLabel = "M", description = "with --embedded: serve the live page (each"
+        + " epoch's train and validation l1 as it trains) and Prometheus /metrics on this port, 0 = any free port"
+        + " (default: none; without --embedded, run 'expresso watch' against the cluster)")
+    Integer metricsPort;
+
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "3600",
         description = "give up on a phase after S seconds (default: ${DEFAULT-VALUE})")
     long timeoutSeconds;
@@ -122,6 +131,13 @@ final class ExperimentCommand implements Runnable {
       if (embedded ? kafka.given() : !cluster) {
         throw new CommandLine.ParameterException(spec.commandLine(), "give either --bootstrap B or --embedded");
       }
+      if (metricsPort != null) {
+        if (!embedded) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port serves the embedded broker's"
+              + " live page: give it with --embedded, or run 'expresso watch --bootstrap B' beside a cluster");
+        }
+        UsageChecks.port(spec, "--metrics-port", metricsPort);
+      }
       RobustnessReport report;
       if (embedded) {
         report = runEmbedded(exp, ds);
@@ -140,11 +156,22 @@ final class ExperimentCommand implements Runnable {
 
     private RobustnessReport runEmbedded(RobustnessExperiment exp, List<Device> ds) throws Exception {
       System.err.println("robustness: starting an embedded Kafka broker (KRaft) and a worker on " + ds);
-      try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      try (EmbeddedBroker broker = EmbeddedBroker.start(0, null); Metrics metrics = new Metrics()) {
         Topics.create(broker.clients(), Topics.Creation.singleNode(4));
-        try (Worker w = Worker.start(Worker.Settings.of(broker.clients(), ds), EvaluatorRegistry.defaults(),
-            TaskObserver.NONE)) {
+        ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+        LiveService live = metricsPort == null ? null : LiveService.start(broker.clients(), "127.0.0.1", metricsPort,
+            metrics);
+        try (Aggregator aggregator = live == null ? null : live.attach(new Aggregator(broker.clients(), null)).start();
+            Worker w = Worker.start(Worker.Settings.of(broker.clients(), ds), EvaluatorRegistry.defaults(),
+                live == null ? TaskObserver.NONE : new TaskMetricsObserver(metrics.tasks()))) {
+          if (live != null) {
+            System.err.println("robustness: live http://127.0.0.1:" + live.port() + "/ (metrics at /metrics)");
+          }
           return run(exp, broker.clients());
+        } finally {
+          if (live != null) {
+            live.close();
+          }
         }
       }
     }

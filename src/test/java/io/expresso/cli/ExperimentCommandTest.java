@@ -59,6 +59,10 @@ class ExperimentCommandTest {
     String[] where = run("experiment", "robustness", "--scale", "tiny");
     assertThat(where[0]).isEqualTo("2");
     assertThat(where[2]).contains("either --bootstrap B or --embedded");
+    String[] page = run("experiment", "robustness", "--bootstrap", "127.0.0.1:1", "--metrics-port", "0");
+    assertThat(page[0]).isEqualTo("2");
+    assertThat(page[2]).contains("--metrics-port serves the embedded broker's live page", "expresso watch");
+    assertThat(run("experiment", "robustness", "--embedded", "--metrics-port", "70000")[0]).isEqualTo("2");
     assertThat(run("experiment")[0]).isEqualTo("2");
     assertThat(run("demo", "--robustness", "big")[0]).isEqualTo("2");
   }

@@ -10,8 +10,13 @@ import io.expresso.runtime.kafka.Topics;
 import io.expresso.testing.Integration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,13 +29,26 @@ class RobustnessKafkaTest {
     PrintStream stdout = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     int code;
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    // while it runs, its live page's /metrics is scraped as Prometheus would
+    AtomicReference<String> trainMetrics = new AtomicReference<>();
+    Thread scraper = new Thread(() -> scrapeTrainMetrics(port, trainMetrics), "scraper");
+    scraper.setDaemon(true);
+    scraper.start();
     System.setOut(new PrintStream(captured, true, "UTF-8"));
     try {
       code = Main.execute("experiment", "robustness", "--embedded", "--scale", "tiny", "--models", "i2gnn",
-          "--patterns", "triangle", "--experiment", "it-tiny", "--out", out.toString(), "--timeout", "300");
+          "--patterns", "triangle", "--experiment", "it-tiny", "--out", out.toString(), "--timeout", "300",
+          "--metrics-port", String.valueOf(port));
     } finally {
       System.setOut(stdout);
+      scraper.interrupt();
     }
+    assertThat(trainMetrics.get()).as("per-epoch train and validation l1 on the embedded run's /metrics")
+        .contains("expresso_train_l1{", "split=\"validation\"", "split=\"train\"", "experiment=\"it-tiny\"");
     String text = captured.toString("UTF-8");
     System.out.println(text);
     assertThat(code).isZero();
@@ -46,6 +64,25 @@ class RobustnessKafkaTest {
     assertThat(attacked).isPositive();
     assertThat(json.get("ood")).hasSize(4);
     assertThat(Files.size(out.resolve("success-i2gnn-triangle.png"))).isPositive();
+  }
+
+  /** Keeps the last /metrics body with an {@code expresso_train_l1} sample, until interrupted. */
+  private static void scrapeTrainMetrics(int port, AtomicReference<String> last) {
+    HttpClient http = HttpClient.newHttpClient();
+    HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build();
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        String body = http.send(get, HttpResponse.BodyHandlers.ofString()).body();
+        if (body.contains("expresso_train_l1{")) {
+          last.set(body);
+        }
+        Thread.sleep(100);
+      } catch (java.io.IOException e) {
+        // not serving yet, or already closed
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
   }
 
   @Test
