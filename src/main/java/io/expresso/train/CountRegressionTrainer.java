@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Trains a network to regress one pattern's count as Campi et al. §6 do: L1 loss on standardised
@@ -49,6 +50,22 @@ public final class CountRegressionTrainer {
    * before it stops there (as early stopping does).
    */
   static final int MAX_RECOVERIES = 5;
+
+  /** Sees each step's gradients between the backward pass and the update (a seam for tests). */
+  @FunctionalInterface
+  interface GradientHook {
+    void beforeStep(int epoch, Block block);
+  }
+
+  private final GradientHook gradients;
+
+  public CountRegressionTrainer() {
+    this((epoch, block) -> {});
+  }
+
+  CountRegressionTrainer(GradientHook gradients) {
+    this.gradients = gradients;
+  }
 
   /**
    * @param epochs the most passes over the training set
@@ -191,8 +208,9 @@ public final class CountRegressionTrainer {
     // the plateau is judged on validation l1, as the paper's scheduler.step(validation_loss)
     PlateauSchedule lr = new PlateauSchedule(s.learningRate(), s.plateauFactor(), s.plateauPatience(),
         s.learningRate() * 1e-4f);
-    DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.l1Loss())
-        .optOptimizer(Optimizer.adam().optLearningRateTracker(lr).build());
+    // a fresh Adam per trainer: a recovery below needs its moments afresh, not only the parameters
+    Supplier<Trainer> newTrainer = () -> m.model().newTrainer(new DefaultTrainingConfig(Loss.l1Loss())
+        .optOptimizer(Optimizer.adam().optLearningRateTracker(lr).build()));
     SplitMix64 rnd = new SplitMix64(s.seed() * 0x9E3779B97F4A7C15L + 1);
     double bestVal = Double.POSITIVE_INFINITY;
     int bestEpoch = 0;
@@ -202,9 +220,11 @@ public final class CountRegressionTrainer {
     int diverged = 0;
     int recoveries = 0;
     int resumed;
-    try (Trainer trainer = m.model().newTrainer(config)) {
+    Trainer trainer = newTrainer.get();
+    try {
       if (initialise) {
-        EngineSeeds.seeded(s.seed(), () -> trainer.initialize(m.net().inputShapes(m.model().getNDManager())));
+        Trainer first = trainer;
+        EngineSeeds.seeded(s.seed(), () -> first.initialize(m.net().inputShapes(m.model().getNDManager())));
       }
       int epoch = 0;
       TrainingState saved = saving.resumeFrom();
@@ -258,6 +278,7 @@ public final class CountRegressionTrainer {
               lossSum += l * y.length;
               gc.backward(loss);
             }
+            gradients.beforeStep(epoch, block);
             trainer.step();
           }
         }
@@ -271,6 +292,10 @@ public final class CountRegressionTrainer {
               + " recoveries)", epoch + 1, bestEpoch, bestVal, lr.rate(), lr.rate() * s.plateauFactor(), recoveries,
               MAX_RECOVERIES);
           ParameterValues.restore(block, best);
+          // Adam's moments took in the step that overflowed: kept, they would put it back at once
+          trainer.close();
+          trainer = null;
+          trainer = newTrainer.get();
           lr.decay();
           diverged = 0;
           continue;
@@ -297,6 +322,10 @@ public final class CountRegressionTrainer {
       }
       trained = epoch;
       resumed = resumedFrom;
+    } finally {
+      if (trainer != null) {
+        trainer.close();
+      }
     }
     if (best != null) {
       ParameterValues.restore(block, best);

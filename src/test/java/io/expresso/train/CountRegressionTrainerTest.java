@@ -2,6 +2,7 @@ package io.expresso.train;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.nn.Parameter;
 import ai.djl.util.Pair;
@@ -118,6 +119,37 @@ class CountRegressionTrainerTest {
             .isTrue();
       }
       assertThat(epochs.get(0).learningRate()).isCloseTo(0.05, org.assertj.core.api.Assertions.within(1e-7));
+    }
+  }
+
+  @Test
+  void aStepThatPoisonsTheWeightsIsUndoneOnceWithAFreshOptimiser() {
+    CountingSplit d = RobustnessData.erdosRenyi(60, RobustnessData.ER_IN, 5);
+    CountRegressionTrainer.Settings s = new CountRegressionTrainer.Settings(5, 8, 0.01f, 3, "cpu", 0.5f, 100, 0);
+    // a test double for an overflowing backward pass: NaN gradients once, at epoch 3's first step;
+    // Adam's update then makes every weight NaN and the next batch's loss is non-finite
+    java.util.concurrent.atomic.AtomicBoolean poisoned = new java.util.concurrent.atomic.AtomicBoolean();
+    CountRegressionTrainer trainer = new CountRegressionTrainer((epoch, block) -> {
+      if (epoch == 3 && poisoned.compareAndSet(false, true)) {
+        for (Pair<String, Parameter> p : block.getParameters()) {
+          if (p.getValue().requiresGradient()) {
+            p.getValue().getArray().getGradient().muli(Float.NaN);
+          }
+        }
+      }
+    });
+    List<CountRegressionTrainer.Epoch> epochs = new ArrayList<>();
+    CountRegressionTrainer.Run run = trainer.train(SPEC, Pattern.TRIANGLE, d.train(), d.validation(), s, epochs::add);
+    try (TrainedCountModel model = run.model()) {
+      assertThat(poisoned).isTrue();
+      // with Adam's NaN moments kept, every recovery was poisoned again at once and training stopped after 5
+      assertThat(run.recoveries()).as("one recovery, then training went on").isEqualTo(1);
+      assertThat(run.divergedInEpoch()).isZero();
+      assertThat(run.epochs()).isEqualTo(5);
+      assertThat(epochs).extracting(CountRegressionTrainer.Epoch::epoch).containsExactly(1, 2, 3, 4, 5);
+      assertThat(epochs).allSatisfy(e -> assertThat(e.validationL1()).isFinite());
+      assertThat(epochs.get(2).learningRate()).as("epoch 3 retrained at half the rate").isEqualTo(0.005, within(1e-9));
+      assertThat(model.evaluate(d.validation()).l1()).isFinite();
     }
   }
 
