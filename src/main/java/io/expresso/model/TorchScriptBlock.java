@@ -192,7 +192,9 @@ final class TorchScriptBlock extends GraphBlock {
       for (int f = 0; f < fs.size(); f++) {
         unmarked[f] = fs.get(f).marks() ? null : fs.get(f).values(g);
       }
-      for (int marked = marking ? 0 : -1; marked < (marking ? g.n() : 0); marked++) {
+      int copies = marking ? g.n() : 1;
+      for (int c = 0; c < copies; c++) {
+        int marked = marking ? c : -1; // copy c marks vertex c
         for (int f = 0; f < fs.size(); f++) {
           float[] column = unmarked[f] != null ? unmarked[f] : fs.get(f).values(g, marked);
           for (int v = 0; v < g.n(); v++) {
