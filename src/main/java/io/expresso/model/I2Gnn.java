@@ -26,9 +26,9 @@ import java.util.List;
  * summed per graph, and a final MLP gives the count. Marking a neighbour besides the root is what
  * lets it count 4-cycles and chordal cycles, which node-marked subgraph GNNs cannot.
  *
- * <p>Tensors are dense per subgraph (P subgraphs of N = largest n in the batch vertices each), so
- * one message-passing step is one batched matmul (P×N×N)·(P×N×d): on the 30-vertex graphs of the
- * paper that is cheaper than scatter-based sparse message passing on a CPU. Node features: the two
+ * <p>Tensors are dense per subgraph (P subgraphs of N vertices each, N the largest k-hop ball in
+ * the batch), so one message-passing step is one batched matmul (P×N×N)·(P×N×d): on the
+ * 30-vertex graphs of the paper that is cheaper than scatter-based sparse message passing on a CPU. Node features: the two
  * marks and one-hot distance encodings to the root (0…k) and to the marked neighbour (0…k+1, or
  * farther), zero outside the subgraph. The distance encoding (Li et al. 2020, also an option of the
  * I²-GNN code) adds no power beyond the marks after a few layers but makes training converge in
@@ -177,16 +177,27 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
 
   /**
    * One subgraph per root i and neighbour j of i: adjacency (P, N, N), node labels (P, N, F),
-   * mask (P, N, 1), subgraph-to-root (R, P) and root-to-graph (B, R) pooling matrices. With
-   * {@code pe > 0} each subgraph node's labels end with its vertex's Laplacian encodings
-   * (F = {@link #features(int)} + pe), signs multiplied by {@code peSigns} (null: none).
+   * mask (P, N, 1), subgraph-to-root (R, P) and root-to-graph (B, R) pooling matrices. A subgraph's
+   * nodes are its root's {@code hops}-ball in vertex order, padded to N = the largest ball in the
+   * batch (not the largest graph: a 1-hop ball of a 30-vertex graph has about 6 vertices, and the
+   * matmul's cost goes with N²). With {@code pe > 0} each subgraph node's labels end with its
+   * vertex's Laplacian encodings (F = {@link #features(int)} + pe), signs multiplied by
+   * {@code peSigns} (null: none).
    */
   static NDList subgraphs(NDManager manager, List<Graph> graphs, int hops, int pe, float[] peSigns) {
     int nMax = 1;
     int pairs = 0;
     int roots = 0;
+    List<int[][]> balls = new ArrayList<>(graphs.size()); // per graph, per vertex: distances within hops
     for (Graph g : graphs) {
-      nMax = Math.max(nMax, g.n());
+      int[][] ball = new int[g.n()][];
+      for (int i = 0; i < g.n(); i++) {
+        ball[i] = distancesWithin(g, i, hops);
+        if (g.degree(i) > 0) {
+          nMax = Math.max(nMax, size(ball[i]));
+        }
+      }
+      balls.add(ball);
       pairs += 2 * g.m();
       roots += g.n();
     }
@@ -203,18 +214,28 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
     for (int b = 0; b < graphs.size(); b++) {
       Graph g = graphs.get(b);
       float[][] enc = pe > 0 ? NodeFeature.pe(g, pe, peSigns) : null;
+      int[][] farther = new int[g.n()][]; // distances within hops + 1 from each marked neighbour, on demand
+      int[] local = new int[g.n()];
       for (int i = 0; i < g.n(); i++) {
         int root = rootBase + i;
         rootToGraph[b * roots + root] = 1;
-        int[] dist = distancesWithin(g, i, hops);
+        int[] dist = balls.get(b)[i];
+        int size = 0;
+        for (int v = 0; v < g.n(); v++) {
+          local[v] = dist[v] < 0 ? -1 : size++;
+        }
         for (int j : g.neighbors(i)) {
-          int[] distJ = distancesWithin(g, j, hops + 1);
+          if (farther[j] == null) {
+            farther[j] = distancesWithin(g, j, hops + 1);
+          }
+          int[] distJ = farther[j];
           for (int v = 0; v < g.n(); v++) {
-            if (dist[v] < 0) {
+            if (local[v] < 0) {
               continue;
             }
-            mask[p * nMax + v] = 1;
-            int xv = (p * nMax + v) * f;
+            int row = p * nMax + local[v];
+            mask[row] = 1;
+            int xv = row * f;
             x[xv + (v == i ? 0 : v == j ? 1 : 2)] = 1;
             x[xv + 3 + dist[v]] = 1;
             x[xv + 3 + hops + 1 + (distJ[v] < 0 ? hops + 2 : distJ[v])] = 1;
@@ -222,8 +243,8 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
               System.arraycopy(enc[v], 0, x, xv + marks, pe);
             }
             for (int w : g.neighbors(v)) {
-              if (dist[w] >= 0) {
-                adj[(p * nMax + v) * nMax + w] = 1;
+              if (local[w] >= 0) {
+                adj[row * nMax + local[w]] = 1;
               }
             }
           }
@@ -239,6 +260,16 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
         manager.create(mask, new Shape(pairs, nMax, 1)),
         manager.create(pairToRoot, new Shape(roots, pairs)),
         manager.create(rootToGraph, new Shape(graphs.size(), roots)));
+  }
+
+  private static int size(int[] dist) {
+    int s = 0;
+    for (int d : dist) {
+      if (d >= 0) {
+        s++;
+      }
+    }
+    return s;
   }
 
   /** BFS distances from {@code s}, −1 beyond {@code k} hops or unreachable. */

@@ -41,25 +41,45 @@ class I2GnnTest {
   @Test
   void subgraphTensorsFollowTheDefinition() {
     // Path 0-1-2-3 with k = 1: the pair (root 1, neighbour 2) sees {0, 1, 2} and edges 0-1, 1-2.
+    // Every subgraph holds its root's ball in vertex order, padded to the largest ball (3), not to n = 4.
     Graph path = Graph.fromEdges(4, 0, 1, 1, 2, 2, 3);
     I2Gnn net = new I2Gnn(4, 1, 1);
     try (NDManager m = NDManager.newBaseManager()) {
       NDList in = net.inputs(m, List.of(path));
-      assertThat(in.get(0).getShape().get(0)).isEqualTo(6); // 2m pairs
+      assertThat(in.get(0).getShape().getShape()).containsExactly(6, 3, 3); // 2m pairs, balls of at most 3
       // Pairs in order: (0,1), (1,0), (1,2), (2,1), (2,3), (3,2).
-      float[] mask = in.get(2).get(2).toFloatArray();
-      assertThat(mask).containsExactly(1, 1, 1, 0);
+      assertThat(in.get(2).get(0).toFloatArray()).containsExactly(1, 1, 0); // root 0's ball {0, 1}, padded
+      assertThat(in.get(2).get(2).toFloatArray()).containsExactly(1, 1, 1); // root 1's ball {0, 1, 2}
       float[] adj = in.get(0).get(2).toFloatArray();
-      assertThat(adj[0 * 4 + 1]).isEqualTo(1);
-      assertThat(adj[1 * 4 + 2]).isEqualTo(1);
-      assertThat(adj[2 * 4 + 3]).isEqualTo(0); // vertex 3 is outside the 1-hop subgraph of 1
+      assertThat(adj).containsExactly(0, 1, 0, 1, 0, 1, 0, 1, 0); // edges 0-1, 1-2; vertex 3 is outside
       // features: root, neighbour, other | dist to root 0, 1 | dist to neighbour 0, 1, 2, farther
       float[] x = in.get(1).get(2).toFloatArray();
+      assertThat(java.util.Arrays.copyOfRange(x, 0, 9)).containsExactly(0, 0, 1, 0, 1, 0, 0, 1, 0); // vertex 0
       assertThat(java.util.Arrays.copyOfRange(x, 9, 18)).containsExactly(1, 0, 0, 1, 0, 0, 1, 0, 0); // vertex 1
       assertThat(java.util.Arrays.copyOfRange(x, 18, 27)).containsExactly(0, 1, 0, 0, 1, 1, 0, 0, 0); // vertex 2
-      assertThat(java.util.Arrays.copyOfRange(x, 0, 9)).containsExactly(0, 0, 1, 0, 1, 0, 0, 1, 0); // vertex 0
+      float[] rootFour = in.get(1).get(5).toFloatArray(); // pair (3, 2): ball {2, 3} at local 0, 1
+      assertThat(java.util.Arrays.copyOfRange(rootFour, 0, 9)).containsExactly(0, 1, 0, 0, 1, 1, 0, 0, 0);
+      assertThat(java.util.Arrays.copyOfRange(rootFour, 9, 18)).containsExactly(1, 0, 0, 1, 0, 0, 1, 0, 0);
       float[] pairToRoot = in.get(3).toFloatArray(); // (4 roots, 6 pairs)
       assertThat(java.util.Arrays.copyOfRange(pairToRoot, 6, 12)).containsExactly(0, 1, 1, 0, 0, 0);
+    }
+  }
+
+  @Test
+  void aGraphsCountDoesNotDependOnThePaddingItsBatchNeeds() {
+    // A star's 1-hop ball around its centre has 13 vertices; a path's balls have at most 3. The path
+    // gets the same output alone (N = 3) as beside the star (N = 13).
+    Engine.getInstance().setRandomSeed(11);
+    Graph star = Graph.fromEdges(13, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0, 12);
+    Graph path = Graph.fromEdges(5, 0, 1, 1, 2, 2, 3, 3, 4);
+    try (NDManager m = NDManager.newBaseManager()) {
+      I2Gnn net = new I2Gnn(8, 2, 1);
+      net.initialize(m, DataType.FLOAT32, net.inputShapes(m));
+      assertThat(net.inputs(m, List.of(path)).get(0).getShape().get(1)).isEqualTo(3);
+      assertThat(net.inputs(m, List.of(star, path)).get(0).getShape().get(1)).isEqualTo(13);
+      float[] both = forward(net, m, List.of(star, path));
+      float[] alone = forward(net, m, List.of(path));
+      assertThat(alone[0]).isCloseTo(both[1], org.assertj.core.data.Offset.offset(1e-5f));
     }
   }
 
