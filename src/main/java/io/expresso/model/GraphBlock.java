@@ -38,8 +38,16 @@ public abstract class GraphBlock extends AbstractBlock {
   public abstract int outputSize();
 
   /**
-   * Bytes of activations one pass keeps for graph {@code g}, in a batch whose largest graph has
-   * {@code maxVertices} vertices (dense models pad to it): an upper estimate that sizes passes
+   * The size dense tensors of {@code g} are padded to; a batch pads to the largest over its graphs.
+   * The graph's order by default; I²-GNN pads each subgraph to its largest k-hop ball.
+   */
+  public int paddedSize(Graph g) {
+    return g.n();
+  }
+
+  /**
+   * Bytes of activations one pass keeps for graph {@code g}, in a batch whose largest
+   * {@link #paddedSize} is {@code maxVertices} (dense models pad to it): an upper estimate that sizes passes
    * under a memory budget. Training and inference alike: DJL frees a pass's intermediates only
    * when the pass ends, so inference holds about what a training step holds for backward.
    */

@@ -142,7 +142,7 @@ public final class GraphModel implements AutoCloseable {
    */
   public int graphsPerTrainingPass(List<Graph> graphs) {
     int n = maxVertices(graphs);
-    long perGraph = bytesPerGraph(graphs, n);
+    long perGraph = bytesPerGraph(graphs, paddedSize(graphs));
     long fit = budget.bytes() / Math.max(1, perGraph);
     if (fit < 2) {
       throw new MemoryBudgetException("a training pass over 2 graphs of " + n + " vertices needs about "
@@ -155,7 +155,7 @@ public final class GraphModel implements AutoCloseable {
 
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
   public int graphsPerInferencePass(List<Graph> graphs) {
-    long perGraph = bytesPerGraph(graphs, maxVertices(graphs));
+    long perGraph = bytesPerGraph(graphs, paddedSize(graphs));
     return (int) Math.max(1, Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph)));
   }
 
@@ -172,6 +172,15 @@ public final class GraphModel implements AutoCloseable {
     int n = 1;
     for (Graph g : graphs) {
       n = Math.max(n, g.n());
+    }
+    return n;
+  }
+
+  /** The size the batch's dense tensors are padded to (see {@link GraphBlock#paddedSize}). */
+  private int paddedSize(List<Graph> graphs) {
+    int n = 1;
+    for (Graph g : graphs) {
+      n = Math.max(n, block.paddedSize(g));
     }
     return n;
   }

@@ -188,15 +188,10 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
     int nMax = 1;
     int pairs = 0;
     int roots = 0;
-    List<int[][]> balls = new ArrayList<>(graphs.size()); // per graph, per vertex: distances within hops
+    List<int[][]> balls = new ArrayList<>(graphs.size());
     for (Graph g : graphs) {
-      int[][] ball = new int[g.n()][];
-      for (int i = 0; i < g.n(); i++) {
-        ball[i] = distancesWithin(g, i, hops);
-        if (g.degree(i) > 0) {
-          nMax = Math.max(nMax, size(ball[i]));
-        }
-      }
+      int[][] ball = balls(g, hops);
+      nMax = Math.max(nMax, largestBall(g, ball));
       balls.add(ball);
       pairs += 2 * g.m();
       roots += g.n();
@@ -262,14 +257,31 @@ public final class I2Gnn extends AbstractBlock implements GraphRegressor {
         manager.create(rootToGraph, new Shape(graphs.size(), roots)));
   }
 
-  private static int size(int[] dist) {
-    int s = 0;
-    for (int d : dist) {
-      if (d >= 0) {
-        s++;
-      }
+  /** Per vertex of {@code g}: the distances within {@code hops} of it ({@link #distancesWithin}). */
+  static int[][] balls(Graph g, int hops) {
+    int[][] ball = new int[g.n()][];
+    for (int i = 0; i < g.n(); i++) {
+      ball[i] = distancesWithin(g, i, hops);
     }
-    return s;
+    return ball;
+  }
+
+  /** The most vertices in the ball of a root that has subgraphs (a neighbour), at least 1. */
+  static int largestBall(Graph g, int[][] balls) {
+    int most = 1;
+    for (int i = 0; i < g.n(); i++) {
+      if (g.degree(i) == 0) {
+        continue;
+      }
+      int size = 0;
+      for (int d : balls[i]) {
+        if (d >= 0) {
+          size++;
+        }
+      }
+      most = Math.max(most, size);
+    }
+    return most;
   }
 
   /** BFS distances from {@code s}, −1 beyond {@code k} hops or unreachable. */

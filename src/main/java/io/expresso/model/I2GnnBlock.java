@@ -41,8 +41,13 @@ final class I2GnnBlock extends GraphBlock {
   }
 
   @Override
+  public int paddedSize(Graph g) {
+    return I2Gnn.largestBall(g, I2Gnn.balls(g, spec.radius()));
+  }
+
+  @Override
   public long bytesPerGraph(Graph g, int maxVertices) {
-    // 2m dense subgraphs of the batch's largest size: the adjacency, and per layer about 8
+    // 2m dense subgraphs of the batch's largest ball: the adjacency, and per layer about 8
     // (hidden + labels)-wide float rows per subgraph node (input, matmul, MLP stages, gradients)
     long subgraphs = Math.max(1, 2L * g.m());
     long n = maxVertices;

@@ -13,7 +13,7 @@ import java.util.Map;
  * @param layers message-passing layers (GIN, inner GIN of NGNN) or PPGN blocks
  * @param hidden hidden width
  * @param embedding output dimension d (16 in BREC's RPC)
- * @param radius subgraph radius for NGNN-DE, DS-GNN and DSS-GNN (ignored otherwise)
+ * @param radius subgraph radius for NGNN-DE, DS-GNN, DSS-GNN and I²-GNN (ignored otherwise)
  * @param bnMomentum batch-norm running-statistics momentum in DJL's convention (weight of the old
  *     value; PyTorch's default 0.1 is DJL's 0.9, BREC's PPGN uses PyTorch's 1.0, DJL's 0: evaluation
  *     mode normalises with the last training batch's statistics)

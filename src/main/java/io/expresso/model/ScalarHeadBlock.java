@@ -27,6 +27,11 @@ final class ScalarHeadBlock extends GraphBlock {
   }
 
   @Override
+  public int paddedSize(Graph g) {
+    return body.paddedSize(g);
+  }
+
+  @Override
   public long bytesPerGraph(Graph g, int maxVertices) {
     return body.bytesPerGraph(g, maxVertices);
   }

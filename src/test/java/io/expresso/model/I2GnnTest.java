@@ -84,6 +84,30 @@ class I2GnnTest {
   }
 
   @Test
+  void theMemoryEstimatePadsToTheLargestBallAsTheTensorsDo() {
+    // A 60-cycle's 2-hop balls have 5 vertices; a 13-vertex star's centre reaches every vertex.
+    int[] edges = new int[120];
+    for (int v = 0; v < 60; v++) {
+      edges[2 * v] = v;
+      edges[2 * v + 1] = (v + 1) % 60;
+    }
+    Graph cycle = Graph.fromEdges(60, edges);
+    Graph star = Graph.fromEdges(13, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0, 12);
+    I2GnnBlock block = new I2GnnBlock(ModelSpec.parse("i2gnn:layers=2,hidden=8,radius=2"));
+    assertThat(block.paddedSize(cycle)).isEqualTo(5);
+    assertThat(block.paddedSize(star)).isEqualTo(13);
+    assertThat(block.paddedSize(Graph.fromEdges(4))).isEqualTo(1); // no edges, no subgraphs
+    try (NDManager m = NDManager.newBaseManager()) {
+      for (List<Graph> batch : List.of(List.of(cycle), List.of(star), List.of(cycle, star))) {
+        long n = I2Gnn.subgraphs(m, batch, 2, 0, null).get(0).getShape().get(1);
+        assertThat(n).isEqualTo(batch.stream().mapToInt(block::paddedSize).max().orElseThrow());
+      }
+    }
+    // sized by the ball, the cycle's estimate is far below one padded to its 60 vertices
+    assertThat(block.bytesPerGraph(cycle, block.paddedSize(cycle)) * 5).isLessThan(block.bytesPerGraph(cycle, 60));
+  }
+
+  @Test
   void specsParseAndRejectUnknownModelsClearly() {
     assertThat(RegressorSpec.parse("i2gnn").toString()).isEqualTo("i2gnn:hidden=32,layers=3,hops=2");
     assertThat(RegressorSpec.parse("I2GNN:hidden=8,hops=1").toString()).isEqualTo("i2gnn:hidden=8,layers=3,hops=1");
