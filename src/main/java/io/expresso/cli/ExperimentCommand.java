@@ -96,6 +96,15 @@ final class ExperimentCommand implements Runnable {
         description = "the most training epochs instead of the scale's cap (early stopping may end sooner)")
     int maxEpochs;
 
+    @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "0",
+        description = "Adam's initial learning rate for every model instead of its recipe's (see docs/robustness.md);"
+            + " model ids then carry it")
+    float learningRate;
+
+    @Option(names = "--batch-size", paramLabel = "B", defaultValue = "0",
+        description = "graphs per training step for every model instead of its recipe's; model ids then carry it")
+    int batchSize;
+
     @Option(names = "--experiment", paramLabel = "E", description = "experiment id (default: robustness-<time>); an id that ran before resumes it: jobs that"
         + " already succeeded are not run again")
     String experiment;
@@ -123,7 +132,7 @@ final class ExperimentCommand implements Runnable {
         ds = Device.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
         exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod,
-            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs), search, java.util.Map.of());
+            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs, learningRate, batchSize), search, java.util.Map.of());
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

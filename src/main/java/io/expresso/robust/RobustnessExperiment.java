@@ -40,20 +40,41 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   }
 
   /**
-   * Overrides of a scale's size ({@code --graphs}, {@code --seeds}, {@code --max-epochs}); 0 keeps
-   * the scale's value. Graphs and epochs travel in every job, so workers generate and train alike.
+   * Overrides of a scale's size ({@code --graphs}, {@code --seeds}, {@code --max-epochs}) and of
+   * its recipes' initial learning rate and batch size ({@code --learning-rate}, {@code --batch-size});
+   * 0 keeps the scale's or recipe's value. They travel in every job, so workers generate and train alike.
    */
-  public record Sizes(int graphs, int seeds, int maxEpochs) {
+  public record Sizes(int graphs, int seeds, int maxEpochs, float learningRate, int batchSize) {
     public static final Sizes SCALE = new Sizes(0, 0, 0);
 
     public Sizes {
-      if (graphs < 0 || seeds < 0 || maxEpochs < 0) {
-        throw new IllegalArgumentException("--graphs, --seeds and --max-epochs must be positive, got "
-            + graphs + ", " + seeds + ", " + maxEpochs);
+      if (graphs < 0 || seeds < 0 || maxEpochs < 0 || batchSize < 0) {
+        throw new IllegalArgumentException("--graphs, --seeds, --max-epochs and --batch-size must be positive, got "
+            + graphs + ", " + seeds + ", " + maxEpochs + ", " + batchSize);
+      }
+      if (!(learningRate >= 0 && learningRate < 1)) {
+        throw new IllegalArgumentException("--learning-rate must be in (0, 1), got " + learningRate);
       }
       if (graphs > 0 && graphs < 10) {
         throw new IllegalArgumentException("--graphs must be at least 10 (the 30/20/50 split), got " + graphs);
       }
+    }
+
+    /** Sizes with every recipe's own rate and batch. */
+    public Sizes(int graphs, int seeds, int maxEpochs) {
+      this(graphs, seeds, maxEpochs, 0f, 0);
+    }
+
+    /** Whether the rate or the batch size is the command line's rather than the recipes'. */
+    public boolean overridesTraining() {
+      return learningRate > 0 || batchSize > 0;
+    }
+
+    /** The model-id suffix naming the overridden rate and batch (none without overrides). */
+    String suffix() {
+      String lr = learningRate > 0 ? "lr-" + learningRate : "";
+      String b = batchSize > 0 ? "batch-" + batchSize : "";
+      return overridesTraining() ? "/" + lr + (lr.isEmpty() || b.isEmpty() ? "" : "-") + b : "";
     }
   }
 
@@ -82,7 +103,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
       List<String> testOn) {
     SearchGrid.Point point = chosen.get(key(model, p));
     return new TrainJob(id, spec(model, p), p, dataset, scale, seed, headOf, testOn, sizes.graphs(), sizes.maxEpochs(),
-        point == null ? 0f : point.learningRate(), point == null ? 0 : point.batchSize());
+        point == null ? sizes.learningRate() : point.learningRate(), point == null ? sizes.batchSize() : point.batchSize());
   }
 
   public static final List<PerturbationSpace> SPACES = List.of(PerturbationSpace.ANY,
@@ -107,6 +128,10 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     if (sizes == null) {
       sizes = Sizes.SCALE;
     }
+    if (search && sizes.overridesTraining()) {
+      throw new IllegalArgumentException("--search chooses the learning rate and batch size; give it or"
+          + " --learning-rate/--batch-size, not both");
+    }
     chosen = Map.copyOf(chosen);
     if (scale.seeds() < 1) {
       throw new IllegalArgumentException("scale " + scale.cliName() + " has no seeds");
@@ -127,14 +152,16 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     return model + '\u0000' + p.cliName();
   }
 
-  /** A model's id; a searched point's carries its rate and batch, since the spec does not. */
-  private static String modelId(String experimentId, String spec, Pattern p, String dataset, int seed,
-      SearchGrid.Point point) {
-    return StudyJobs.modelId(experimentId, spec, p, dataset, seed) + (point == null ? "" : "/" + point.suffix());
+  /**
+   * A model's id; a searched point's carries its rate and batch, as does one trained with the
+   * command line's, since the spec does not.
+   */
+  private String modelId(String spec, Pattern p, String dataset, int seed, SearchGrid.Point point) {
+    return StudyJobs.modelId(experimentId, spec, p, dataset, seed) + (point == null ? sizes.suffix() : "/" + point.suffix());
   }
 
   String modelId(String model, Pattern p, String dataset, int seed) {
-    return modelId(experimentId, spec(model, p), p, dataset, seed, chosen.get(key(model, p)));
+    return modelId(spec(model, p), p, dataset, seed, chosen.get(key(model, p)));
   }
 
   String headId(String model, Pattern p, int seed) {
@@ -154,7 +181,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
         for (SearchGrid.Point point : grid().points(StudyJobs.resolveSpec(model, p, scale))) {
           for (int s = 0; s < seeds(); s++) {
             // tested as trainJobs() tests the attack-dataset model, so the selected point's jobs are reused
-            jobs.add(new TrainJob(modelId(experimentId, point.spec(), p, scale.attackDataset(), s, point), point.spec(),
+            jobs.add(new TrainJob(modelId(point.spec(), p, scale.attackDataset(), s, point), point.spec(),
                 p, scale.attackDataset(), scale, s, null, attackTestOn(), sizes.graphs(),
                 sizes.maxEpochs(), point.learningRate(), point.batchSize()));
           }

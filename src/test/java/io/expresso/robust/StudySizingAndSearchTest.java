@@ -45,6 +45,21 @@ class StudySizingAndSearchTest {
       assertThat(j.recipe("gin").maxEpochs()).isEqualTo(Scale.TINY.epochs());
     });
     assertThatThrownBy(() -> new RobustnessExperiment.Sizes(5, 0, 0)).hasMessageContaining("at least 10");
+    // a rate and batch of the command line's travel in every train job and name its models
+    RobustnessExperiment tuned = new RobustnessExperiment("e", Scale.TINY, List.of("gin"), List.of(Pattern.TRIANGLE),
+        false, new RobustnessExperiment.Sizes(100, 2, 5, 3e-4f, 32));
+    assertThat(tuned.trainJobs()).hasSize(2).allSatisfy(j -> {
+      assertThat(j.recipe("gin").learningRate()).isEqualTo(3e-4f);
+      assertThat(j.recipe("gin").batchSize()).isEqualTo(32);
+      assertThat(j.modelId()).endsWith("/lr-3.0E-4-batch-32");
+      assertThat(RobustProtos.job(RobustProtos.message(j))).isEqualTo(j);
+    });
+    assertThat(tuned.attackJobs()).allSatisfy(j -> assertThat(j.modelId()).endsWith("/lr-3.0E-4-batch-32"));
+    assertThat(new RobustnessExperiment("e", Scale.TINY, List.of("gin"), List.of(Pattern.TRIANGLE), false,
+        new RobustnessExperiment.Sizes(100, 2, 5, 0f, 32)).trainJobs().get(0).modelId()).endsWith("/batch-32");
+    assertThatThrownBy(() -> new RobustnessExperiment("e", Scale.TINY, List.of("gin"), List.of(Pattern.TRIANGLE), false,
+        new RobustnessExperiment.Sizes(100, 2, 5, 3e-4f, 0), true, Map.of())).hasMessageContaining("--search chooses");
+    assertThat(Main.execute("experiment", "robustness", "--embedded", "--learning-rate", "2")).isEqualTo(2); // "--learning-rate must be in (0, 1)"
     assertThat(Main.execute("experiment", "robustness", "--embedded", "--graphs", "5")).isEqualTo(2);
   }
 
