@@ -121,7 +121,11 @@ public final class JobRunner implements AutoCloseable {
         throw new CancellationException("train job " + job.modelId() + " cancelled after training, before storing it");
       }
       store.put(job, model.toBytes());
-      store.deleteProgress(job.modelId()); // the checkpoint is durable: nothing left to resume
+      if (run.divergedInEpoch() > 0) {
+        store.deleteProgress(job.modelId()); // it gave up: another attempt may train afresh
+      }
+      // otherwise the finished state stays: Kafka delivers a task at least once, and another
+      // delivery of this job resumes that state, trains nothing and reports the same model
       for (String d : job.testOn()) {
         errors.put(d, model.evaluate(StudyData.get(d, job.datasetSize()).test()));
       }

@@ -320,6 +320,11 @@ public final class CountRegressionTrainer {
           savedNanos = System.nanoTime();
         }
       }
+      if (diverged == 0 && epoch > resumedFrom && saving.saves()) {
+        // the finished run's state: another delivery of the same job resumes here and trains nothing
+        saving.save().accept(new TrainingState(epoch, s.seed(), ParameterValues.snapshot(block), best, bestEpoch,
+            bestVal, lastLoss, lr.state(), rnd.state()));
+      }
       trained = epoch;
       resumed = resumedFrom;
     } finally {

@@ -6,7 +6,9 @@ import java.util.function.Consumer;
 /**
  * Resumable training: the state to continue from (null to start afresh) and where each epoch's
  * state goes — every {@code everyEpochs} epochs or once {@code every} has passed since the last
- * save, whichever comes first, never after the last epoch (the finished run has nothing to resume).
+ * save, whichever comes first, and once when the run has finished (by its epoch cap or early
+ * stopping): resuming that state trains nothing and gives the same model, so a job delivered twice
+ * is trained once.
  *
  * @param resumeFrom a state saved by an earlier attempt of the same run, or null
  * @param everyEpochs save after this many epochs since the last save (0: by time only)

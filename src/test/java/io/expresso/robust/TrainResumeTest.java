@@ -27,7 +27,7 @@ class TrainResumeTest {
   }
 
   @Test
-  void theNextAttemptContinuesAfterTheSavedEpochAndTheProgressIsDroppedAtTheEnd() {
+  void theNextAttemptContinuesAfterTheSavedEpochAndAThirdDeliveryTrainsNothing() {
     ModelStore store = ModelStore.inMemory();
     TrainJob job = job("r", 1);
     try (JobRunner first = new JobRunner(store, "cpu", 1, null)) {
@@ -41,8 +41,9 @@ class TrainResumeTest {
         job.seed(), null, job.testOn(), 200, 4);
     assertThat(store.getProgress(otherSize)).as("a different job under the same id does not resume it").isEmpty();
 
+    TrainOutcome o;
     try (JobRunner second = new JobRunner(store, "cpu", 1, null)) {
-      TrainOutcome o = second.train(job);
+      o = second.train(job);
       assertThat(o.resumedFromEpoch()).isEqualTo(2);
       assertThat(o.epochs()).isEqualTo(4);
       assertThat(o.bestValidationL1()).isLessThanOrEqualTo(saved.bestValidationL1());
@@ -50,7 +51,22 @@ class TrainResumeTest {
           .as("the result message carries it").isEqualTo(2);
     }
     assertThat(store.get(job.modelId())).as("the checkpoint is stored").isPresent();
-    assertThat(store.getProgress(job)).as("the progress record is gone").isEmpty();
-    assertThat(store.get(ModelStore.progressKey(job.modelId()))).isEmpty();
+    assertThat(TrainingState.fromBytes(store.getProgress(job).orElseThrow()).epoch())
+        .as("the finished state stays").isEqualTo(4);
+
+    // Kafka delivers at least once: the same job again resumes the finished state and trains nothing
+    byte[] checkpoint = store.get(job.modelId()).orElseThrow();
+    AtomicInteger epochs = new AtomicInteger();
+    try (JobRunner third = new JobRunner(store, "cpu", 1, null)) {
+      TrainOutcome again = third.train(job, () -> false, (j, max, e) -> epochs.incrementAndGet());
+      assertThat(epochs).as("no epoch trained").hasValue(0);
+      assertThat(again.resumedFromEpoch()).isEqualTo(4);
+      assertThat(again.epochs()).isEqualTo(4);
+      assertThat(again.bestEpoch()).isEqualTo(o.bestEpoch());
+      assertThat(again.bestValidationL1()).isEqualTo(o.bestValidationL1());
+      assertThat(again.errors()).isEqualTo(o.errors());
+      assertThat(again.correctTest()).isEqualTo(o.correctTest());
+    }
+    assertThat(store.get(job.modelId()).orElseThrow()).as("the same model stored again").isEqualTo(checkpoint);
   }
 }
