@@ -246,7 +246,7 @@ public final class TaskProcessor {
     Evaluator<Message> e = registry.find(kind, task);
     Result.Builder b;
     if (kind == TaskKind.TRAIN || e.trainsWithDjl(task)) {
-      TRAINING.lock();
+      acquireTraining(cancel);
       try {
         b = e.evaluate(task, device, cancel);
       } finally {
@@ -259,6 +259,27 @@ public final class TaskProcessor {
       throw new TaskFailure(TaskFailure.EXCEPTION, "evaluator " + e + " returned no result payload");
     }
     return b;
+  }
+
+  /**
+   * Waits for this process's training slot, marked {@linkplain Cancellation#isWaiting waiting} the
+   * while, and gives up with {@link CancellationException} once {@code cancel} is set: a task
+   * queued behind a long training is handed back at once when its partition moves.
+   */
+  private static void acquireTraining(Cancellation cancel) {
+    cancel.waiting(true);
+    try {
+      while (!TRAINING.tryLock(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        if (cancel.getAsBoolean()) {
+          throw new CancellationException("cancelled while waiting for this worker's training slot");
+        }
+      }
+    } catch (InterruptedException x) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while waiting for this worker's training slot");
+    } finally {
+      cancel.waiting(false);
+    }
   }
 
   /** A NaN anywhere in a statistic is a failed task, not a result. */

@@ -97,4 +97,64 @@ class TrainingExclusionTest {
   void otherTasksRunOnAllDevicesAtOnce() throws Exception {
     assertThat(mostAtOnce(false)).isGreaterThan(1);
   }
+
+  @Test
+  void aTaskWaitingForTheTrainingSlotIsMarkedAndHandedBackAtOnceWhenCancelled() throws Exception {
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger evaluated = new AtomicInteger();
+    Evaluator<PairTask> slow = new Evaluator<>() {
+      @Override
+      public boolean accepts(PairTask task) {
+        return true;
+      }
+
+      @Override
+      public boolean trainsWithDjl(PairTask task) {
+        return true;
+      }
+
+      @Override
+      public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled)
+          throws Exception {
+        evaluated.incrementAndGet();
+        if (task.getHeader().getTaskId().equals("first")) {
+          holding.countDown();
+          release.await(); // a long training holding the slot
+        }
+        return Result.newBuilder().setPair(PairResult.newBuilder().setMethod("probe"));
+      }
+    };
+    TaskProcessor processor = new TaskProcessor(new EvaluatorRegistry().register(TaskKind.PAIR, slow), "w",
+        TaskObserver.NONE);
+    ExecutorService devices = Executors.newFixedThreadPool(2);
+    try {
+      Future<Outcome> first = devices.submit(() -> processor.process(record("first", 0), new Device("cpu", 0)));
+      holding.await();
+      Cancellation second = new Cancellation();
+      Future<Outcome> queued = devices.submit(() -> processor.process(record("second", 1), new Device("cpu", 1), second));
+      long until = System.nanoTime() + 10_000_000_000L;
+      while (!second.isWaiting() && System.nanoTime() < until) {
+        Thread.sleep(5);
+      }
+      assertThat(second.isWaiting()).as("the second task waits for the slot").isTrue();
+      second.cancel(Cancellation.Reason.REVOKED);
+      Outcome handedBack = queued.get(5, java.util.concurrent.TimeUnit.SECONDS);
+      assertThat(handedBack.handedBack()).isTrue();
+      assertThat(second.isWaiting()).isFalse();
+      assertThat(first.isDone()).as("while the first still trains").isFalse();
+      assertThat(evaluated).as("the second never ran").hasValue(1);
+      release.countDown();
+      assertThat(first.get(5, java.util.concurrent.TimeUnit.SECONDS).failed()).isFalse();
+    } finally {
+      release.countDown();
+      devices.shutdownNow();
+    }
+  }
+
+  private static ConsumerRecord<String, byte[]> record(String id, int partition) {
+    PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId(id))
+        .setMethod("probe").build();
+    return new ConsumerRecord<>(Topics.TASKS_PAIR, partition, 0, id, t.toByteArray());
+  }
 }

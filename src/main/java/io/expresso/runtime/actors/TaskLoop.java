@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * <p>Membership: the group uses cooperative incremental rebalancing (only partitions that change
  * owner are revoked) and static membership ({@code group.instance.id} = the worker id, so a
  * restart within the session timeout moves nothing). A revoked partition's queued tasks are
- * dropped at once, its running tasks get {@link Settings#revokeDrain} to finish, then are
+ * dropped at once (so are tasks still waiting for the worker's one training slot), its running
+ * tasks get {@link Settings#revokeDrain} to finish, then are
  * cancelled and handed over. Offsets go to the transaction with the consumer's group metadata
  * (generation and member id), so a worker that lost its partitions (paused past the session
  * timeout) is fenced: its commit fails and its results are discarded.
@@ -306,6 +307,8 @@ final class TaskLoop {
       dropped += j.drop() ? 1 : 0;
     }
     observer.onHandedBack(dropped);
+    // a task still waiting for this worker's training slot has done nothing: no drain for it
+    jobs.stream().filter(j -> j.running() && j.cancellation().isWaiting()).forEach(j -> j.cancellation().cancel(why));
     long deadline = System.nanoTime() + drain.toNanos();
     while (jobs.stream().anyMatch(Job::running) && System.nanoTime() < deadline) {
       waitAndCommit();
