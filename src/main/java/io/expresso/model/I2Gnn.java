@@ -27,13 +27,14 @@ import java.util.List;
  * lets it count 4-cycles and chordal cycles, which node-marked subgraph GNNs cannot.
  *
  * <p>Tensors are dense per subgraph (P subgraphs of N vertices each, N the largest k-hop ball in
- * the batch), so one message-passing step is one batched matmul (P×N×N)·(P×N×d): on the
- * 30-vertex graphs of the paper that is cheaper than scatter-based sparse message passing on a
- * CPU. Node features: the two marks and one-hot distance encodings to the root (0…k) and to the
- * marked neighbour (0…k+1, or farther), zero outside the subgraph. The distance encoding (Li et al. 2020, also an option of the
- * I²-GNN code) adds no power beyond the marks after a few layers but makes training converge in
- * far fewer steps, which matters on a CPU. As in the I²-GNN code, the node labels are re-injected
- * at every layer: layer l > 0 reads its predecessor's states concatenated with the labels.
+ * the batch), so one message-passing step is one batched matmul (P×N×N)·(P×N×d): on the 30-vertex
+ * graphs of the paper that is cheaper than scatter-based sparse message passing on a CPU. Node
+ * features: the two marks and one-hot distance encodings to the root (0…k) and to the marked
+ * neighbour (0…k+1, or farther), zero outside the subgraph. The distance encoding (Li et al. 2020,
+ * also an option of the I²-GNN code) adds no power beyond the marks after a few layers but makes
+ * training converge in far fewer steps, which matters on a CPU. As in the I²-GNN code, the node
+ * labels are re-injected at every layer: layer l > 0 reads its predecessor's states concatenated
+ * with the labels.
  */
 public final class I2Gnn extends AbstractBlock implements GraphRegressor {
 
