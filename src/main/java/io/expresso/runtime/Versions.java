@@ -51,7 +51,7 @@ public final class Versions {
     // from the engine, so that a worker that never trains does not load PyTorch to say this
     v.put("djl", built("djl"));
     v.put("pytorch", built("pytorch"));
-    v.put("kafka-clients", orDev(org.apache.kafka.common.utils.AppInfoParser.getVersion()));
+    v.put("kafka-clients", orDev(org.apache.kafka.common.utils.internals.AppInfoParser.getVersion()));
     v.put("pekko", org.apache.pekko.Version.current());
     v.put("protobuf", com.google.protobuf.RuntimeVersion.MAJOR + "." + com.google.protobuf.RuntimeVersion.MINOR
         + "." + com.google.protobuf.RuntimeVersion.PATCH);

@@ -174,7 +174,7 @@ class SecuredClusterTest {
   void aWorkerHandsItsClusterToTheEvaluatorsThatKeepTheirOwnClients() {
     KafkaClients alice = broker.clients("alice");
     EvaluatorRegistry registry = EvaluatorRegistry.defaults();
-    try (Worker w = Worker.start(Worker.Settings.of(alice, Device.parse("cpu:1")).withDrain(Duration.ofSeconds(1),
+    try (Worker w = Worker.start(Worker.Settings.of(alice, Device.parse("cpu:1")).withStopGrace(
         Duration.ofSeconds(1)), registry, TaskObserver.NONE)) {
       assertThat(registry.kafka()).contains(alice); // the checkpoint store of train/attack tasks logs in as alice
     }

@@ -167,6 +167,15 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put("num.network.threads", "2");
     p.put("num.io.threads", "4");
     p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+    // share groups (the task queue): their state topic on one node, and lock bounds wide enough
+    // for tests to shorten a lock (group config share.record.lock.duration.ms) to a few seconds
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("share.coordinator.state.topic.num.partitions", "8");
+    p.put("group.share.min.record.lock.duration.ms", "1000");
+    p.put("group.share.min.session.timeout.ms", "1000");
+    p.put("group.share.min.heartbeat.interval.ms", "500");
+    p.put("group.share.max.delivery.count.limit", "10");
     try {
       KafkaConfig config = new KafkaConfig(p, false);
       if (!Files.exists(Path.of(logs, "meta.properties"))) {
