@@ -56,8 +56,12 @@ final class TaskLoop {
   /** How long a task cancelled for a stop gets to notice before it is given up on. */
   static final Duration CANCEL_GRACE = Duration.ofSeconds(30);
 
-  /** How long an idle slot's poll waits for a task. */
-  static final Duration IDLE_POLL = Duration.ofMillis(500);
+  /**
+   * How long an idle slot's poll waits for a task. One long poll, not many short ones: every poll
+   * that finds nothing sends a fetch, and fetches sent while others are under way acquire records
+   * the client buffers out of reach while a renewal is pending (their locks run out unseen).
+   */
+  static final Duration IDLE_POLL = Duration.ofSeconds(2);
 
   /** Renewals come every third of the lock: two chances before it expires. */
   static final int RENEWALS_PER_LOCK = 3;
@@ -189,9 +193,11 @@ final class TaskLoop {
             if (!stopping()) {
               take(consumer.poll(IDLE_POLL)); // the only place a slot asks for new tasks
             }
-          } else if (held.values().stream().anyMatch(h -> !h.inFetch && !h.lost)
-              || System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
-            pollHeld(); // renewed records come back; a renewal is due
+          } else if (System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
+            renew();
+          } else if (held.values().stream().anyMatch(h -> !h.inFetch && !h.lost)) {
+            take(consumer.poll(Duration.ZERO)); // renewed records come back without a fetch
+            awaitAnyEnd(Duration.ofMillis(50));
           } else {
             awaitAnyEnd(Duration.ofMillis(100));
           }
@@ -288,21 +294,36 @@ final class TaskLoop {
     }
 
     /**
-     * Polls while holding tasks: first renews the lock of every held task the last poll returned
-     * (a poll may not come while one is unacknowledged), then takes back the renewed ones. A poll
-     * here may also bring a new task (the client fetches as it renews): it is held and run too.
+     * Extends the locks of every held task the last poll returned, and waits for the broker's
+     * answer: RENEW acknowledgements committed by {@code commitSync}, which sends no fetch (a poll
+     * would, and acquire tasks this slot cannot run yet). A renewed record comes back from the next
+     * poll; one whose renewal failed is lost (another worker gets it).
      */
-    private void pollHeld() {
+    private void renew() {
       long now = System.nanoTime();
+      lastRenew = now;
+      List<Held> renewing = new ArrayList<>();
       for (Held h : held.values()) {
         if (h.inFetch) {
           consumer.acknowledge(h.record, AcknowledgeType.RENEW);
           h.inFetch = false;
           h.renewedAt = now;
-          lastRenew = now;
+          renewing.add(h);
         }
       }
-      take(consumer.poll(Duration.ofMillis(100)));
+      if (renewing.isEmpty()) {
+        return;
+      }
+      consumer.commitSync(Duration.ofSeconds(30)).forEach((tp, failure) -> failure.ifPresent(e -> {
+        for (Held h : renewing) {
+          if (h.record.topic().equals(tp.topic()) && h.record.partition() == tp.partition()) {
+            h.lost = true;
+            LOG.warn("worker {} slot {}: renewing the lock of {} failed ({}); the broker redelivers it, and a result"
+                + " from here still counts once", settings.workerId(), index, key(h.record), e.toString());
+          }
+        }
+      }));
+      take(consumer.poll(Duration.ZERO));
     }
 
     /**

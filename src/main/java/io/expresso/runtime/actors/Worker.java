@@ -77,7 +77,7 @@ public final class Worker implements AutoCloseable {
     public static final int DEFAULT_MAX_DELIVERIES = ShareGroup.DEFAULT_MAX_DELIVERIES;
 
     public Settings {
-      new ShareGroup.Settings(maxDeliveries, null, null); // checks the bounds
+      ShareGroup.Settings.forWorker(maxDeliveries); // checks the bounds
       if (acquire < 1 || acquire > 10_000) {
         throw new IllegalArgumentException("tasks acquired per poll must be 1 to 10000, got " + acquire);
       }
@@ -189,7 +189,7 @@ public final class Worker implements AutoCloseable {
     registry.useKafka(settings.kafka());
     try {
       // the broker's delivery limit must exceed this worker's poison limit, or the last delivery is silent
-      ShareGroup.configure(settings.kafka(), new ShareGroup.Settings(settings.maxDeliveries(), null, null));
+      ShareGroup.configure(settings.kafka(), ShareGroup.Settings.forWorker(settings.maxDeliveries()));
     } catch (IllegalStateException e) {
       LOG.warn("worker {}: {}; it relies on the group's configs as they are", settings.workerId(), e.getMessage());
     }

@@ -40,8 +40,10 @@ public final class ShareGroup {
    *     stopped answering stays locked
    * @param sessionTimeout how long a silent worker stays a member ({@code share.session.timeout.ms}), or null for the
    *     broker's default (45 s)
+   * @param heartbeat how often members heartbeat ({@code share.heartbeat.interval.ms}), which is also how soon a
+   *     joining worker gets its first task; null for the broker's default (5 s)
    */
-  public record Settings(int maxDeliveries, Duration lockDuration, Duration sessionTimeout) {
+  public record Settings(int maxDeliveries, Duration lockDuration, Duration sessionTimeout, Duration heartbeat) {
     public Settings {
       if (maxDeliveries < 1 || maxDeliveries + 1 > BROKER_MAX_DELIVERY_LIMIT) {
         throw new IllegalArgumentException("max deliveries must be 1 to " + (BROKER_MAX_DELIVERY_LIMIT - 1)
@@ -50,7 +52,12 @@ public final class ShareGroup {
       }
     }
 
-    public static final Settings DEFAULTS = new Settings(DEFAULT_MAX_DELIVERIES, null, null);
+    public static final Settings DEFAULTS = new Settings(DEFAULT_MAX_DELIVERIES, null, null, null);
+
+    /** One worker's: its poison limit, nothing else. */
+    public static Settings forWorker(int maxDeliveries) {
+      return new Settings(maxDeliveries, null, null, null);
+    }
 
     Map<String, String> configs() {
       Map<String, String> c = new java.util.LinkedHashMap<>();
@@ -61,7 +68,9 @@ public final class ShareGroup {
       }
       if (sessionTimeout != null) {
         c.put("share.session.timeout.ms", String.valueOf(sessionTimeout.toMillis()));
-        c.put("share.heartbeat.interval.ms", String.valueOf(Math.max(500, sessionTimeout.toMillis() / 5)));
+      }
+      if (heartbeat != null) {
+        c.put("share.heartbeat.interval.ms", String.valueOf(heartbeat.toMillis()));
       }
       return c;
     }
