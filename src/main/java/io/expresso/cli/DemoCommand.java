@@ -62,6 +62,8 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--work-ms", paramLabel = "T", description = "busy-work per synthetic task in ms (default: ${DEFAULT-VALUE})")
   int workMs = 5;
 
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
   @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto, cpu:N, gpu:0,... (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
@@ -81,6 +83,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     if (!List.of("tiny", "small", "off").contains(robustness)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--robustness must be tiny, small or off, got '" + robustness + "'");

@@ -52,6 +52,7 @@ final class ExperimentCommand implements Runnable {
 
     @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
     @CommandLine.Mixin TopicOptions topics = new TopicOptions();
+    @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
 
     @Option(names = "--embedded", description = "start an embedded broker and a worker in this process")
     boolean embedded;
@@ -124,6 +125,7 @@ final class ExperimentCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      precision.apply(spec);
       Scale s;
       RobustnessExperiment exp;
       List<Device> ds;

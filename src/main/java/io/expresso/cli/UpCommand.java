@@ -35,6 +35,8 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--dir", paramLabel = "D", description = "broker log directory (default: temporary)")
   Path dir;
 
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
   @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto, cpu:N, gpu:0,... (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
@@ -58,6 +60,7 @@ final class UpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.port(spec, "--kafka-port", kafkaPort);
     UsageChecks.port(spec, "--metrics-port", metricsPort);

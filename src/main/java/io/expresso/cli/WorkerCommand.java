@@ -33,6 +33,8 @@ final class WorkerCommand implements Callable<Integer> {
   @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
   @CommandLine.Mixin TopicOptions topics = new TopicOptions();
 
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
   @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, else one CPU device per core), cpu:N, or gpu:0,gpu:1"
       + " (default: ${DEFAULT-VALUE})")
   String devices = "auto";
@@ -101,6 +103,7 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.port(spec, "--metrics-port", metricsPort);

@@ -103,8 +103,11 @@ public final class ReportFiles {
   static String markdown(ResultSummary s) {
     StringBuilder sb = new StringBuilder();
     sb.append("# Experiment ").append(md(s.experiment())).append("\n\n");
-    sb.append(String.format(Locale.ROOT, "%d unique results, %d duplicates in report, %d errors.%n%n%s.%n%n",
+    sb.append(String.format(Locale.ROOT, "%d unique results, %d duplicates in report, %d errors.%n%n%s.%n",
         s.uniqueResults(), s.duplicatesInReport(), s.errors(), s.duplicateRecordsLine()));
+    StringBuilder ranOn = new StringBuilder();
+    s.byPrecision().forEach((k, v) -> ranOn.append(ranOn.length() == 0 ? "" : ", ").append(md(k)).append(": ").append(v));
+    sb.append(ranOn.length() == 0 ? "" : "Ran on (device, arithmetic): " + ranOn + ".\n").append('\n');
     sb.append("| method | category | tasks | distinguished | % | reliable | errors |\n");
     sb.append("|---|---|---:|---:|---:|---:|---:|\n");
     for (ResultSummary.Row r : s.rows()) {

@@ -263,6 +263,22 @@ public final class ResultSummary {
     return latencySeconds[i];
   }
 
+  /**
+   * Results by device kind and the arithmetic it ran at ({@code gpu fp32}, {@code cpu fp32}; {@code ?}
+   * for results recorded before precision was), so that a report says whether TF32 was involved.
+   */
+  public Map<String, Integer> byPrecision() {
+    Map<String, Integer> m = new TreeMap<>();
+    for (Result r : results) {
+      String device = r.getProvenance().getDevice();
+      int colon = device.indexOf(':');
+      String precision = r.getProvenance().getPrecision();
+      m.merge((colon < 0 ? device : device.substring(0, colon)) + " " + (precision.isEmpty() ? "?" : precision), 1,
+          Integer::sum);
+    }
+    return m;
+  }
+
   /** Workers that produced results, with their counts (work sharing). */
   public Map<String, Integer> byWorker() {
     Map<String, Integer> m = new TreeMap<>();

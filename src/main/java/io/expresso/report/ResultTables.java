@@ -65,6 +65,12 @@ public final class ResultTables {
         sb.append(kind.equals("train") ? train(s.trainRows()) : attack(s.attackRows()));
       }
     }
+    if (!s.byPrecision().isEmpty()) {
+      StringBuilder line = new StringBuilder();
+      s.byPrecision().forEach((k, v) -> line.append(line.length() == 0 ? "" : ", ").append(Escape.terminal(k))
+          .append(" (").append(v).append(v == 1 ? " result)" : " results)"));
+      sb.append("\nran on: ").append(line).append('\n');
+    }
     if (s.byWorker().size() > 1) {
       Table t = new Table("worker device", "results");
       s.byWorker().forEach((k, v) -> t.row(k, String.valueOf(v)));

@@ -29,7 +29,7 @@ public record Device(String type, int index) {
 
   /** The DJL device a model on this device runs on (every CPU device shares DJL's one CPU). */
   public ai.djl.Device djl() {
-    return isGpu() ? ai.djl.Device.gpu(index) : ai.djl.Device.cpu();
+    return isGpu() ? Devices.gpu(index) : ai.djl.Device.cpu();
   }
 
   /** This device in the single-device grammar of {@link Devices} ({@code cpu}, {@code gpu:N}). */

@@ -102,4 +102,20 @@ class ResultSummaryTest {
     assertThat(Files.readString(files.get(2))).contains("| 3-wl | CSL | 2 | 1 | 50.0 |");
     assertThat(Files.readString(files.get(3))).contains("<td>CSL</td>");
   }
+
+  @Test
+  void reportsSayWhichArithmeticTheResultsRanAt() {
+    List<Result> rs = new ArrayList<>();
+    rs.add(pair("a", "ppgn", "Basic", 1, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("gpu:0/1").setPrecision("tf32")).build());
+    rs.add(pair("b", "ppgn", "Basic", 2, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("gpu:0/2").setPrecision("fp32")).build());
+    rs.add(pair("c", "ppgn", "Basic", 3, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("cpu:0").setPrecision("fp32")).build());
+    ResultSummary s = new ResultSummary("e", rs);
+    assertThat(s.byPrecision()).containsExactly(java.util.Map.entry("cpu fp32", 1), java.util.Map.entry("gpu fp32", 1),
+        java.util.Map.entry("gpu tf32", 1));
+    assertThat(ResultTables.render(s)).contains("ran on: cpu fp32 (1 result), gpu fp32 (1 result), gpu tf32 (1 result)");
+    assertThat(ReportFiles.markdown(s)).contains("Ran on (device, arithmetic): cpu fp32: 1, gpu fp32: 1, gpu tf32: 1.");
+  }
 }
