@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * more than twice that, in at most {@code 2 × 8 × slots} bytes ({@link #DEFAULT_SLOTS}: 32 MiB,
  * at least 1,572,864 ids). An id that has left the window reads as never seen. Two ids are
  * confused only when their 63-bit fingerprints collide: probability about n²/2⁶⁴ for n ids in
- * the window (5 × 10⁻⁷ at 3 million).
+ * the window (5 × 10⁻⁷ at 3 million). Not thread-safe: each reader guards its own.
  */
 public final class TaskIdWindow {
 
