@@ -146,7 +146,7 @@ public record Device(String type, int index, int slot, int slots) {
   }
 
   /** GPUs the CUDA driver reports (DJL asks libcudart; 0 where there is none). */
-  static int cudaGpuCount() {
+  public static int cudaGpuCount() {
     try {
       return Math.max(0, ai.djl.util.cuda.CudaUtils.getGpuCount());
     } catch (RuntimeException | LinkageError e) {
