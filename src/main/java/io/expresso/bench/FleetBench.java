@@ -6,6 +6,7 @@ import io.expresso.proto.v1.Result;
 import io.expresso.report.Table;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskTimeouts;
+import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.EmbeddedBroker;
 import io.expresso.runtime.kafka.Publisher;
@@ -21,9 +22,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
 import java.util.stream.Collectors;
 
 /**
@@ -124,7 +131,7 @@ public final class FleetBench {
           throw new IllegalStateException("worker " + w.id + " did not start; its log: " + dir.resolve(w.id + ".log"));
         }
       }
-      Thread.sleep(2000); // their share consumers join the group (a heartbeat a second on the embedded broker)
+      awaitJoined(b, 2, Duration.ofMinutes(2), dir);
       AtomicLong lastResult = new AtomicLong();
       AtomicInteger duplicates = new AtomicInteger();
       try (Aggregator a = new Aggregator(b, experiment).addListener(new ResultListener() {
@@ -217,6 +224,36 @@ public final class FleetBench {
     } finally {
       workers.forEach(FleetWorker::close);
     }
+  }
+
+  /**
+   * Waits until {@code members} share consumers hold every synthetic partition and the group has
+   * started on each (the broker sets up a share partition at its first fetch): what the old
+   * benchmark's wait for the partition split was, so the publish does not pay the group's set-up.
+   */
+  private void awaitJoined(String bootstrap, int members, Duration timeout, Path dir) throws Exception {
+    long end = System.nanoTime() + timeout.toNanos();
+    try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      while (System.nanoTime() < end) {
+        try {
+          ShareGroupDescription g = admin.describeShareGroups(List.of(Worker.GROUP)).all().get(10, TimeUnit.SECONDS)
+              .get(Worker.GROUP);
+          long holding = g.members().stream().filter(m -> m.assignment().topicPartitions().stream()
+              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count() == partitions).count();
+          long started = admin.listShareGroupOffsets(Map.of(Worker.GROUP, new ListShareGroupOffsetsSpec()))
+              .partitionsToOffsetInfo(Worker.GROUP).get(10, TimeUnit.SECONDS).keySet().stream()
+              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count();
+          if (holding >= members && started == partitions) {
+            return;
+          }
+        } catch (java.util.concurrent.ExecutionException e) {
+          // the group does not exist yet
+        }
+        Thread.sleep(200);
+      }
+    }
+    throw new IllegalStateException("w1 and w2 did not join the share group within " + timeout.toSeconds()
+        + " s; their logs are in " + dir);
   }
 
   /** One committed result, times in seconds from the publish. */

@@ -34,7 +34,9 @@ final class WorkerCommand implements Callable<Integer> {
   @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
   @CommandLine.Mixin TopicOptions topics = new TopicOptions();
 
-  @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, else one CPU device per core), cpu:N, or gpu:0,gpu:1"
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
+  @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, 4 evaluations at once on each, else one CPU device per core), cpu:N, or gpu:0,gpu:1; gpu:0x4 runs 4 evaluations at once on GPU 0"
       + " (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
@@ -80,7 +82,7 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory one device may use per"
       + " forward/backward pass, e.g. 4g or 512m; larger batches are split into micro-batches with the same result"
-      + " (default: half of a GPU's memory; for CPU devices half of the machine's, or the container's, split by cores)")
+      + " (default: half of a GPU's memory split between its slots; for CPU devices half of the machine's, or the container's, split by cores)")
   String memoryBudget;
 
   @Option(names = "--metrics-port", paramLabel = "M", description = "serve Prometheus /metrics on this port (default: ${DEFAULT-VALUE} = any free port, printed)")
@@ -92,6 +94,7 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
     UsageChecks.port(spec, "--metrics-port", metricsPort);

@@ -141,7 +141,7 @@ final class DeviceWorker {
 
   /** The dispatcher config path of {@code device}: one thread, pinned to that device's actor. */
   static String dispatcher(Device device) {
-    return "expresso.dispatchers." + device.type() + "-" + device.index();
+    return "expresso.dispatchers." + device.type() + "-" + device.index() + "-" + device.slot();
   }
 
   /** HOCON for the per-device dispatchers. */
