@@ -44,8 +44,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   <li>raw: producer → consumer, one hop (the issue's reference rate);
  *   <li>relay: producer → consumer → transactional producer → read_committed consumer, with plain
  *       Kafka clients and no processing: the least any exactly-once consume-process-produce
- *       design pays, so the runtime's own overhead is what lies between relay and runtime;
- *   <li>runtime: publisher → worker (Pekko source, devices, transactional sink) → aggregator.
+ *       design pays (the runtime was one such design until the share group made it at-least-once);
+ *   <li>runtime: publisher → worker (share consumers, devices, idempotent producer) → aggregator.
  * </ul>
  * Threads get names that {@link ThreadCpu} maps to pipeline stages.
  */
@@ -121,7 +121,7 @@ final class BenchPaths {
         throw new IllegalStateException("only " + a.uniqueCount() + " of " + n + " results arrived");
       }
       synchronized (k) {
-        return new Run("runtime (exactly-once)", n, (lastNs[0] - start) / 1e9, Arrays.copyOf(latency, k[0]), cpu,
+        return new Run("runtime (share group)", n, (lastNs[0] - start) / 1e9, Arrays.copyOf(latency, k[0]), cpu,
             byStage);
       }
     }

@@ -23,7 +23,7 @@ import java.util.Map;
 
 /**
  * The harness of {@code expresso bench}: throughput and latency of the runtime on no-op synthetic
- * tasks (broker → worker → results, exactly-once), beside the raw producer → consumer rate and an
+ * tasks (broker → worker → results, through the share group), beside the raw producer → consumer rate and an
  * exactly-once relay of plain clients on the same embedded broker in the same run (see {@link
  * BenchPaths}), round after round, then the rates, latencies and CPU per task by stage as tables
  * or one JSON object. A benchmark, not a test: it measures and prints, including where the CPU went.

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code expresso bench}: throughput and latency of the runtime on no-op synthetic tasks (broker
- * → worker → results, exactly-once), beside the raw producer → consumer rate and an exactly-once
+ * → worker → results, through the share group), beside the raw producer → consumer rate and an exactly-once
  * relay of plain clients on the same embedded broker in the same run. A benchmark, not a test: it
  * measures and prints, including where the CPU went. The harness is {@link RuntimeBench}.
  */
