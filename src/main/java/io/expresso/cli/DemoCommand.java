@@ -124,7 +124,7 @@ final class DemoCommand implements Callable<Integer> {
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
       RobustnessReport robustnessReport = null;
-      int redelivered;
+      ResultSummary.DuplicateRecords duplicates;
       boolean complete;
       try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
            Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
@@ -144,7 +144,7 @@ final class DemoCommand implements Callable<Integer> {
           complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         }
         results = aggregator.results();
-        redelivered = aggregator.duplicatesSeen();
+        duplicates = new ResultSummary.DuplicateRecords(aggregator.duplicateRecords(), aggregator.supersededSeen());
         if (!robustness.equals("off")) {
           RobustnessExperiment exp = new RobustnessExperiment(
               EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
@@ -157,7 +157,7 @@ final class DemoCommand implements Callable<Integer> {
           }
         }
       }
-      ResultSummary summary = new ResultSummary(EXPERIMENT, results);
+      ResultSummary summary = new ResultSummary(EXPERIMENT, results, duplicates);
       o.print(ResultTables.render(summary));
       if (robustnessReport != null) {
         o.println();
@@ -166,8 +166,8 @@ final class DemoCommand implements Callable<Integer> {
           System.err.println("demo: wrote " + p);
         }
       }
-      o.printf(Locale.ROOT, "%nexactly once: %d tasks published, %d unique results, %d redelivered results ignored,"
-          + " %d duplicates in report%n", total, summary.uniqueResults(), redelivered, summary.duplicatesInReport());
+      o.printf(Locale.ROOT, "%neach task once: %d tasks published, %d unique results, %d duplicate result records,"
+          + " %d duplicates in report%n", total, summary.uniqueResults(), duplicates.records(), summary.duplicatesInReport());
       o.flush();
       for (Path p : ReportFiles.write(out, summary)) {
         System.err.println("demo: wrote " + p);

@@ -172,7 +172,7 @@ final class ExperimentCommand implements Runnable {
         ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
         LiveService live = metricsPort == null ? null : LiveService.start(broker.clients(), "127.0.0.1", metricsPort,
             metrics);
-        try (Aggregator aggregator = live == null ? null : live.attach(new Aggregator(broker.clients(), null)).start();
+        try (Aggregator aggregator = live == null ? null : live.aggregator().start();
             Worker w = Worker.start(Worker.Settings.of(broker.clients(), ds), EvaluatorRegistry.defaults(),
                 live == null ? TaskObserver.NONE : new TaskMetricsObserver(metrics.tasks()))) {
           if (live != null) {

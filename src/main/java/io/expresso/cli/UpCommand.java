@@ -89,19 +89,27 @@ final class UpCommand implements Callable<Integer> {
         new TaskMetricsObserver(metrics.tasks()));
     AtomicInteger seen = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
-    Aggregator aggregator = live.attach(new Aggregator(clients, null))
+    AtomicInteger duplicates = new AtomicInteger();
+    Aggregator aggregator = live.aggregator()
         .addListener(new ResultListener() {
           @Override
           public void onResult(Result r) {
             int n = seen.incrementAndGet();
             int e = r.hasError() ? errors.incrementAndGet() : errors.get();
             if (n % 100 == 0 || r.hasError()) {
-              System.err.println("up: " + n + " unique results (" + e + " errors)");
+              System.err.println("up: " + n + " unique results (" + e + " errors, " + duplicates.get()
+                  + " duplicate records)");
             }
           }
 
           @Override
-          public void onSuperseded(Result earlier, Result later) {
+          public void onDuplicate(Result r) {
+            duplicates.incrementAndGet();
+          }
+
+          @Override
+          public void onSuperseded(Result later) {
+            duplicates.incrementAndGet();
             if (!later.hasError()) {
               System.err.println("up: " + io.expresso.report.Escape.terminal(later.getTaskId()) + " succeeded on a retry (" + errors.decrementAndGet()
                   + " errors)");

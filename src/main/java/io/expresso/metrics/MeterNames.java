@@ -92,6 +92,13 @@ public final class MeterNames {
    * retry that succeeds moves its task from error to ok. No experiment label: no dashboard needs one.
    */
   public static final String EXPERIMENT_TASKS = "expresso.experiment.tasks";
+  /**
+   * {@code expresso_result_duplicates_total{kind}}: result records for a task already read —
+   * results are produced at least once, so a task run twice (a worker lost between producing its
+   * result and acknowledging the task) writes two; so does a task published again. Each task is
+   * still counted once ({@code ResultMerge}); a duplicate that replaces an error counts here too.
+   */
+  public static final String RESULT_DUPLICATES = "expresso.result.duplicates";
 
   /**
    * The Prometheus names the science meters are exposed under (without histogram suffixes);
@@ -126,7 +133,8 @@ public final class MeterNames {
       "expresso_attack_successes_total",
       "expresso_attack_auc",
       "expresso_results_total",
-      "expresso_experiment_tasks");
+      "expresso_experiment_tasks",
+      "expresso_result_duplicates_total");
 
   /** Label keys. */
   public static final String KIND = "kind";

@@ -40,6 +40,7 @@ public final class GraphModel implements AutoCloseable {
 
   static {
     EngineDefaults.apply();
+    NativeMemory.init();
   }
 
   private final NetworkSpec spec;
@@ -378,7 +379,7 @@ public final class GraphModel implements AutoCloseable {
   @Override
   public void close() {
     model.close();
-    NativeMemory.release();
+    NativeMemory.releaseIfGrown();
   }
 
   @Override

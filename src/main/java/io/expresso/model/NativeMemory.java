@@ -5,20 +5,36 @@ import com.sun.jna.Native;
 import com.sun.jna.Platform;
 
 /**
- * Gives memory freed by native tensors back to the operating system. PyTorch's CPU tensors come
- * from glibc's malloc, which keeps freed blocks of the last pair's sizes in its arenas; pairs of
- * other sizes then take new memory, and a long run's resident size climbs from pair to pair
- * (2.4 to 5.5 GiB over BREC's CFI pairs under a 2 GiB budget) although every pair fits. Trimming
- * once per model, when it closes, keeps the resident size at what one pair needs; it costs
- * milliseconds, where forcing every tensor through mmap instead made passes twice as slow.
+ * Keeps native tensor memory cheap to reuse and bounded. PyTorch's CPU tensors come from glibc's
+ * malloc. Left to its defaults, glibc hands the pages of every freed pass back to the system
+ * (madvise of the arena's top, the dynamic mmap threshold) and the next pass faults them in
+ * again: on BREC's 10-vertex pairs a third of a pair's CPU time went to page faults, madvise and
+ * an explicit trim after every pair. So tensors up to glibc's largest mmap threshold (32 MiB) stay
+ * in the arena and freed pages are kept ({@code mallopt}); what a run of pairs of other sizes
+ * leaves behind is given back by {@link #releaseIfGrown()} only once the resident size has grown
+ * by {@link #SLACK_BYTES} since the last trim (2.4 to 5.5 GiB over BREC's CFI pairs before any
+ * trim at all; a trim per model cost 20 ms of every 10-vertex pair).
  */
 public final class NativeMemory {
 
+  /** Growth of the resident size since the last trim that makes the next trim pay. */
+  static final long SLACK_BYTES = 256L << 20;
+
+  private static final int M_TRIM_THRESHOLD = -1;
+  private static final int M_MMAP_THRESHOLD = -3;
+  /** glibc's largest mmap threshold on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX): larger blocks are mmapped. */
+  private static final int MMAP_THRESHOLD = 32 << 20;
+  /** Free memory at the arena's top kept rather than given back by every free. */
+  private static final int TRIM_THRESHOLD = 1 << 30;
+
   private interface C extends Library {
     int malloc_trim(long pad);
+
+    int mallopt(int param, int value);
   }
 
   private static final C LIBC = load();
+  private static long residentAfterTrim = PeakRss.current();
 
   private NativeMemory() {}
 
@@ -28,17 +44,37 @@ public final class NativeMemory {
     }
     try {
       C c = Native.load("c", C.class);
-      c.malloc_trim(0);
+      c.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+      c.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD);
       return c;
     } catch (UnsatisfiedLinkError | RuntimeException e) {
-      return null; // not glibc (e.g. musl): nothing to trim with
+      return null; // not glibc (e.g. musl): nothing to tune or trim with
     }
   }
 
+  /** Applies the allocator settings (once, before the first tensor is allocated). */
+  static void init() {
+    // loading the class did it
+  }
+
   /** Returns free heap memory to the system where the C library can (glibc); a no-op elsewhere. */
-  public static void release() {
+  public static synchronized void release() {
     if (LIBC != null) {
       LIBC.malloc_trim(0);
+      residentAfterTrim = PeakRss.current();
     }
+  }
+
+  /**
+   * {@link #release()} if the resident size grew by more than {@link #SLACK_BYTES} since the last
+   * trim (or the size cannot be read); true if it trimmed.
+   */
+  public static synchronized boolean releaseIfGrown() {
+    long now = PeakRss.current();
+    if (LIBC == null || (now >= 0 && residentAfterTrim >= 0 && now - residentAfterTrim <= SLACK_BYTES)) {
+      return false;
+    }
+    release();
+    return true;
   }
 }

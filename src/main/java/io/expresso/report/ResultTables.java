@@ -17,6 +17,7 @@ public final class ResultTables {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "experiment %s: %d unique results, %d duplicates in report, %d errors%n",
         Escape.terminal(s.experiment()), s.uniqueResults(), s.duplicatesInReport(), s.errors()));
+    sb.append(s.duplicateRecordsLine()).append(System.lineSeparator());
     for (Map.Entry<String, List<ResultSummary.Row>> e : s.rowsByMethod().entrySet()) {
       String method = e.getKey();
       if (method.equals("synthetic") || method.equals("?") || method.equals("train") || method.equals("attack")) {

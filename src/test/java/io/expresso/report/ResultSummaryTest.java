@@ -33,11 +33,16 @@ class ResultSummaryTest {
     rs.add(pair("c", "1-wl", "Basic", 2, true));
     rs.add(Result.newBuilder().setExperimentId("e").setTaskId("d")
         .setError(TaskError.newBuilder().setReason("invalid-graph6").setMessage("x")).build());
-    ResultSummary s = new ResultSummary("e", rs);
+    ResultSummary s = new ResultSummary("e", rs, new ResultSummary.DuplicateRecords(3, 1));
     JsonNode j = new ObjectMapper().readTree(s.json());
     List<String> keys = new ArrayList<>();
     j.fieldNames().forEachRemaining(keys::add);
-    assertThat(keys).containsExactly("experiment", "unique_results", "duplicates_in_report", "errors", "categories");
+    assertThat(keys).containsExactly("experiment", "unique_results", "duplicates_in_report", "errors", "categories",
+        "duplicate_records", "superseded_errors");
+    assertThat(j.get("duplicate_records").asInt()).isEqualTo(3);
+    assertThat(j.get("superseded_errors").asInt()).isEqualTo(1);
+    assertThat(s.duplicateRecordsLine()).isEqualTo("3 duplicate result records (a task id already read; each task"
+        + " counted once: 1 replaced an error result, 2 ignored)");
     assertThat(j.get("unique_results").asInt()).isEqualTo(4);
     assertThat(j.get("duplicates_in_report").asInt()).isZero();
     assertThat(j.get("errors").asInt()).isEqualTo(1);
