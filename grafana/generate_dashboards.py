@@ -61,6 +61,8 @@ overview = dash("expresso-overview", "Expresso / Overview", [
            (f"sum by (kind) (increase(expresso_tasks_poison_total[1m]))", "poison {{kind}}")], 12, 40, unit="short"),
     panel(13, "Age of the running task per device", "timeseries",
           [("max by (instance, device) (expresso_device_task_age_seconds)", "{{instance}} {{device}}")], 0, 48, w=24, unit="s"),
+    panel(14, "Duplicate result records per minute (a task run twice; each task still counts once)", "timeseries",
+          [(f"sum by (kind) (increase(expresso_result_duplicates_total[1m]))", "{{kind}}")], 0, 56, w=24, unit="short"),
 ], "Throughput, latency, failures, consumer lag, devices and fleet membership of every Expresso worker.")
 sel = 'experiment=~"$experiment", model=~"$model"'
 expressiveness = dash("expresso-expressiveness", "Expresso / Expressiveness", [

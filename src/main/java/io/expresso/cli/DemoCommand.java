@@ -62,7 +62,9 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--work-ms", paramLabel = "T", description = "busy-work per synthetic task in ms (default: ${DEFAULT-VALUE})")
   int workMs = 5;
 
-  @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto, cpu:N, gpu:0,... (default: ${DEFAULT-VALUE})")
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
+  @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto (every GPU, 4 evaluations each; else a CPU device per core), cpu:N, gpu:0,..., gpu:0x4 (4 evaluations at once on GPU 0) (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
   @Option(names = "--gnn", paramLabel = "SPEC", description = "GNN model spec run on the first --gnn-pairs pairs of each"
@@ -81,6 +83,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     if (!List.of("tiny", "small", "off").contains(robustness)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--robustness must be tiny, small or off, got '" + robustness + "'");
@@ -121,7 +124,7 @@ final class DemoCommand implements Callable<Integer> {
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
       RobustnessReport robustnessReport = null;
-      int redelivered;
+      ResultSummary.DuplicateRecords duplicates;
       boolean complete;
       try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
            Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
@@ -141,7 +144,7 @@ final class DemoCommand implements Callable<Integer> {
           complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         }
         results = aggregator.results();
-        redelivered = aggregator.duplicatesSeen();
+        duplicates = new ResultSummary.DuplicateRecords(aggregator.duplicateRecords(), aggregator.supersededSeen());
         if (!robustness.equals("off")) {
           RobustnessExperiment exp = new RobustnessExperiment(
               EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
@@ -154,7 +157,7 @@ final class DemoCommand implements Callable<Integer> {
           }
         }
       }
-      ResultSummary summary = new ResultSummary(EXPERIMENT, results);
+      ResultSummary summary = new ResultSummary(EXPERIMENT, results, duplicates);
       o.print(ResultTables.render(summary));
       if (robustnessReport != null) {
         o.println();
@@ -163,8 +166,8 @@ final class DemoCommand implements Callable<Integer> {
           System.err.println("demo: wrote " + p);
         }
       }
-      o.printf(Locale.ROOT, "%nexactly once: %d tasks published, %d unique results, %d redelivered results ignored,"
-          + " %d duplicates in report%n", total, summary.uniqueResults(), redelivered, summary.duplicatesInReport());
+      o.printf(Locale.ROOT, "%neach task once: %d tasks published, %d unique results, %d duplicate result records,"
+          + " %d duplicates in report%n", total, summary.uniqueResults(), duplicates.records(), summary.duplicatesInReport());
       o.flush();
       for (Path p : ReportFiles.write(out, summary)) {
         System.err.println("demo: wrote " + p);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.model.Devices;
 import io.expresso.model.EngineDefaults;
+import io.expresso.model.GpuPrecision;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.MemoryBudget;
@@ -81,6 +82,8 @@ final class EvalCommand implements Callable<Integer> {
       description = "T² scaling: brec (official code, no factor q; default) or hotelling (q·D̄ᵀS⁺D̄)")
   String convention;
 
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
   @Option(names = "--device", paramLabel = "cpu|gpu:N", defaultValue = "cpu", description = "device to train on (default cpu)")
   String device;
 
@@ -127,6 +130,7 @@ final class EvalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     EngineDefaults.apply();
+    precision.apply(spec);
     NetworkSpec modelSpec;
     Device dev;
     EvaluationSettings settings;
@@ -159,6 +163,9 @@ final class EvalCommand implements Callable<Integer> {
 
     PrintWriter err = spec.commandLine().getErr();
     ObjectNode config = configuration(modelSpec, settings);
+    if (dev.isGpu()) { // CPU devices are always fp32: CPU results files keep their configuration
+      config.put("precision", GpuPrecision.of(dev).label());
+    }
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
         SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
     long start = System.nanoTime();
@@ -204,8 +211,8 @@ final class EvalCommand implements Callable<Integer> {
 
     int bestIndex = bestSeed(runs, seedList);
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed)
-        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed));
+    out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev)
+        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev));
     out.flush();
     for (String e : errors) {
       err.println("expresso: error: " + e);
@@ -300,11 +307,12 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private static String table(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed) {
+      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev) {
     StringBuilder sb = new StringBuilder();
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
         .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
-        .append(", seed ").append(seedList[best]).append('\n');
+        .append(", seed ").append(seedList[best])
+        .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label()).append(")\n");
     Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
     int pairs = 0, d = 0, f = 0, rd = 0;
     List<PairEvaluation> run = runs.get(best);
@@ -402,10 +410,11 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private String json(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed) throws Exception {
+      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("model", m.family());
+    root.put("device", Devices.name(dev)).put("precision", GpuPrecision.of(dev).label());
     root.put("suite", suiteSpec);
     root.put("seed", seedList[best]);
     root.put("convention", s.convention().id());

@@ -52,6 +52,7 @@ final class ExperimentCommand implements Runnable {
 
     @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
     @CommandLine.Mixin TopicOptions topics = new TopicOptions();
+    @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
 
     @Option(names = "--embedded", description = "start an embedded broker and a worker in this process")
     boolean embedded;
@@ -124,6 +125,7 @@ final class ExperimentCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
+      precision.apply(spec);
       Scale s;
       RobustnessExperiment exp;
       List<Device> ds;
@@ -170,7 +172,7 @@ final class ExperimentCommand implements Runnable {
         ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
         LiveService live = metricsPort == null ? null : LiveService.start(broker.clients(), "127.0.0.1", metricsPort,
             metrics);
-        try (Aggregator aggregator = live == null ? null : live.attach(new Aggregator(broker.clients(), null)).start();
+        try (Aggregator aggregator = live == null ? null : live.aggregator().start();
             Worker w = Worker.start(Worker.Settings.of(broker.clients(), ds), EvaluatorRegistry.defaults(),
                 live == null ? TaskObserver.NONE : new TaskMetricsObserver(metrics.tasks()))) {
           if (live != null) {

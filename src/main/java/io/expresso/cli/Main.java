@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
       UpCommand.class,
       WatchCommand.class,
       BenchCommand.class,
+      DoctorCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

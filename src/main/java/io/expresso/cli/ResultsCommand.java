@@ -54,6 +54,7 @@ final class ResultsCommand implements Callable<Integer> {
     KafkaClients clients = kafka.clients(spec);
     Topics.require(clients, List.of(Topics.RESULTS)); // a reader creates nothing
     List<io.expresso.proto.v1.Result> results;
+    ResultSummary.DuplicateRecords duplicates;
     try (Aggregator a = new Aggregator(clients, experiment)) {
       if (wait != null) {
         boolean ok;
@@ -73,8 +74,9 @@ final class ResultsCommand implements Callable<Integer> {
         }
       }
       results = a.results();
+      duplicates = new ResultSummary.DuplicateRecords(a.duplicateRecords(), a.supersededSeen());
     }
-    ResultSummary summary = new ResultSummary(experiment, results);
+    ResultSummary summary = new ResultSummary(experiment, results, duplicates);
     PrintWriter o = spec.commandLine().getOut();
     o.print(json ? summary.json() + System.lineSeparator() : ResultTables.render(summary));
     List<io.expresso.proto.v1.DatasetResult> datasets = results.stream().filter(r -> !r.hasError() && r.hasDataset())
@@ -113,7 +115,7 @@ final class ResultsCommand implements Callable<Integer> {
       tick();
       bar.close();
       System.err.println(aggregator.uniqueCount() + " unique results: " + aggregator.duplicatesSeen()
-          + " redelivered duplicates ignored, " + aggregator.supersededSeen()
+          + " duplicate records ignored, " + aggregator.supersededSeen()
           + " error results superseded by a later result");
     }
   }

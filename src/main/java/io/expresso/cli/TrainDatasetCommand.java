@@ -33,6 +33,8 @@ final class TrainDatasetCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.Mixin DatasetOptions options = new DatasetOptions();
 
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
   @Option(names = "--device", paramLabel = "D", defaultValue = "cpu", description = "cpu or gpu:N (default: ${DEFAULT-VALUE})")
   String device;
 
@@ -45,6 +47,7 @@ final class TrainDatasetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     Device d = UsageChecks.devices(spec, device).get(0);
     List<DatasetTask> tasks = options.tasks(spec, name);
     DatasetEvaluator evaluator = new DatasetEvaluator();

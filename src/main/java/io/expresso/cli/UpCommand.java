@@ -35,7 +35,9 @@ final class UpCommand implements Callable<Integer> {
   @Option(names = "--dir", paramLabel = "D", description = "broker log directory (default: temporary)")
   Path dir;
 
-  @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto, cpu:N, gpu:0,... (default: ${DEFAULT-VALUE})")
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
+  @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto (every GPU, 4 evaluations each; else a CPU device per core), cpu:N, gpu:0,..., gpu:0x4 (4 evaluations at once on GPU 0) (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per topic (default: ${DEFAULT-VALUE})")
@@ -58,6 +60,7 @@ final class UpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.port(spec, "--kafka-port", kafkaPort);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
@@ -86,19 +89,27 @@ final class UpCommand implements Callable<Integer> {
         new TaskMetricsObserver(metrics.tasks()));
     AtomicInteger seen = new AtomicInteger();
     AtomicInteger errors = new AtomicInteger();
-    Aggregator aggregator = live.attach(new Aggregator(clients, null))
+    AtomicInteger duplicates = new AtomicInteger();
+    Aggregator aggregator = live.aggregator()
         .addListener(new ResultListener() {
           @Override
           public void onResult(Result r) {
             int n = seen.incrementAndGet();
             int e = r.hasError() ? errors.incrementAndGet() : errors.get();
             if (n % 100 == 0 || r.hasError()) {
-              System.err.println("up: " + n + " unique results (" + e + " errors)");
+              System.err.println("up: " + n + " unique results (" + e + " errors, " + duplicates.get()
+                  + " duplicate records)");
             }
           }
 
           @Override
-          public void onSuperseded(Result earlier, Result later) {
+          public void onDuplicate(Result r) {
+            duplicates.incrementAndGet();
+          }
+
+          @Override
+          public void onSuperseded(Result later) {
+            duplicates.incrementAndGet();
             if (!later.hasError()) {
               System.err.println("up: " + io.expresso.report.Escape.terminal(later.getTaskId()) + " succeeded on a retry (" + errors.decrementAndGet()
                   + " errors)");

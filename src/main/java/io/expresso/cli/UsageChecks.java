@@ -10,7 +10,7 @@ final class UsageChecks {
 
   private UsageChecks() {}
 
-  /** The devices of a {@code --devices} value ({@code auto}, {@code cpu:N}, {@code gpu:0,gpu:1}). */
+  /** The devices of a {@code --devices} value ({@code auto}, {@code cpu:N}, {@code gpu:0,gpu:1}, {@code gpu:0x4}). */
   static List<Device> devices(CommandSpec spec, String text) {
     try {
       return Device.parse(text);

@@ -56,7 +56,7 @@ final class WatchCommand implements Callable<Integer> {
       System.err.println("watch: waiting for " + String.join(", ", missing) + " (a worker or publisher with"
           + " --create-topics creates them)");
     }
-    Aggregator aggregator = live.attach(new Aggregator(clients, null)).start();
+    Aggregator aggregator = live.aggregator().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       aggregator.close();

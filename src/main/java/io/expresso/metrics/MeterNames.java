@@ -26,7 +26,10 @@ public final class MeterNames {
   public static final String TASKS_IN_FLIGHT = "expresso.tasks.in.flight";
   /** {@code expresso_device_busy_seconds_total{device}}: time a device spent on tasks. */
   public static final String DEVICE_BUSY = "expresso.device.busy";
-  /** {@code expresso_consumer_lag_records{group,topic}}: records not yet consumed by the group. */
+  /**
+   * {@code expresso_consumer_lag_records{group,topic}}: the share group's backlog, tasks not yet
+   * acknowledged (waiting or running); KEDA scales on it.
+   */
   public static final String CONSUMER_LAG = "expresso.consumer.lag";
 
   // ---- the fleet: membership, hand-overs, attempts (every worker) ----
@@ -92,6 +95,13 @@ public final class MeterNames {
    * retry that succeeds moves its task from error to ok. No experiment label: no dashboard needs one.
    */
   public static final String EXPERIMENT_TASKS = "expresso.experiment.tasks";
+  /**
+   * {@code expresso_result_duplicates_total{kind}}: result records for a task already read —
+   * results are produced at least once, so a task run twice (a worker lost between producing its
+   * result and acknowledging the task) writes two; so does a task published again. Each task is
+   * still counted once ({@code ResultMerge}); a duplicate that replaces an error counts here too.
+   */
+  public static final String RESULT_DUPLICATES = "expresso.result.duplicates";
 
   /**
    * The Prometheus names the science meters are exposed under (without histogram suffixes);
@@ -126,7 +136,8 @@ public final class MeterNames {
       "expresso_attack_successes_total",
       "expresso_attack_auc",
       "expresso_results_total",
-      "expresso_experiment_tasks");
+      "expresso_experiment_tasks",
+      "expresso_result_duplicates_total");
 
   /** Label keys. */
   public static final String KIND = "kind";

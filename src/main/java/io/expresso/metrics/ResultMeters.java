@@ -54,7 +54,23 @@ public final class ResultMeters {
         outcomes(kind, ok);
         tasks(kind, ok);
       }
+      duplicates(kind);
     }
+  }
+
+  /**
+   * A result record for a task already read: the task ran twice (results are produced at least
+   * once) or was published again. The task itself is not counted again.
+   */
+  public void duplicate(String kind) {
+    duplicates(guard.value(KIND, kind)).increment();
+  }
+
+  private Counter duplicates(String kind) {
+    return Counter.builder(RESULT_DUPLICATES)
+        .description("Result records for a task already read (a task run twice, or published again);"
+            + " each task is counted once, by its first success, else its latest error")
+        .tag(KIND, kind).register(registry);
   }
 
   /**

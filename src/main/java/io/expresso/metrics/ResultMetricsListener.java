@@ -12,7 +12,8 @@ import io.expresso.runtime.kafka.ResultListener;
  * Feeds {@link ResultMeters} from the aggregator's stream of unique results: pair outcomes and T²,
  * training epochs and loss (pair and train results), attack successes per budget, and tasks by
  * outcome. Only successes feed the science meters, so a retry's success that supersedes an error
- * is counted there for the first time; the error it replaces leaves the failed-tasks gauge.
+ * is counted there for the first time; the error it replaces leaves the failed-tasks gauge. Every
+ * record for a task already read (ignored, or replacing an error) counts as a duplicate record.
  */
 public final class ResultMetricsListener implements ResultListener {
 
@@ -32,11 +33,17 @@ public final class ResultMetricsListener implements ResultListener {
   }
 
   @Override
-  public void onSuperseded(Result earlier, Result later) {
+  public void onDuplicate(Result r) {
+    meters.duplicate(kindOf(r));
+  }
+
+  @Override
+  public void onSuperseded(Result later) {
+    meters.duplicate(kindOf(later));
     if (later.hasError()) {
       return; // a newer error for a task that already counts as failed: nothing changes
     }
-    meters.errorSuperseded(kindOf(earlier));
+    meters.errorSuperseded(kindOf(later)); // the error's kind: same task
     onResult(later);
   }
 

@@ -2,7 +2,11 @@ package io.expresso.model;
 
 import ai.djl.Device;
 
-/** Parses explicit device names; nothing here assumes a GPU exists. */
+/**
+ * Parses explicit device names and makes DJL's GPU devices; nothing here assumes a GPU exists.
+ * Every GPU device Expresso uses comes from {@link #gpu}, which applies the process's
+ * {@link GpuPrecision} first.
+ */
 public final class Devices {
 
   private Devices() {}
@@ -18,9 +22,20 @@ public final class Devices {
       return Device.cpu();
     }
     if (s.matches("gpu:\\d{1,3}")) {
-      return Device.gpu(Integer.parseInt(s.substring(4)));
+      return gpu(Integer.parseInt(s.substring(4)));
     }
     throw new IllegalArgumentException("unknown device '" + name + "'; expected cpu or gpu:N");
+  }
+
+  /**
+   * GPU {@code index}, with this process's precision applied (full fp32 unless a command chose
+   * tf32) before CUDA's libraries can read it.
+   *
+   * @throws IllegalStateException if the precision cannot be applied
+   */
+  public static Device gpu(int index) {
+    GpuPrecision.forGpu();
+    return Device.gpu(index);
   }
 
   /** The name {@link #parse} accepts for this device. */

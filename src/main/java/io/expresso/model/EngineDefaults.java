@@ -11,6 +11,8 @@ package io.expresso.model;
  *       waiting for descheduled threads made pairs 10–100× slower in our measurements
  *       (docs/gnn-evaluation.md). Parallelism comes from more workers instead; set the property to
  *       use more threads per op on a dedicated machine.
+ *   <li>GPU arithmetic in full fp32 ({@code NVIDIA_TF32_OVERRIDE=0} in the native environment, see
+ *       {@link GpuPrecision}), unless a command chose tf32.
  * </ul>
  */
 public final class EngineDefaults {
@@ -21,6 +23,7 @@ public final class EngineDefaults {
   public static void apply() {
     setIfAbsent("ai.djl.offline", "true");
     setIfAbsent("ai.djl.pytorch.num_threads", "1");
+    GpuPrecision.prepare();
   }
 
   private static void setIfAbsent(String key, String value) {

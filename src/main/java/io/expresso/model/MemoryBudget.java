@@ -52,14 +52,13 @@ public record MemoryBudget(long bytes) {
 
   /**
    * The default for one of {@code sharing} devices that run at once: half of the GPU's memory for
-   * a GPU; for the CPU, half of the machine's memory (the container's limit where there is one,
+   * a GPU, split between the evaluations sharing it (its slots); for the CPU, half of the machine's memory (the container's limit where there is one,
    * which the JVM reports) split between the CPU devices.
    */
   public static MemoryBudget defaultFor(Device device, int sharing) {
     long total;
     if (device.isGpu()) {
       total = ai.djl.util.cuda.CudaUtils.getGpuMemory(device).getMax();
-      sharing = 1;
     } else {
       total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
     }

@@ -103,8 +103,11 @@ public final class ReportFiles {
   static String markdown(ResultSummary s) {
     StringBuilder sb = new StringBuilder();
     sb.append("# Experiment ").append(md(s.experiment())).append("\n\n");
-    sb.append(String.format(Locale.ROOT, "%d unique results, %d duplicates in report, %d errors.%n%n",
-        s.uniqueResults(), s.duplicatesInReport(), s.errors()));
+    sb.append(String.format(Locale.ROOT, "%d unique results, %d duplicates in report, %d errors.%n%n%s.%n",
+        s.uniqueResults(), s.duplicatesInReport(), s.errors(), s.duplicateRecordsLine()));
+    StringBuilder ranOn = new StringBuilder();
+    s.byPrecision().forEach((k, v) -> ranOn.append(ranOn.length() == 0 ? "" : ", ").append(md(k)).append(": ").append(v));
+    sb.append(ranOn.length() == 0 ? "" : "Ran on (device, arithmetic): " + ranOn + ".\n").append('\n');
     sb.append("| method | category | tasks | distinguished | % | reliable | errors |\n");
     sb.append("|---|---|---:|---:|---:|---:|---:|\n");
     for (ResultSummary.Row r : s.rows()) {
@@ -233,8 +236,8 @@ public final class ReportFiles {
             + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px}"
             + "td.n{text-align:right}</style></head><body>\n");
     sb.append("<h1>Experiment ").append(esc(s.experiment())).append("</h1>\n");
-    sb.append(String.format(Locale.ROOT, "<p>%d unique results, %d duplicates in report, %d errors.</p>%n",
-        s.uniqueResults(), s.duplicatesInReport(), s.errors()));
+    sb.append(String.format(Locale.ROOT, "<p>%d unique results, %d duplicates in report, %d errors.</p>%n<p>%s.</p>%n",
+        s.uniqueResults(), s.duplicatesInReport(), s.errors(), s.duplicateRecordsLine()));
     sb.append("<table><tr><th>method</th><th>category</th><th>tasks</th><th>distinguished</th><th>%</th>"
         + "<th>reliable</th><th>errors</th></tr>\n");
     for (ResultSummary.Row r : s.rows()) {

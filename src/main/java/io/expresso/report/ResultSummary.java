@@ -55,7 +55,25 @@ public final class ResultSummary {
       double[] budgetFractions, int[] budgets, int[] fooled, int attacked, double nr, double nrTransfer,
       double seconds) {}
 
+  /**
+   * The result records that repeated a task id already read (results are produced at least once:
+   * a task run twice writes two), as the reader counted them; each task is still counted once.
+   *
+   * @param records every record after a task's first
+   * @param supersededErrors those that replaced the task's error result (a success, or a newer error)
+   */
+  public record DuplicateRecords(int records, int supersededErrors) {
+    /** For a summary built from results alone, whose reader's counts are unknown. */
+    public static final DuplicateRecords NONE = new DuplicateRecords(0, 0);
+
+    /** Records that changed nothing: the task's kept result had succeeded. */
+    public int ignored() {
+      return records - supersededErrors;
+    }
+  }
+
   private final String experiment;
+  private final DuplicateRecords duplicateRecords;
   private final List<Result> results;
   private final List<Row> rows;
   private final List<SeedLeaderboard.Entry> leaderboard;
@@ -66,7 +84,13 @@ public final class ResultSummary {
   private final List<AttackRow> attackRows = new ArrayList<>();
 
   public ResultSummary(String experiment, List<Result> results) {
+    this(experiment, results, DuplicateRecords.NONE);
+  }
+
+  /** @param duplicateRecords what the reader of {@code results} counted ({@code Aggregator#duplicateRecords}) */
+  public ResultSummary(String experiment, List<Result> results, DuplicateRecords duplicateRecords) {
     this.experiment = experiment;
+    this.duplicateRecords = duplicateRecords;
     this.results = List.copyOf(results);
     Set<String> ids = new HashSet<>();
     int dup = 0;
@@ -207,6 +231,21 @@ public final class ResultSummary {
     return duplicatesInReport;
   }
 
+  /** The records that repeated a task id, as the reader counted them. */
+  public DuplicateRecords duplicateRecords() {
+    return duplicateRecords;
+  }
+
+  /**
+   * One line on the records that repeated a task id: how many, and what each did. Every report
+   * (table, Markdown, HTML) says it in these words.
+   */
+  public String duplicateRecordsLine() {
+    DuplicateRecords d = duplicateRecords;
+    return String.format(java.util.Locale.ROOT, "%d duplicate result records (a task id already read; each task"
+        + " counted once: %d replaced an error result, %d ignored)", d.records(), d.supersededErrors(), d.ignored());
+  }
+
   public int errors() {
     return errorsByReason.values().stream().mapToInt(Integer::intValue).sum();
   }
@@ -224,6 +263,22 @@ public final class ResultSummary {
     return latencySeconds[i];
   }
 
+  /**
+   * Results by device kind and the arithmetic it ran at ({@code gpu fp32}, {@code cpu fp32}; {@code ?}
+   * for results recorded before precision was), so that a report says whether TF32 was involved.
+   */
+  public Map<String, Integer> byPrecision() {
+    Map<String, Integer> m = new TreeMap<>();
+    for (Result r : results) {
+      String device = r.getProvenance().getDevice();
+      int colon = device.indexOf(':');
+      String precision = r.getProvenance().getPrecision();
+      m.merge((colon < 0 ? device : device.substring(0, colon)) + " " + (precision.isEmpty() ? "?" : precision), 1,
+          Integer::sum);
+    }
+    return m;
+  }
+
   /** Workers that produced results, with their counts (work sharing). */
   public Map<String, Integer> byWorker() {
     Map<String, Integer> m = new TreeMap<>();
@@ -235,7 +290,8 @@ public final class ResultSummary {
 
   /**
    * The JSON summary: experiment, unique_results, duplicates_in_report, errors, categories (the
-   * issue's keys, exactly, for single-seed pair and synthetic experiments), then {@code train} and
+   * issue's keys, exactly, for single-seed pair and synthetic experiments), {@code
+   * duplicate_records} and {@code superseded_errors} ({@link #duplicateRecords}), then {@code train} and
    * {@code attack} arrays when the experiment has such results, and {@code leaderboard} when a
    * pair method ran under several seeds or on BREC ({@link #leaderboardJson}). Non-finite numbers
    * are null.
@@ -257,6 +313,8 @@ public final class ResultSummary {
       c.put("reliable", r.reliable());
       c.put("errors", r.errors());
     }
+    root.put("duplicate_records", duplicateRecords.records());
+    root.put("superseded_errors", duplicateRecords.supersededErrors());
     if (!trainRows.isEmpty()) {
       ArrayNode train = root.putArray("train");
       for (TrainRow t : trainRows()) {

@@ -17,6 +17,7 @@ public final class ResultTables {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "experiment %s: %d unique results, %d duplicates in report, %d errors%n",
         Escape.terminal(s.experiment()), s.uniqueResults(), s.duplicatesInReport(), s.errors()));
+    sb.append(s.duplicateRecordsLine()).append(System.lineSeparator());
     for (Map.Entry<String, List<ResultSummary.Row>> e : s.rowsByMethod().entrySet()) {
       String method = e.getKey();
       if (method.equals("synthetic") || method.equals("?") || method.equals("train") || method.equals("attack")) {
@@ -63,6 +64,12 @@ public final class ResultTables {
             kind.equals("attack") ? "; fooled = attacked graphs with an adversarial example within each budget" : ""));
         sb.append(kind.equals("train") ? train(s.trainRows()) : attack(s.attackRows()));
       }
+    }
+    if (!s.byPrecision().isEmpty()) {
+      StringBuilder line = new StringBuilder();
+      s.byPrecision().forEach((k, v) -> line.append(line.length() == 0 ? "" : ", ").append(Escape.terminal(k))
+          .append(" (").append(v).append(v == 1 ? " result)" : " results)"));
+      sb.append("\nran on: ").append(line).append('\n');
     }
     if (s.byWorker().size() > 1) {
       Table t = new Table("worker device", "results");

@@ -8,19 +8,41 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A compute device a worker owns: {@code cpu:0}, {@code cpu:1}, … or {@code gpu:0}, …
+ * A compute device a worker owns, one evaluation at a time: {@code cpu:0}, {@code cpu:1}, … (CPU
+ * devices all share the machine's CPU), {@code gpu:0}, … or, where several evaluations share one GPU,
+ * its slots {@code gpu:0/0}, {@code gpu:0/1}, …
  *
  * @param type {@code cpu} or {@code gpu}
  * @param index the device's index within its type
+ * @param slot which of the GPU's concurrent evaluations this is (0 for CPU devices)
+ * @param slots how many evaluations share the GPU (1 for CPU devices)
  */
-public record Device(String type, int index) {
+public record Device(String type, int index, int slot, int slots) {
+
+  /**
+   * Evaluations sharing one GPU under {@code --devices auto}. One BREC PPGN evaluation kept an
+   * H200 39 % busy (host-side work between small kernels); slots overlap that host work.
+   */
+  public static final int AUTO_GPU_SLOTS = 4;
+  /** The most slots one GPU may be given. */
+  static final int MAX_SLOTS = 64;
 
   private static final Pattern CPU_N = Pattern.compile("cpu:(\\d+)");
+  private static final Pattern SLOTS = Pattern.compile("(.*?)x(\\d+)");
 
   public Device {
     if (!type.equals("cpu") && !type.equals("gpu")) {
       throw new IllegalArgumentException("device type must be cpu or gpu, got '" + type + "'");
     }
+    if (slots < 1 || slot < 0 || slot >= slots || (slots > 1 && !type.equals("gpu"))) {
+      throw new IllegalArgumentException("device " + type + ":" + index + ": slot " + slot + " of " + slots
+          + " (slots are for GPUs; CPU devices are counted with cpu:N)");
+    }
+  }
+
+  /** A device of its own: no other evaluation shares it. */
+  public Device(String type, int index) {
+    this(type, index, 0, 1);
   }
 
   public boolean isGpu() {
@@ -29,7 +51,7 @@ public record Device(String type, int index) {
 
   /** The DJL device a model on this device runs on (every CPU device shares DJL's one CPU). */
   public ai.djl.Device djl() {
-    return isGpu() ? ai.djl.Device.gpu(index) : ai.djl.Device.cpu();
+    return isGpu() ? Devices.gpu(index) : ai.djl.Device.cpu();
   }
 
   /** This device in the single-device grammar of {@link Devices} ({@code cpu}, {@code gpu:N}). */
@@ -37,9 +59,9 @@ public record Device(String type, int index) {
     return Devices.name(djl());
   }
 
-  /** {@code cpu:0}, {@code gpu:1}. */
+  /** {@code cpu:0}, {@code gpu:1}, {@code gpu:0/2} (slot 2 of a shared GPU). */
   public String id() {
-    return type + ":" + index;
+    return type + ":" + index + (slots > 1 ? "/" + slot : "");
   }
 
   @Override
@@ -48,9 +70,11 @@ public record Device(String type, int index) {
   }
 
   /**
-   * Parses {@code --devices}: {@code auto} (every GPU the CUDA driver reports, else one CPU
-   * device per available core), {@code cpu:N} (N CPU devices), or a comma-separated list of
-   * single devices as {@link Devices#parse} reads them ({@code gpu:K}, {@code cpu}).
+   * Parses {@code --devices}: {@code auto} (every GPU the CUDA driver reports, {@link
+   * #AUTO_GPU_SLOTS} evaluations each, else one CPU device per available core), {@code cpu:N} (N
+   * CPU devices), or a comma-separated list of single devices as {@link Devices#parse} reads them
+   * ({@code gpu:K}, {@code cpu}), a GPU optionally with its number of concurrent evaluations
+   * ({@code gpu:0x4}).
    */
   public static List<Device> parse(String spec) {
     return parse(spec, Device::cudaGpuCount);
@@ -64,7 +88,7 @@ public record Device(String type, int index) {
       if (gpus > 0) {
         List<Device> out = new ArrayList<>(gpus);
         for (int i = 0; i < gpus; i++) {
-          out.add(new Device("gpu", i));
+          slots(out, i, AUTO_GPU_SLOTS);
         }
         return List.copyOf(out);
       }
@@ -82,22 +106,33 @@ public record Device(String type, int index) {
     int cpus = 0;
     for (String part : s.split(",", -1)) {
       String p = part.strip();
+      int slots = 1;
+      Matcher x = SLOTS.matcher(p);
+      if (x.matches()) {
+        p = x.group(1).strip();
+        slots = parseCount(x.group(2), spec);
+        if (slots < 1 || slots > MAX_SLOTS || !p.startsWith("gpu")) {
+          throw new IllegalArgumentException("--devices '" + spec + "': '" + part.strip() + "': slots are for a GPU,"
+              + " 1.." + MAX_SLOTS + " of them, as in gpu:0x4 (CPU devices are counted with cpu:N)");
+        }
+      }
       ai.djl.Device one;
       try {
         one = Devices.parse(p); // one grammar for a single device, shared with the model side
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--devices '" + spec + "': '" + p
-            + "' is not a device; use auto, cpu:N or a list like gpu:0,gpu:1");
+            + "' is not a device; use auto, cpu:N or a list like gpu:0,gpu:1 or gpu:0x4");
       }
       if (!one.isGpu()) {
         out.add(new Device("cpu", cpus++));
         continue;
       }
-      Device d = new Device("gpu", one.getDeviceId());
-      if (out.contains(d)) {
-        throw new IllegalArgumentException("--devices " + spec + ": " + p + " given twice");
+      int gpu = one.getDeviceId();
+      if (out.stream().anyMatch(d -> d.isGpu() && d.index() == gpu)) {
+        throw new IllegalArgumentException("--devices " + spec + ": " + p + " given twice (for several evaluations"
+            + " on it, give it once with slots: " + p + "x2)");
       }
-      out.add(d);
+      slots(out, gpu, slots);
     }
     return List.copyOf(out);
   }
@@ -111,11 +146,17 @@ public record Device(String type, int index) {
   }
 
   /** GPUs the CUDA driver reports (DJL asks libcudart; 0 where there is none). */
-  static int cudaGpuCount() {
+  public static int cudaGpuCount() {
     try {
       return Math.max(0, ai.djl.util.cuda.CudaUtils.getGpuCount());
     } catch (RuntimeException | LinkageError e) {
       return 0; // no CUDA runtime to ask: a CPU machine
+    }
+  }
+
+  private static void slots(List<Device> out, int gpu, int slots) {
+    for (int k = 0; k < slots; k++) {
+      out.add(new Device("gpu", gpu, k, slots));
     }
   }
 

@@ -87,7 +87,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     PairEvaluation e;
     try {
       MemoryBudget b = budget.get().orElseGet(() ->
-          MemoryBudget.defaultFor(djl, djl.isGpu() ? 1 : Runtime.getRuntime().availableProcessors()));
+          MemoryBudget.defaultFor(djl, djl.isGpu() ? device.slots() : Runtime.getRuntime().availableProcessors()));
       e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, b, cancelled);
     } catch (IllegalArgumentException x) {
       // a TorchScript module that does not fit: its signature, output or values
@@ -182,11 +182,6 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
       throw new TaskFailure(TaskFailure.INVALID_GRAPH6, "relabelings of pair " + task.getPairIndex() + " (task "
           + task.getHeader().getTaskId() + "): " + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public boolean trainsWithDjl(PairTask task) {
-    return true;
   }
 
   @Override

@@ -2,6 +2,9 @@ package io.expresso.runtime;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
+import io.expresso.model.GpuPrecision;
+import io.expresso.model.LoadedTorch;
+import io.expresso.model.Precision;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
@@ -35,7 +38,8 @@ public final class TaskProcessor {
   // provenance strings that are the same for many results, UTF-8 encoded once: encoding them
   // anew for every result was a measurable share of a no-op task's cost
   private final ByteString workerIdUtf8;
-  private final ByteString versionsUtf8;
+  private volatile ByteString versionsUtf8; // rewritten once, when PyTorch is first seen loaded
+  private volatile boolean torchSeen;
   private final ByteString revisionUtf8;
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
   private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
@@ -65,7 +69,8 @@ public final class TaskProcessor {
     this.timeouts = timeouts;
     this.limits = limits;
     this.workerIdUtf8 = ByteString.copyFromUtf8(workerId);
-    this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all()));
+    this.torchSeen = LoadedTorch.known().isPresent();
+    this.versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all(LoadedTorch.known())));
     this.revisionUtf8 = ByteString.copyFromUtf8(Versions.revision());
   }
 
@@ -105,6 +110,7 @@ public final class TaskProcessor {
         taskId = header.getTaskId();
       }
       result = evaluate(kind, task, header, device, cancel);
+      noteTorch(kind, result);
       checkFinite(result);
     } catch (TaskFailure f) {
       failure = f;
@@ -146,10 +152,11 @@ public final class TaskProcessor {
   }
 
   /**
-   * The outcome of a task that took down or failed on workers {@code attempts} times: it is not
-   * run again, but ends as an error result and a dead letter with reason {@code poison: N attempts}.
+   * The outcome of a task the broker delivered {@code deliveries} times without a result (it took
+   * down or was lost with a worker each time): it is not run again, but ends as an error result and
+   * a dead letter with reason {@code poison: N deliveries}.
    */
-  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int attempts) {
+  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int deliveries) {
     TaskKind kind = TaskKind.ofTopic(record.topic());
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
@@ -160,12 +167,13 @@ public final class TaskProcessor {
     } catch (TaskFailure undecodable) {
       // the reason below says enough; the dead letter keeps the bytes
     }
-    String reason = TaskFailure.POISON + ": " + attempts + " attempts";
+    String reason = TaskFailure.POISON + ": " + deliveries + " deliveries";
     Result.Builder b = Result.newBuilder().setExperimentId(header.getExperimentId()).setTaskId(taskId)
-        .setError(error(TaskFailure.POISON, reason + ": the task took down or was lost with a worker on each of its last "
-            + attempts + " starts, so it is not run again", record));
+        .setError(error(TaskFailure.POISON, reason + ": the broker delivered the task " + deliveries
+            + " times and no worker produced a result (each took it down or was lost with it), so it is not run again",
+            record));
     long now = System.currentTimeMillis();
-    stamp(b, record, device, kind, header, attempts + 1, now, 0);
+    stamp(b, record, device, kind, header, deliveries + 1, now, 0);
     Result built = b.build();
     observer.onPoison(device, kind);
     observer.onFinished(device, kind, built, 0);
@@ -193,6 +201,7 @@ public final class TaskProcessor {
         .setFinishedAtMs(System.currentTimeMillis())
         .setComputeSeconds(seconds)
         .setVersionsBytes(versionsUtf8)
+        .setPrecisionBytes(utf8(device.isGpu() ? GpuPrecision.current().label() : Precision.FP32.label()))
         .setRevisionBytes(revisionUtf8));
   }
 
@@ -279,6 +288,21 @@ public final class TaskProcessor {
       throw new CancellationException("interrupted while waiting for this worker's training slot");
     } finally {
       cancel.waiting(false);
+    }
+  }
+
+  /**
+   * Once a task has run a model, records the PyTorch this process loaded in the versions line
+   * (looked up in the mapped libraries once; exact methods and load tasks never look).
+   */
+  private void noteTorch(TaskKind kind, Result.Builder result) {
+    if (torchSeen || kind == TaskKind.SYNTHETIC || (result.hasPair() && result.getPair().getExact())) {
+      return;
+    }
+    java.util.Optional<LoadedTorch> torch = LoadedTorch.find();
+    if (torch.isPresent()) {
+      versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all(torch)));
+      torchSeen = true;
     }
   }
 

@@ -1,9 +1,11 @@
 package io.expresso.runtime;
 
+import io.expresso.model.LoadedTorch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -36,6 +38,11 @@ public final class Versions {
     return v.isEmpty() || v.startsWith("${") ? "unknown" : v;
   }
 
+  /** The PyTorch version the build bundles for the CPU (DJL's native library from Maven). */
+  public static String bundledPytorch() {
+    return built("pytorch");
+  }
+
   /**
    * The code revision this process was built from: the git commit checked out at build time
    * ({@code HEAD}; uncommitted changes are not marked), {@code unknown} outside a git checkout.
@@ -44,14 +51,18 @@ public final class Versions {
     return built("revision");
   }
 
-  static Map<String, String> all() {
+  /**
+   * Our code's and the libraries' versions. {@code pytorch} is the native library this process
+   * loaded ({@code 2.11.0+cu130}: a GPU host's own PyTorch may differ from the {@code 2.7.1} the
+   * build bundles), or {@code not-loaded} while nothing has needed PyTorch: a worker that never
+   * trains does not load it to say so.
+   */
+  static Map<String, String> all(Optional<LoadedTorch> torch) {
     Map<String, String> v = new LinkedHashMap<>();
     v.put("expresso", orDev(Versions.class.getPackage().getImplementationVersion()));
-    // DJL and the PyTorch native library the build was made against: read from the build, not
-    // from the engine, so that a worker that never trains does not load PyTorch to say this
     v.put("djl", built("djl"));
-    v.put("pytorch", built("pytorch"));
-    v.put("kafka-clients", orDev(org.apache.kafka.common.utils.AppInfoParser.getVersion()));
+    v.put("pytorch", torch.map(LoadedTorch::text).orElse("not-loaded"));
+    v.put("kafka-clients", orDev(org.apache.kafka.common.utils.internals.AppInfoParser.getVersion()));
     v.put("pekko", org.apache.pekko.Version.current());
     v.put("protobuf", com.google.protobuf.RuntimeVersion.MAJOR + "." + com.google.protobuf.RuntimeVersion.MINOR
         + "." + com.google.protobuf.RuntimeVersion.PATCH);

@@ -11,7 +11,6 @@ import io.expresso.graph.Graph;
 import io.expresso.model.GraphModel;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,10 +25,8 @@ import java.util.function.BooleanSupplier;
  * pair of a batch holds relabelings of the same two graphs, so any micro-batch of whole pairs has
  * the batch's per-channel statistics, as functions of the weights, not just in value.
  *
- * <p>Safe to call from any thread: DJL's gradient collector switches PyTorch's thread-local grad
- * mode on for the calling thread. The PyTorch engine allows one collecting gradient collector per
- * process, so the forward/backward section is serialised by a process-wide lock; the rest (input
- * encoding, optimizer step) runs concurrently.
+ * <p>Safe to call from several threads at once: gradients are recorded in PyTorch's thread-local
+ * grad mode ({@link ThreadGradients}), so evaluations sharing a device train side by side.
  *
  * <p>Cancellation is cooperative: the token is checked before every batch (so also between
  * epochs), and a set token ends training with {@link CancellationException}; the DJL trainer is
@@ -37,8 +34,6 @@ import java.util.function.BooleanSupplier;
  * {@code EasyTrain}, so the check sits in it instead of in a {@code TrainingListener}.
  */
 public final class SiameseTrainer {
-
-  private static final ReentrantLock COLLECTOR = new ReentrantLock();
 
   private SiameseTrainer() {}
 
@@ -109,8 +104,7 @@ public final class SiameseTrainer {
     double pairs = batch.size() / 2.0;
     float value = 0f;
     boolean finite = true;
-    COLLECTOR.lock();
-    try (GradientCollector collector = trainer.newGradientCollector()) {
+    try (GradientCollector collector = new ThreadGradients()) {
       for (int from = 0; from < batch.size() && finite; from += perPass) {
         List<Graph> pass = batch.subList(from, Math.min(batch.size(), from + perPass));
         try (NDManager sub = trainer.getManager().newSubManager()) {
@@ -129,8 +123,6 @@ public final class SiameseTrainer {
         value = Float.NaN;
         model.zeroGradients(); // passes before the bad one left gradients behind
       }
-    } finally {
-      COLLECTOR.unlock();
     }
     // A zero loss (every pair already has cosine <= 0) has a zero gradient; DJL refuses an
     // all-zero first step, and PyTorch's step would only apply momentum and decay: skip it.

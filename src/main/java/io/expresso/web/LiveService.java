@@ -20,6 +20,7 @@ public final class LiveService implements AutoCloseable {
   /** A reader that has not read from the broker for this long is reported as behind on {@code /health}. */
   static final Duration STALE_AFTER = Duration.ofSeconds(30);
 
+  private final KafkaClients clients;
   private final Metrics metrics;
   private final LiveState state = new LiveState();
   private final TaskCounter counter;
@@ -28,6 +29,7 @@ public final class LiveService implements AutoCloseable {
   private final HttpEndpoint http;
 
   private LiveService(KafkaClients clients, String host, int port, Metrics metrics) {
+    this.clients = clients;
     this.metrics = metrics;
     this.http = HttpEndpoint.live(host, port, metrics, state);
     this.counter = new TaskCounter(clients, state);
@@ -48,6 +50,15 @@ public final class LiveService implements AutoCloseable {
   /** Binds host:port (0 = any free port) and starts following the cluster {@code clients} reach. */
   public static LiveService start(KafkaClients clients, String host, int port, Metrics metrics) {
     return new LiveService(clients, host, port, metrics);
+  }
+
+  /**
+   * The aggregator of every experiment that feeds the page and the result meters: it keeps
+   * summaries only ({@link Aggregator#summariesOnly}), so a reader running for weeks holds no
+   * result. Add any listener of your own, then start it.
+   */
+  public Aggregator aggregator() {
+    return attach(new Aggregator(clients, null).summariesOnly());
   }
 
   /** Feeds the page and the result meters from {@code aggregator}; call before it starts. */

@@ -3,6 +3,7 @@ package io.expresso.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.expresso.runtime.kafka.TaskIdWindow;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +13,8 @@ import java.util.TreeMap;
  * errors, expected total when known), per (suite, category, model) pair counts, attack success
  * rates per budget, and the workers and devices that produced results. Every change bumps
  * {@link #version()}, which the SSE stream watches. Synchronized: updates are rare next to the
- * work that produced them.
+ * work that produced them. Summaries only, never a row per result: what it holds grows with
+ * experiments, (suite, category, model) rows, attack curves, workers and running train tasks.
  */
 public final class LiveState {
 
@@ -20,6 +22,8 @@ public final class LiveState {
 
   private final Map<String, Experiment> experiments = new LinkedHashMap<>();
   private final Map<String, Worker> workers = new TreeMap<>();
+  /** Train tasks whose successful result arrived, so late epochs stay out (bounded: no task ids kept). */
+  private final TaskIdWindow trained = new TaskIdWindow();
   private long version;
 
   /** The expected number of results of an experiment, when the publisher knows it. */
@@ -78,7 +82,7 @@ public final class LiveState {
    */
   public synchronized void trainEpoch(io.expresso.proto.v1.TrainProgress p) {
     Experiment e = experiment(p.getExperimentId().isEmpty() ? "(none)" : p.getExperimentId());
-    if (e.trained.contains(p.getTaskId())) {
+    if (trained.get(p.getTaskId()) != TaskIdWindow.ABSENT) {
       return;
     }
     io.expresso.proto.v1.TrainProgress before = e.training.get(p.getTaskId());
@@ -93,7 +97,7 @@ public final class LiveState {
   public synchronized void trainFinished(String experiment, String taskId, boolean succeeded) {
     Experiment e = experiment(experiment);
     if (succeeded) {
-      e.trained.add(taskId);
+      trained.put(taskId, true);
     }
     if (e.training.remove(taskId) != null) {
       version++;
@@ -229,10 +233,8 @@ public final class LiveState {
     final Map<String, long[]> categories = new TreeMap<>();
     /** model, pattern, space → its success curve. */
     final Map<String, Curve> attacks = new TreeMap<>();
-    /** Running train tasks by task id: their latest epoch. */
+    /** Running train tasks by task id: their latest epoch (until the result; progress is kept a day). */
     final Map<String, io.expresso.proto.v1.TrainProgress> training = new TreeMap<>();
-    /** Train tasks whose successful result arrived. */
-    final java.util.Set<String> trained = new java.util.HashSet<>();
   }
 
   /** Budget (fraction, or flips when fractions are unknown) → {attacked, succeeded, flips}. */

@@ -48,11 +48,11 @@ public final class LiveStateListener implements ResultListener {
   }
 
   @Override
-  public void onSuperseded(Result earlier, Result later) {
+  public void onSuperseded(Result later) {
     if (later.hasError()) {
       return; // a newer error for a task already shown as failed
     }
-    state.errorSuperseded(experimentOf(earlier), kindOf(earlier));
+    state.errorSuperseded(experimentOf(later), kindOf(later)); // the error's: same task
     onResult(later);
   }
 

@@ -2,6 +2,7 @@ package io.expresso.web;
 
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.TaskIdWindow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Counts the tasks published per experiment (unique task ids on the task topics, read from the
  * beginning outside the workers' group), so the live page can show progress as results / tasks.
- * Undecodable task records are counted under no experiment: they never carry one.
+ * Undecodable task records are counted under no experiment: they never carry one. Task ids are
+ * remembered in a bounded {@link TaskIdWindow}, not kept: a task published again more than 1.5
+ * million distinct tasks later is counted twice.
  */
 final class TaskCounter implements AutoCloseable {
 
@@ -32,7 +35,8 @@ final class TaskCounter implements AutoCloseable {
 
   private final LiveState state;
   private final KafkaConsumer<String, byte[]> consumer;
-  private final Map<String, Set<String>> tasks = new HashMap<>();
+  private final TaskIdWindow seen = new TaskIdWindow();
+  private final Map<String, Long> tasks = new HashMap<>();
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Thread thread;
   private volatile long lastHealthyMs = System.currentTimeMillis();
@@ -64,12 +68,11 @@ final class TaskCounter implements AutoCloseable {
             Thread.sleep(200);
             continue;
           }
-          Map<String, Integer> grown = new HashMap<>();
+          Map<String, Long> grown = new HashMap<>();
           for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             String experiment = experimentOf(r);
-            if (experiment != null && r.key() != null
-                && tasks.computeIfAbsent(experiment, e -> new HashSet<>()).add(r.key())) {
-              grown.put(experiment, tasks.get(experiment).size());
+            if (experiment != null && r.key() != null && seen.put(experiment + '\u0000' + r.key(), true)) {
+              grown.put(experiment, tasks.merge(experiment, 1L, Long::sum));
             }
           }
           grown.forEach(state::expect);

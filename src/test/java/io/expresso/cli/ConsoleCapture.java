@@ -39,6 +39,11 @@ final class ConsoleCapture implements BeforeEachCallback, AfterEachCallback {
     return err.toString(StandardCharsets.UTF_8).strip();
   }
 
+  /** Forgets standard output so far (between commands in one test). */
+  void resetOut() {
+    out.reset();
+  }
+
   /** Forgets standard error so far (between commands in one test). */
   void resetErr() {
     err.reset();

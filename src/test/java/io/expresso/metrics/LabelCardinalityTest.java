@@ -86,7 +86,7 @@ class LabelCardinalityTest {
       LiveService live = LiveService.start(broker.bootstrap(), "127.0.0.1", 0, m);
       try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")),
               EvaluatorRegistry.defaults(), new TaskMetricsObserver(m.tasks()));
-           Aggregator a = live.attach(new Aggregator(broker.bootstrap(), null)).start();
+           Aggregator a = live.aggregator().start();
            Publisher p = new Publisher(broker.bootstrap())) {
         for (int i = 0; i < TASKS; i++) {
           PairTask t = template.toBuilder().setHeader(template.getHeader().toBuilder().setExperimentId(experiment(i)).setTaskId(experiment(i) + "/1-wl/0"))

@@ -26,6 +26,7 @@ class MetricsTest {
     t.restart();
     ResultMeters r = m.results();
     r.result("pair", true);
+    r.duplicate("synthetic");
     r.pair("e1", "builtin", "Regular", "gin", true, true, 150.0, 12.0);
     r.pair("e1", "builtin", "Regular", "gin", false, false, 3.0, 90.0);
     r.pair("e1", "builtin", "Basic", "1-wl", true, true, Double.NaN, Double.NaN);

@@ -57,9 +57,9 @@ class ResultMetricsListenerTest {
               .setDistinguished(true).setReliable(true).setExact(true)).build();
       l.onResult(error);
       assertThat(tasks(m, "error")).isEqualTo(1.0);
-      l.onSuperseded(error, newerError);
+      l.onSuperseded(newerError);
       assertThat(tasks(m, "error")).as("still one failed task").isEqualTo(1.0);
-      l.onSuperseded(newerError, success);
+      l.onSuperseded(success);
       assertThat(tasks(m, "error")).isEqualTo(0.0);
       assertThat(tasks(m, "ok")).isEqualTo(1.0);
       assertThat(m.registry().get(MeterNames.PAIRS_EVALUATED).counter().count()).isEqualTo(1.0);
@@ -67,7 +67,10 @@ class ResultMetricsListenerTest {
       // the counter counts events: the task failed once, then succeeded once
       assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "error").counter().count()).isEqualTo(1.0);
       assertThat(m.registry().get(MeterNames.RESULTS).tag("kind", "pair").tag("outcome", "ok").counter().count()).isEqualTo(1.0);
+      l.onDuplicate(success);
+      assertThat(tasks(m, "ok")).as("a duplicate counts once").isEqualTo(1.0);
       assertThat(m.scrape()).contains(
+          "expresso_result_duplicates_total{kind=\"pair\"} 3.0",
           "expresso_experiment_tasks{kind=\"pair\",outcome=\"error\"} 0.0",
           "expresso_experiment_tasks{kind=\"pair\",outcome=\"ok\"} 1.0");
     }

@@ -33,11 +33,16 @@ class ResultSummaryTest {
     rs.add(pair("c", "1-wl", "Basic", 2, true));
     rs.add(Result.newBuilder().setExperimentId("e").setTaskId("d")
         .setError(TaskError.newBuilder().setReason("invalid-graph6").setMessage("x")).build());
-    ResultSummary s = new ResultSummary("e", rs);
+    ResultSummary s = new ResultSummary("e", rs, new ResultSummary.DuplicateRecords(3, 1));
     JsonNode j = new ObjectMapper().readTree(s.json());
     List<String> keys = new ArrayList<>();
     j.fieldNames().forEachRemaining(keys::add);
-    assertThat(keys).containsExactly("experiment", "unique_results", "duplicates_in_report", "errors", "categories");
+    assertThat(keys).containsExactly("experiment", "unique_results", "duplicates_in_report", "errors", "categories",
+        "duplicate_records", "superseded_errors");
+    assertThat(j.get("duplicate_records").asInt()).isEqualTo(3);
+    assertThat(j.get("superseded_errors").asInt()).isEqualTo(1);
+    assertThat(s.duplicateRecordsLine()).isEqualTo("3 duplicate result records (a task id already read; each task"
+        + " counted once: 1 replaced an error result, 2 ignored)");
     assertThat(j.get("unique_results").asInt()).isEqualTo(4);
     assertThat(j.get("duplicates_in_report").asInt()).isZero();
     assertThat(j.get("errors").asInt()).isEqualTo(1);
@@ -96,5 +101,21 @@ class ResultSummaryTest {
     assertThat(new ObjectMapper().readTree(lines.get(0)).get("task_id").asText()).isEqualTo("a");
     assertThat(Files.readString(files.get(2))).contains("| 3-wl | CSL | 2 | 1 | 50.0 |");
     assertThat(Files.readString(files.get(3))).contains("<td>CSL</td>");
+  }
+
+  @Test
+  void reportsSayWhichArithmeticTheResultsRanAt() {
+    List<Result> rs = new ArrayList<>();
+    rs.add(pair("a", "ppgn", "Basic", 1, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("gpu:0/1").setPrecision("tf32")).build());
+    rs.add(pair("b", "ppgn", "Basic", 2, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("gpu:0/2").setPrecision("fp32")).build());
+    rs.add(pair("c", "ppgn", "Basic", 3, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("cpu:0").setPrecision("fp32")).build());
+    ResultSummary s = new ResultSummary("e", rs);
+    assertThat(s.byPrecision()).containsExactly(java.util.Map.entry("cpu fp32", 1), java.util.Map.entry("gpu fp32", 1),
+        java.util.Map.entry("gpu tf32", 1));
+    assertThat(ResultTables.render(s)).contains("ran on: cpu fp32 (1 result), gpu fp32 (1 result), gpu tf32 (1 result)");
+    assertThat(ReportFiles.markdown(s)).contains("Ran on (device, arithmetic): cpu fp32: 1, gpu fp32: 1, gpu tf32: 1.");
   }
 }

@@ -3,6 +3,7 @@ package io.expresso.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DeviceTest {
@@ -12,7 +13,9 @@ class DeviceTest {
     assertThat(Device.parse("cpu:3")).extracting(Device::id).containsExactly("cpu:0", "cpu:1", "cpu:2");
     assertThat(Device.parse("gpu:0,gpu:1")).extracting(Device::id).containsExactly("gpu:0", "gpu:1");
     assertThat(Device.parse("auto", () -> 0)).isNotEmpty().allMatch(d -> d.type().equals("cpu"));
-    assertThat(Device.parse("auto", () -> 2)).containsExactly(new Device("gpu", 0), new Device("gpu", 1));
+    assertThat(Device.parse("auto", () -> 2)).extracting(Device::id)
+        .containsExactly("gpu:0/0", "gpu:0/1", "gpu:0/2", "gpu:0/3", "gpu:1/0", "gpu:1/1", "gpu:1/2", "gpu:1/3");
+    assertThat(Device.parse("gpu:0")).containsExactly(new Device("gpu", 0));
     // this machine: whatever the CUDA driver reports, auto never comes back empty
     assertThat(Device.parse("auto")).isNotEmpty();
   }
@@ -22,5 +25,19 @@ class DeviceTest {
     assertThatThrownBy(() -> Device.parse("tpu:0")).hasMessageContaining("'tpu:0' is not a device");
     assertThatThrownBy(() -> Device.parse("gpu:0,gpu:0")).hasMessageContaining("given twice");
     assertThatThrownBy(() -> Device.parse("cpu:0")).hasMessageContaining("1..1024");
+    assertThatThrownBy(() -> Device.parse("gpu:0x4,gpu:0")).hasMessageContaining("given twice").hasMessageContaining("gpu:0x2");
+    assertThatThrownBy(() -> Device.parse("cpux2")).hasMessageContaining("'cpux2': slots are for a GPU");
+    assertThatThrownBy(() -> Device.parse("gpu:0x0")).hasMessageContaining("1..64");
+    assertThatThrownBy(() -> Device.parse("gpu:0x65")).hasMessageContaining("1..64");
+    assertThatThrownBy(() -> new Device("cpu", 0, 1, 2)).hasMessageContaining("slots are for GPUs");
+  }
+
+  @Test
+  void aGpuWithSlotsIsSeveralDevicesOnOneDjlDevice() {
+    List<Device> ds = Device.parse("gpu:1x3, gpu:0");
+    assertThat(ds).extracting(Device::id).containsExactly("gpu:1/0", "gpu:1/1", "gpu:1/2", "gpu:0");
+    assertThat(ds).extracting(Device::slots).containsExactly(3, 3, 3, 1);
+    assertThat(ds.get(2).djl()).isEqualTo(ai.djl.Device.gpu(1)); // what PyTorch runs on: the same GPU for every slot
+    assertThat(ds.get(2).modelName()).isEqualTo("gpu:1");
   }
 }

@@ -116,7 +116,9 @@ class PairTaskContractTest {
     Map<String, String> versions = Versions.parse(prov.getVersions());
     assertThat(versions).containsKeys("expresso", "djl", "pytorch", "kafka-clients", "pekko", "protobuf", "java");
     assertThat(versions.get("djl")).as("DJL version filled in at build time").matches("\\d+\\.\\d+\\.\\d+.*");
-    assertThat(versions.get("pytorch")).as("PyTorch version filled in at build time").matches("\\d+\\.\\d+\\.\\d+.*");
+    assertThat(versions.get("pytorch")).as("the PyTorch this process loaded: the bundled CPU library")
+        .isEqualTo(Versions.bundledPytorch() + "+cpu");
+    assertThat(prov.getPrecision()).isEqualTo("fp32");
     assertThat(prov.getStartedAtMs()).isPositive();
     assertThat(prov.getFinishedAtMs()).isGreaterThanOrEqualTo(prov.getStartedAtMs());
   }

@@ -130,7 +130,7 @@ class TaskProcessorTest {
 
   @Test
   void versionsLineParsesBackToTheMap() {
-    java.util.Map<String, String> all = Versions.all();
+    java.util.Map<String, String> all = Versions.all(java.util.Optional.empty());
     assertThat(Versions.parse(Versions.line(all))).isEqualTo(all);
     assertThat(Versions.parse("  a/1   b/2.0/rc junk ")).containsExactly(java.util.Map.entry("a", "1"), java.util.Map.entry("b", "2.0/rc"));
   }

@@ -27,7 +27,7 @@ class LiveStateListenerTest {
     assertThat(before.path("errors").asLong()).isEqualTo(1);
     assertThat(before.path("categories")).isEmpty();
 
-    l.onSuperseded(error, success);
+    l.onSuperseded(success);
     JsonNode after = experiment(state);
     assertThat(after.path("results").asLong()).as("still one task").isEqualTo(1);
     assertThat(after.path("errors").asLong()).isZero();

@@ -90,7 +90,7 @@ class LiveSystemTest {
     List<Device> devices = Device.parse("cpu:2");
     devices.forEach(d -> metrics.tasks().registerDevice(d.id()));
     live = LiveService.start(broker.bootstrap(), "127.0.0.1", 0, metrics);
-    aggregator = live.attach(new Aggregator(broker.bootstrap(), null)).start();
+    aggregator = live.aggregator().start();
     worker = Worker.start(Worker.Settings.of(broker.bootstrap(), devices), EvaluatorRegistry.defaults(),
         new TaskMetricsObserver(metrics.tasks()));
     publisher = new Publisher(broker.bootstrap());

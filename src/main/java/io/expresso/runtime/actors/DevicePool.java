@@ -45,7 +45,7 @@ final class DevicePool {
       ArrayDeque<ActorRef<DeviceWorker.Command>> idle = new ArrayDeque<>();
       for (Device d : devices) {
         idle.add(ctx.spawn(DeviceWorker.create(d, settings, ctx.getSelf()),
-            "device-" + d.type() + "-" + d.index(), DispatcherSelector.fromConfig(DeviceWorker.dispatcher(d))));
+            "device-" + d.type() + "-" + d.index() + "-" + d.slot(), DispatcherSelector.fromConfig(DeviceWorker.dispatcher(d))));
       }
       Queues queues = new Queues(devices.size() * 4, costs, settings.quarantineAt());
       Runnable dispatch = () -> {

@@ -27,10 +27,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads {@code expresso.results} from the beginning (committed transactions only), keeps the
  * results of one experiment (or all), and de-duplicates them by task id: a report holds each task
- * once by construction. Which result of a task counts is {@link ResultMerge}'s rule (the first
- * success, else the latest error): a result that replaces an error is reported to listeners as
- * superseding it, any other repeat as a duplicate that is never counted. Runs on its own thread;
- * {@link ResultListener}s hook into the stream.
+ * once by construction. Results are produced at least once (a task run twice writes two records
+ * under its id), so this is the one place every reader counts a task once. Which result of a task
+ * counts is {@link ResultMerge}'s rule (the first success, else the latest error): a result that
+ * replaces an error is reported to listeners as superseding it, any other repeat as a duplicate
+ * that is never counted; both are duplicate records ({@link #duplicateRecords()}).
+ *
+ * <p>By default every kept result is held (as bytes), for readers that read an experiment once
+ * and report it ({@code results}, report files, the robustness executor). {@link #summariesOnly}
+ * holds none, only a bounded {@link TaskIdWindow} of task ids and their outcomes, for the
+ * long-lived readers of {@code up} and {@code watch} whose listeners keep summaries. Runs on its
+ * own thread; {@link ResultListener}s hook into the stream.
  */
 public final class Aggregator implements AutoCloseable {
 
@@ -41,7 +48,10 @@ public final class Aggregator implements AutoCloseable {
   private final List<ResultListener> listeners = new CopyOnWriteArrayList<>();
   // results are kept as the bytes they arrived in: one array each instead of a tree of message and
   // string objects, so at 100k results a second the garbage collector has far less to trace and copy
-  private final Map<String, byte[]> unique = new LinkedHashMap<>();
+  private Map<String, byte[]> unique = new LinkedHashMap<>();
+  // summaries only: which task ids were read and whether their kept result succeeded
+  private TaskIdWindow window;
+  private int uniqueCount;
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<TopicPartition, Long> endAtStart = new java.util.HashMap<>();
   private volatile boolean caughtUp;
@@ -84,6 +94,24 @@ public final class Aggregator implements AutoCloseable {
    */
   public Aggregator fromNow() {
     this.fromNow = true;
+    return this;
+  }
+
+  /**
+   * Keeps no results, only which task ids were read and whether each one's kept result succeeded,
+   * in a {@link TaskIdWindow} (at most 32 MiB): for long-lived readers whose listeners keep
+   * summaries. A repeat of a task that has left the window (more than 1.5 million distinct tasks
+   * later) is taken for a first result. {@link #results}, {@link #result} and {@link
+   * #succeededTaskIds()} then throw. Call before {@link #start}.
+   */
+  public Aggregator summariesOnly() {
+    return summariesOnly(new TaskIdWindow());
+  }
+
+  /** {@link #summariesOnly()} with the given window (tests). */
+  Aggregator summariesOnly(TaskIdWindow w) {
+    this.window = w;
+    this.unique = null;
     return this;
   }
 
@@ -254,32 +282,16 @@ public final class Aggregator implements AutoCloseable {
     if (experiment != null && !experiment.equals(result.getExperimentId())) {
       return;
     }
-    byte[] kept;
+    Merge merge;
     synchronized (this) {
-      kept = unique.putIfAbsent(result.getTaskId(), r.value());
-    }
-    Result earlier = null;
-    if (kept != null) {
-      // a repeat (rare): decoded only here, so the first arrival of each task stays cheap
-      Result keptResult = decode(kept);
-      synchronized (this) {
-        if (ResultMerge.supersedes(keptResult, result)) {
-          unique.put(result.getTaskId(), r.value());
-          superseded++;
-          earlier = keptResult;
-        } else {
-          duplicates++;
-        }
-      }
+      merge = merge(result, r.value());
     }
     for (ResultListener l : listeners) {
       try {
-        if (kept == null) {
-          l.onResult(result);
-        } else if (earlier != null) {
-          l.onSuperseded(earlier, result);
-        } else {
-          l.onDuplicate(result);
+        switch (merge) {
+          case FIRST -> l.onResult(result);
+          case SUPERSEDES -> l.onSuperseded(result);
+          case DUPLICATE -> l.onDuplicate(result);
         }
       } catch (RuntimeException e) {
         LOG.warn("result listener {} failed: {}", l, e.toString());
@@ -287,13 +299,50 @@ public final class Aggregator implements AutoCloseable {
     }
   }
 
+  /** What a result record did to its task's kept result. */
+  private enum Merge { FIRST, SUPERSEDES, DUPLICATE }
+
+  /** Applies {@link ResultMerge} to what is kept of the result's task; the caller holds the lock. */
+  private Merge merge(Result result, byte[] value) {
+    String id = result.getTaskId();
+    boolean ok = ResultMerge.succeeded(result);
+    int kept; // TaskIdWindow.ABSENT, 0 (an error) or 1 (a success)
+    if (window != null) {
+      kept = window.get(id);
+    } else {
+      byte[] k = unique.get(id);
+      // a repeat is rare: decoded only here, so the first arrival of each task stays cheap
+      kept = k == null ? TaskIdWindow.ABSENT : ResultMerge.succeeded(decode(k)) ? 1 : 0;
+    }
+    if (kept == TaskIdWindow.ABSENT) {
+      keep(id, value, ok);
+      uniqueCount++;
+      return Merge.FIRST;
+    }
+    if (ResultMerge.supersedes(kept == 1)) {
+      keep(id, value, ok);
+      superseded++;
+      return Merge.SUPERSEDES;
+    }
+    duplicates++;
+    return Merge.DUPLICATE;
+  }
+
+  private void keep(String id, byte[] value, boolean ok) {
+    if (window != null) {
+      window.put(id, ok);
+    } else {
+      unique.put(id, value);
+    }
+  }
+
   /** Waits until {@code n} unique results arrived or {@code timeout} passed; true if they did. */
   public synchronized boolean awaitUnique(int n, Duration timeout) throws InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
-    while (unique.size() < n) {
+    while (uniqueCount < n) {
       long left = end - System.nanoTime();
       if (left <= 0 || thread == null || !thread.isAlive()) {
-        return unique.size() >= n;
+        return uniqueCount >= n;
       }
       wait(Math.max(1, Math.min(left / 1_000_000, 500)));
     }
@@ -307,7 +356,7 @@ public final class Aggregator implements AutoCloseable {
   public List<Result> results() {
     List<byte[]> kept;
     synchronized (this) {
-      kept = new ArrayList<>(unique.values());
+      kept = new ArrayList<>(all().values());
     }
     List<Result> out = new ArrayList<>(kept.size());
     for (byte[] b : kept) {
@@ -320,7 +369,7 @@ public final class Aggregator implements AutoCloseable {
   public Optional<Result> result(String taskId) {
     byte[] b;
     synchronized (this) {
-      b = unique.get(taskId);
+      b = all().get(taskId);
     }
     return b == null ? Optional.empty() : Optional.of(decode(b));
   }
@@ -361,6 +410,14 @@ public final class Aggregator implements AutoCloseable {
     }
   }
 
+  /** Every kept result; only an aggregator that keeps them has them. */
+  private Map<String, byte[]> all() {
+    if (unique == null) {
+      throw new IllegalStateException("this aggregator keeps summaries only, not the results");
+    }
+    return unique;
+  }
+
   private static Result decode(byte[] kept) {
     try {
       return Result.parseFrom(kept);
@@ -369,11 +426,20 @@ public final class Aggregator implements AutoCloseable {
     }
   }
 
+  /** Tasks read (each once, whatever the number of its records). */
   public synchronized int uniqueCount() {
-    return unique.size();
+    return uniqueCount;
   }
 
-  /** Results received again for a task id already seen (redeliveries); never counted. */
+  /**
+   * Result records for a task id already read (a task run twice, a redelivery, a re-published
+   * task): {@link #duplicatesSeen()} plus {@link #supersededSeen()}. Each task still counts once.
+   */
+  public synchronized int duplicateRecords() {
+    return duplicates + superseded;
+  }
+
+  /** Records for a task id already read that changed nothing (its kept result had succeeded); never counted. */
   public synchronized int duplicatesSeen() {
     return duplicates;
   }

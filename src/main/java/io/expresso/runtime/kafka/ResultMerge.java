@@ -8,7 +8,9 @@ import io.expresso.proto.v1.Result;
  * latest error. So a retry that succeeds supersedes the error in every report, table, metric and
  * page, and nothing replaces a success (a result is a measurement; re-running a task that
  * succeeded must not change the report). The {@link Aggregator} applies it, in arrival order per
- * task id (one task id is one partition, so that order is the order the results were committed).
+ * task id (one task id is one partition, so that order is the order the results were written).
+ * The rule needs only whether the kept result succeeded, so a reader that keeps one bit per task
+ * ({@link TaskIdWindow}) applies it exactly as one that keeps every result.
  */
 public final class ResultMerge {
 
@@ -25,6 +27,11 @@ public final class ResultMerge {
    * how the latest attempt failed); false when {@code kept} succeeded.
    */
   public static boolean supersedes(Result kept, Result later) {
-    return !succeeded(kept);
+    return supersedes(succeeded(kept));
+  }
+
+  /** {@link #supersedes(Result, Result)} knowing only whether the kept result succeeded. */
+  public static boolean supersedes(boolean keptSucceeded) {
+    return !keptSucceeded;
   }
 }

@@ -5,6 +5,8 @@
  * io.expresso.runtime.kafka.Publisher}, the embedded KRaft broker, and the idempotent result
  * {@link io.expresso.runtime.kafka.Aggregator}, which applies {@link
  * io.expresso.runtime.kafka.ResultMerge} and hands each result to its {@link
- * io.expresso.runtime.kafka.ResultListener}s (metrics, live page, report files).
+ * io.expresso.runtime.kafka.ResultListener}s (metrics, live page, report files): the one place
+ * readers count a task once, whatever the number of its result records. Long-lived readers remember
+ * task ids in a bounded {@link io.expresso.runtime.kafka.TaskIdWindow}.
  */
 package io.expresso.runtime.kafka;

@@ -107,9 +107,8 @@ class ResultMergeTest {
         }
 
         @Override
-        public void onSuperseded(Result earlier, Result later) {
-          heard.add(later.getTaskId() + ": " + earlier.getError().getReason() + " -> "
-              + (later.hasError() ? later.getError().getReason() : "ok"));
+        public void onSuperseded(Result later) {
+          heard.add(later.getTaskId() + ": error -> " + (later.hasError() ? later.getError().getReason() : "ok"));
         }
       }).start()) {
         assertThat(a.awaitCaughtUp(Duration.ofSeconds(60))).isTrue();
@@ -119,11 +118,12 @@ class ResultMergeTest {
         assertThat(a.succeededTaskIds()).containsExactlyInAnyOrder("merge/fixed", "merge/ok");
         assertThat(a.supersededSeen()).isEqualTo(2);
         assertThat(a.duplicatesSeen()).as("an error after a success, a second success").isEqualTo(2);
+        assertThat(a.duplicateRecords()).isEqualTo(4);
         assertThat(new ResultSummary("merge", a.results()).errors()).isEqualTo(1);
       }
       assertThat(heard).containsExactlyInAnyOrder("first merge/fixed error", "first merge/ok ok",
-          "first merge/failing error", "merge/fixed: exception -> ok", "duplicate merge/ok",
-          "merge/failing: exception -> nan", "duplicate merge/fixed");
+          "first merge/failing error", "merge/fixed: error -> ok", "duplicate merge/ok",
+          "merge/failing: error -> nan", "duplicate merge/fixed");
       assertThat(Aggregator.succeededTaskIds(broker.bootstrap(), "merge", Duration.ofSeconds(60)))
           .containsExactlyInAnyOrder("merge/fixed", "merge/ok");
       assertThat(Aggregator.succeededTaskIds(broker.bootstrap(), "other", Duration.ofSeconds(60))).isEmpty();

@@ -1,0 +1,102 @@
+package io.expresso.cli;
+
+import io.expresso.model.DeviceCheck;
+import io.expresso.model.EngineDefaults;
+import io.expresso.model.GpuPrecision;
+import io.expresso.model.LoadedTorch;
+import io.expresso.model.NativeEnvironment;
+import io.expresso.runtime.Device;
+import io.expresso.runtime.Versions;
+import java.io.PrintWriter;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code expresso doctor}: what a worker started here would run on — its devices, the PyTorch
+ * native library and DJL JNI actually loaded, the environment that chose them, the precision —
+ * and one small product on each device to show it computes.
+ */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+    description = "Show what a worker on this machine would run on: devices, the PyTorch library and DJL JNI loaded"
+        + " (version, flavour, path), GPU precision; runs one small matrix product on each device."
+        + " Exit code 1 if a device fails.")
+final class DoctorCommand implements Callable<Integer> {
+
+  /** The environment DJL reads to find a host's own PyTorch (scripts/gpu-setup writes it). */
+  private static final List<String> DJL_ENVIRONMENT = List.of("PYTORCH_LIBRARY_PATH", "PYTORCH_FLAVOR", "PYTORCH_VERSION",
+      "DJL_CACHE_DIR", "LD_LIBRARY_PATH", "EXPRESSO_GPU_ENV");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+
+  @Option(names = "--devices", paramLabel = "D", description = "the devices to check, as a worker's --devices (default: ${DEFAULT-VALUE})")
+  String devices = "auto";
+
+  @Override
+  public Integer call() {
+    EngineDefaults.apply();
+    precision.apply(spec);
+    List<Device> ds = UsageChecks.devices(spec, devices);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("expresso " + Versions.revision() + ", java " + System.getProperty("java.version") + " ("
+        + System.getProperty("java.home") + ")");
+    int gpus = Device.cudaGpuCount();
+    out.println("CUDA: " + (gpus > 0 ? gpus + " GPU(s), CUDA runtime " + cudaVersion() : "no GPU reported by the CUDA driver"));
+    out.println("worker devices (" + devices + "): " + String.join(" ", ds.stream().map(Device::id).toList()));
+    for (String name : DJL_ENVIRONMENT) {
+      String v = System.getenv(name);
+      out.println("  " + name + "=" + (v == null ? "(unset)" : v));
+    }
+    out.println("GPU precision: " + GpuPrecision.current().label() + " (" + GpuPrecision.OVERRIDE + "="
+        + Optional.ofNullable(NativeEnvironment.get(GpuPrecision.OVERRIDE)).orElse("unset")
+        + " in this process; CPU devices always fp32)");
+    out.flush();
+
+    int failed = 0;
+    Set<ai.djl.Device> distinct = new LinkedHashSet<>();
+    ds.forEach(d -> distinct.add(d.djl()));
+    for (ai.djl.Device d : distinct) {
+      try {
+        DeviceCheck c = DeviceCheck.run(d);
+        out.printf(Locale.ROOT, "device %s: a %d-square float32 product in %.3f s, max relative error %.1e against exact%n",
+            io.expresso.model.Devices.name(d), DeviceCheck.SIDE, c.seconds(), c.maxRelativeError());
+      } catch (RuntimeException | LinkageError e) {
+        failed++;
+        String why = String.valueOf(e.getMessage() == null ? e : e.getMessage()).lines().findFirst().orElse("");
+        out.println("device " + io.expresso.model.Devices.name(d) + ": FAILED: " + e.getClass().getSimpleName() + ": "
+            + (why.length() > 300 ? why.substring(0, 300) + "…" : why));
+      }
+      out.flush();
+    }
+    Optional<LoadedTorch> torch = LoadedTorch.find();
+    if (torch.isPresent()) {
+      LoadedTorch t = torch.get();
+      out.println("PyTorch loaded: " + t.version() + ", flavour " + t.flavor() + ", " + t.libtorch());
+      out.println("DJL JNI loaded: " + t.jni().map(Object::toString).orElse("(not found among the mapped libraries)"));
+      if (!t.version().equals(Versions.bundledPytorch())) {
+        out.println("  (the jar bundles PyTorch " + Versions.bundledPytorch() + " for the CPU; this host's own runs instead)");
+      }
+    } else {
+      failed++;
+      out.println("PyTorch loaded: none (the engine did not load; see the errors above)");
+    }
+    out.flush();
+    return failed == 0 ? 0 : 1;
+  }
+
+  private static String cudaVersion() {
+    try {
+      return ai.djl.util.cuda.CudaUtils.getCudaVersionString();
+    } catch (RuntimeException | LinkageError e) {
+      return "unknown";
+    }
+  }
+}

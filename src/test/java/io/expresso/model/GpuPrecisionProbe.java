@@ -1,0 +1,37 @@
+package io.expresso.model;
+
+/**
+ * Run in a fresh JVM by {@link GpuPrecisionTest} (the precision is fixed once per process): makes
+ * GPU devices the ways Expresso does, with no GPU present, and prints what the native environment
+ * says after each step.
+ */
+public final class GpuPrecisionProbe {
+
+  private GpuPrecisionProbe() {}
+
+  public static void main(String[] args) {
+    say("start", NativeEnvironment.get(GpuPrecision.OVERRIDE));
+    if (args.length > 0 && args[0].equals("tf32")) {
+      GpuPrecision.choose(Precision.TF32);
+      say("chosen", GpuPrecision.current().label());
+    }
+    Devices.parse("cpu");
+    say("after-cpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
+    ai.djl.Device gpu = new io.expresso.runtime.Device("gpu", 1).djl();
+    say("gpu", gpu.isGpu() + " " + gpu.getDeviceId());
+    say("after-gpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
+    say("precision", GpuPrecision.of(gpu).label());
+    Precision other = GpuPrecision.current() == Precision.FP32 ? Precision.TF32 : Precision.FP32;
+    try {
+      GpuPrecision.choose(other);
+      say("switch", "allowed");
+    } catch (IllegalStateException e) {
+      say("switch", e.getMessage());
+    }
+    say("end", NativeEnvironment.get(GpuPrecision.OVERRIDE));
+  }
+
+  private static void say(String key, String value) {
+    System.out.println(key + "=" + value);
+  }
+}
