@@ -6,6 +6,7 @@ import io.expresso.proto.v1.Result;
 import io.expresso.report.Table;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskTimeouts;
+import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.EmbeddedBroker;
 import io.expresso.runtime.kafka.Publisher;
@@ -21,10 +22,15 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
 import java.util.stream.Collectors;
 
 /**
@@ -45,7 +51,7 @@ public final class FleetBench {
    * 20s}, {@code 10m}); the worker flags (null: the worker's own default) go to every worker as given.
    */
   public record Settings(int tasks, int workMs, String joinAt, String leaveAt, String timeout, int partitions,
-      String sessionTimeout, String revokeDrain, String stopGrace, int commitIntervalMs) {}
+      String stopGrace) {}
 
   private static final String BUSY = "expresso_device_busy_seconds_total";
   private static final String AGE = "expresso_device_task_age_seconds";
@@ -65,10 +71,7 @@ public final class FleetBench {
   private final Duration leave;
   private final Duration deadline;
   private final int partitions;
-  private final String sessionTimeout;
-  private final String revokeDrain;
   private final String stopGrace;
-  private final int commitIntervalMs;
 
   /** @throws IllegalArgumentException if a duration does not parse */
   public FleetBench(Settings s) {
@@ -79,27 +82,19 @@ public final class FleetBench {
     this.join = TaskTimeouts.duration(s.joinAt());
     this.leave = TaskTimeouts.duration(s.leaveAt());
     this.deadline = TaskTimeouts.duration(s.timeout());
-    TaskTimeouts.duration(s.sessionTimeout());
-    if (s.revokeDrain() != null) {
-      TaskTimeouts.duration(s.revokeDrain());
-    }
     if (s.stopGrace() != null) {
       TaskTimeouts.duration(s.stopGrace());
     }
     this.partitions = s.partitions();
-    this.sessionTimeout = s.sessionTimeout();
-    this.revokeDrain = s.revokeDrain();
     this.stopGrace = s.stopGrace();
-    this.commitIntervalMs = s.commitIntervalMs();
   }
 
   /** Everything one run measured. */
   public record RunReport(int run, boolean complete, int unique, int duplicatesCommitted, double wall, double lastFinished,
       double fluidIdeal, double discreteIdeal, double join, double leaveSigterm, double leaveExit, double suppliedToWall,
       double deviceSeconds, double committedCompute, double wasted, String wasteCaveat, double executions,
-      double completed, double failed, double cancelled, double handedBack, double attempts, double joinAssigned,
-      double joinFirstStart, double leaverLastFinish, int movedOnLeave, double leavePickup, double leaveReassigned,
-      String initialSplit, double idealWithHandover, double idleWhileWaiting, String loadBefore, String loadAfter, List<String[]> events, List<String[]> perWorker,
+      double completed, double failed, double cancelled, double handedBack, double attempts,
+      double joinFirstStart, double leaverLastFinish, double idleWhileWaiting, String loadBefore, String loadAfter, List<String[]> events, List<String[]> perWorker,
       List<String[]> perTask, List<String> chart, Path logDir) {
 
     /** Wall time over the ideal. */
@@ -109,11 +104,7 @@ public final class FleetBench {
   }
 
   private List<String> workerFlags() {
-    List<String> f = new ArrayList<>(List.of("--session-timeout", sessionTimeout, "--commit-interval-ms",
-        String.valueOf(commitIntervalMs), "--partitions", String.valueOf(partitions)));
-    if (revokeDrain != null) {
-      f.addAll(List.of("--revoke-drain", revokeDrain));
-    }
+    List<String> f = new ArrayList<>(List.of("--partitions", String.valueOf(partitions)));
     if (stopGrace != null) {
       f.addAll(List.of("--stop-grace", stopGrace));
     }
@@ -140,7 +131,7 @@ public final class FleetBench {
           throw new IllegalStateException("worker " + w.id + " did not start; its log: " + dir.resolve(w.id + ".log"));
         }
       }
-      awaitSplit(w1, w2, Duration.ofMinutes(2), dir);
+      awaitJoined(b, 2, Duration.ofMinutes(2), dir);
       AtomicLong lastResult = new AtomicLong();
       AtomicInteger duplicates = new AtomicInteger();
       try (Aggregator a = new Aggregator(b, experiment).addListener(new ResultListener() {
@@ -235,20 +226,33 @@ public final class FleetBench {
     }
   }
 
-  /** Waits until the two workers split the synthetic partitions between them. */
-  private void awaitSplit(FleetWorker w1, FleetWorker w2, Duration timeout, Path dir) throws InterruptedException {
+  /**
+   * Waits until {@code members} share consumers hold every synthetic partition and the group has
+   * started on each (the broker sets up a share partition at its first fetch): what the old
+   * benchmark's wait for the partition split was, so the publish does not pay the group's set-up.
+   */
+  private void awaitJoined(String bootstrap, int members, Duration timeout, Path dir) throws Exception {
     long end = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < end) {
-      Set<Integer> a = w1.ownedAt(Double.POSITIVE_INFINITY);
-      Set<Integer> c = w2.ownedAt(Double.POSITIVE_INFINITY);
-      Set<Integer> all = new TreeSet<>(a);
-      all.addAll(c);
-      if (!a.isEmpty() && !c.isEmpty() && all.size() == partitions && a.size() + c.size() == partitions) {
-        return;
+    try (Admin admin = Admin.create(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      while (System.nanoTime() < end) {
+        try {
+          ShareGroupDescription g = admin.describeShareGroups(List.of(Worker.GROUP)).all().get(10, TimeUnit.SECONDS)
+              .get(Worker.GROUP);
+          long holding = g.members().stream().filter(m -> m.assignment().topicPartitions().stream()
+              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count() == partitions).count();
+          long started = admin.listShareGroupOffsets(Map.of(Worker.GROUP, new ListShareGroupOffsetsSpec()))
+              .partitionsToOffsetInfo(Worker.GROUP).get(10, TimeUnit.SECONDS).keySet().stream()
+              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count();
+          if (holding >= members && started == partitions) {
+            return;
+          }
+        } catch (java.util.concurrent.ExecutionException e) {
+          // the group does not exist yet
+        }
+        Thread.sleep(200);
       }
-      Thread.sleep(100);
     }
-    throw new IllegalStateException("w1 and w2 did not split the partitions within " + timeout.toSeconds()
+    throw new IllegalStateException("w1 and w2 did not join the share group within " + timeout.toSeconds()
         + " s; their logs are in " + dir);
   }
 
@@ -330,46 +334,17 @@ public final class FleetBench {
     }
     double committedCompute = done.stream().mapToDouble(Done::compute).sum();
 
-    // hand-overs
-    double joinAssigned = Double.NaN;
+    // hand-overs: the joiner's first task; the leaver's last
     double joinFirstStart = Double.NaN;
     if (joiner != null) {
-      joinAssigned = joiner.moves().stream().filter(m -> m.change().equals("assigned")).mapToDouble(m -> m.t() - zero)
-          .min().orElse(Double.NaN);
       joinFirstStart = done.stream().filter(d -> d.worker().equals(joiner.id)).mapToDouble(Done::started).min()
           .orElse(Double.NaN);
     }
     double leaverLast = done.stream().filter(d -> d.worker().equals(leaver.id)).mapToDouble(Done::finished).max()
         .orElse(Double.NaN);
-    int moved = 0;
-    double pickup = Double.NaN;
-    if (!Double.isNaN(sigterm)) {
-      Set<Integer> held = leaver.ownedAt(leaver.sigterm());
-      List<Done> movedTasks = done.stream().filter(d -> held.contains(d.partition()) && !d.worker().equals(leaver.id))
-          .toList();
-      moved = movedTasks.size();
-      pickup = movedTasks.stream().mapToDouble(Done::started).min().orElse(Double.NaN);
-    }
-    double reassigned = Double.NaN;
-    if (!Double.isNaN(sigterm)) {
-      reassigned = workers.stream().filter(w -> w != leaver).flatMap(w -> w.moves().stream())
-          .filter(m -> m.change().equals("assigned") && m.t() > leaver.sigterm()).mapToDouble(m -> m.t() - zero)
-          .min().orElse(Double.NaN);
-    }
-    // the backlog each worker held when the tasks were published: tasks in the partitions it owned then
-    String split = workers.stream().limit(2).map(w -> {
-      Set<Integer> owned = w.ownedAt(zero);
-      return String.valueOf(done.stream().filter(d -> owned.contains(d.partition())).count());
-    }).collect(Collectors.joining("/"));
     List<String[]> perTask = done.stream().map(d -> new String[] {d.task(), String.valueOf(d.partition()), d.worker(),
         f(d.started(), 2), f(d.finished(), 2), f(d.compute(), 3)}).toList();
     double supplied = FleetSchedule.supplied(windows, wall);
-    // the ideal once the join's hand-over is paid: w3 counted from its first assignment, not from serving
-    List<Window> afterHandover = new ArrayList<>(windows);
-    if (afterHandover.size() > 2 && !Double.isNaN(joinAssigned)) {
-      afterHandover.set(2, new Window("w3", joinAssigned, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY));
-    }
-    double idealHandover = FleetSchedule.fluidIdeal(work, afterHandover);
     List<List<double[]>> busyByDevice = new ArrayList<>();
     for (int i = 0; i < windows.size(); i++) {
       String id = workers.get(i).id;
@@ -390,8 +365,8 @@ public final class FleetBench {
     }
     return new RunReport(run, complete, done.size(), duplicates, wall, lastFinished, fluid, discrete, join, sigterm,
         exit, supplied, deviceSeconds, committedCompute, deviceSeconds - committedCompute, String.join("; ", caveats),
-        executions, completed, failed, cancelled, handedBack, attempts, joinAssigned, joinFirstStart, leaverLast, moved,
-        pickup, reassigned, split, idealHandover, java.util.Arrays.stream(idle).sum(), loadBefore, loadAfter, events(workers, zero, done, wall), perWorker, perTask,
+        executions, completed, failed, cancelled, handedBack, attempts, joinFirstStart, leaverLast,
+        java.util.Arrays.stream(idle).sum(), loadBefore, loadAfter, events(workers, zero, done, wall), perWorker, perTask,
         chart(workers, windows, done, Double.isNaN(wall) ? lastFinished : wall), dir);
   }
 
@@ -416,19 +391,10 @@ public final class FleetBench {
         }
         String s = l.text();
         if (s.startsWith("worker " + w.id + ": serving")) {
-          ev.add(new Object[] {t, w.id, "serving (asks to join the group)"});
+          ev.add(new Object[] {t, w.id, "serving (its share consumers join the group)"});
         } else if (s.contains(" WARN ") || s.contains(" ERROR ") || s.contains(": stopped")) {
-          ev.add(new Object[] {t, w.id, abbreviate(s.replaceFirst("^\\d\\d:\\d\\d:\\d\\d\\.\\d+ ", ""))});
+          ev.add(new Object[] {t, w.id, s.replaceFirst("^\\d\\d:\\d\\d:\\d\\d\\.\\d+ ", "")});
         }
-      }
-      for (FleetWorker.Move m : w.moves()) {
-        double t = m.t() - zero;
-        if (t < 0 || (!Double.isNaN(wall) && t > wall + 0.5)) {
-          continue;
-        }
-        long open = done.stream().filter(d -> m.partitions().contains(d.partition()) && d.finished() > t).count();
-        ev.add(new Object[] {t, w.id, m.change() + " " + m.partitions().size() + " synthetic partitions holding " + open
-            + " unfinished task(s)"});
       }
     }
     if (!Double.isNaN(wall)) {
@@ -436,17 +402,6 @@ public final class FleetBench {
     }
     ev.sort(Comparator.comparingDouble(e -> (double) e[0]));
     return ev.stream().map(e -> new String[] {f((double) e[0], 2), (String) e[1], (String) e[2]}).toList();
-  }
-
-  /** A log line with its long partition lists cut to their length ("[128 partitions]"). */
-  static String abbreviate(String line) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[([^\\]]{120,})]").matcher(line);
-    StringBuilder sb = new StringBuilder();
-    while (m.find()) {
-      m.appendReplacement(sb, "[" + m.group(1).split(",").length + " partitions]");
-    }
-    m.appendTail(sb);
-    return sb.toString();
   }
 
   /** One text row per worker: '#' committed work, '.' available but not on committed work. */
@@ -469,7 +424,7 @@ public final class FleetBench {
 
   private Rows perWorkerTable(RunReport r) {
     Rows t = Rows.of("worker", "last scrape s", "device s", "results", "their compute s", "device - compute s",
-        "executions", "cancelled", "handed back", "attempts", "idle while tasks waited s");
+        "executions", "cancelled", "handed back", "starts", "idle while tasks waited s");
     r.perWorker().forEach(t::add);
     return t;
   }
@@ -496,15 +451,14 @@ public final class FleetBench {
   }
 
   private Rows summaryTable(List<RunReport> reports) {
-    Rows t = Rows.of("run", "wall s", "ideal s", "wall/ideal", "ideal after join hand-over s", "discrete ideal s",
-        "tasks w1/w2 at publish", "idle device-s while tasks waited",
-        "join: serving->assigned s", "join: assigned->1st task s", "leave: SIGTERM->exit s", "leave: exit->reassigned s",
-        "wasted device-s", "executions", "cancelled", "dup. results");
+    Rows t = Rows.of("run", "wall s", "ideal s", "wall/ideal", "discrete ideal s", "idle device-s while tasks waited",
+        "join: serving->1st task s", "leave: SIGTERM->exit s", "wasted device-s", "executions", "cancelled",
+        "dup. results");
     for (RunReport r : reports) {
-      t.add(String.valueOf(r.run()), f(r.wall(), 1), f(r.fluidIdeal(), 1), pct(r.ofIdeal()), f(r.idealWithHandover(), 1),
-          f(r.discreteIdeal(), 1), r.initialSplit(), f(r.idleWhileWaiting(), 1), f(r.joinAssigned() - r.join(), 1), f(r.joinFirstStart() - r.joinAssigned(), 1),
-          f(r.leaveExit() - r.leaveSigterm(), 1), f(r.leaveReassigned() - r.leaveExit(), 1), f(r.wasted(), 1),
-          f(r.executions(), 0) + "/" + tasks, f(r.cancelled(), 0), String.valueOf(r.duplicatesCommitted()));
+      t.add(String.valueOf(r.run()), f(r.wall(), 1), f(r.fluidIdeal(), 1), pct(r.ofIdeal()), f(r.discreteIdeal(), 1),
+          f(r.idleWhileWaiting(), 1), f(r.joinFirstStart() - r.join(), 1), f(r.leaveExit() - r.leaveSigterm(), 1),
+          f(r.wasted(), 1), f(r.executions(), 0) + "/" + tasks, f(r.cancelled(), 0),
+          String.valueOf(r.duplicatesCommitted()));
     }
     return t;
   }
@@ -536,7 +490,7 @@ public final class FleetBench {
     md.append("Machine: ").append(machine()).append("\n\n");
     md.append(String.format(Locale.ROOT, """
         Scenario: an embedded broker in the benchmark's JVM, %d partitions per task topic; workers `w1`, `w2`
-        (`expresso worker --devices cpu:1 --session-timeout %s%s%s`, child JVMs) share the group before the
+        (`expresso worker --devices cpu:1%s`, child JVMs, one share consumer each) join the share group before the
         publish; %d synthetic tasks of %d ms busy-work (%.0f device-s of work); `w3` is started %s after the
         publish and `w1` gets SIGTERM %s after it. Wall time: publish to the last unique result at the
         aggregator. Ideal: the time by which the devices available (w1 and w2 from the publish, w3 from its
@@ -546,12 +500,11 @@ public final class FleetBench {
         running task's `expresso_device_task_age_seconds` at each worker's last scrape (every 200 ms, every
         25 ms once it got SIGTERM, and just before each SIGTERM) plus committed work after that scrape, minus the `provenance.compute_seconds`
         of the unique committed results. Executions: `expresso_tasks_received_total` summed over workers.
-        Ideal after join hand-over: the same with w3 counted only from its first assignment. Idle device-s
-        while tasks waited: time a device sat idle within its window while some task had not started yet
+        Duplicate results: results of a task after its first, as the aggregator saw them (at-least-once
+        delivery: a task whose acknowledgement was lost runs again). Idle device-s while tasks waited: time a device sat idle within its window while some task had not started yet
         (from the results' provenance): the hand-overs plus work queued behind another, busy device.
 
-        """, partitions, sessionTimeout, revokeDrain == null ? "" : " --revoke-drain " + revokeDrain,
-        stopGrace == null ? "" : " --stop-grace " + stopGrace, tasks, workMs, tasks * workMs / 1e3, joinAt, leaveAt));
+        """, partitions, stopGrace == null ? "" : " --stop-grace " + stopGrace, tasks, workMs, tasks * workMs / 1e3, joinAt, leaveAt));
     md.append("## Summary\n\n").append(summaryTable(reports).markdown()).append('\n');
     md.append(verdict(reports).lines().map(l -> "- " + l).collect(Collectors.joining("\n"))).append("\n\n");
     for (RunReport r : reports) {

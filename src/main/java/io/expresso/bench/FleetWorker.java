@@ -18,28 +18,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One worker of {@code expresso bench fleet}: an {@code expresso worker} in a child JVM with the
- * same classpath, its output stamped with the benchmark's clock and kept in a log file, its
- * partition moves followed from its log, and its {@code /metrics} scraped on demand.
+ * same classpath, its output stamped with the benchmark's clock and kept in a log file, and its
+ * {@code /metrics} scraped on demand.
  */
 final class FleetWorker implements AutoCloseable {
 
-  /** A TaskLoop membership line: {@code worker ID: assigned|revoked|lost [topic-p, ...]}. */
-  private static final Pattern MOVE = Pattern.compile("worker (\\S+): (assigned|revoked|lost) \\[(.*)]");
-  private static final Pattern SYNTHETIC = Pattern.compile("expresso\\.tasks\\.synthetic-(\\d+)");
-
   /** A log line, {@code t} seconds on the benchmark's clock. */
   record Line(double t, String text) {}
-
-  /** A change of the synthetic partitions this worker owns. */
-  record Move(double t, String change, Set<Integer> partitions) {}
 
   /** One scrape of /metrics: when (benchmark clock, and epoch ms), and each metric summed over its labels. */
   record Scrape(double t, long epochMs, Map<String, Double> sums) {
@@ -53,7 +42,6 @@ final class FleetWorker implements AutoCloseable {
   private final Process process;
   private final long zeroNanos;
   private final List<Line> lines = new ArrayList<>();
-  private final List<Move> moves = new ArrayList<>();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   private volatile double launched;
   private volatile double ready = Double.NaN;
@@ -104,17 +92,6 @@ final class FleetWorker implements AutoCloseable {
           if (Double.isNaN(ready) && s.startsWith("worker " + id + ": serving")) {
             ready = t;
           }
-          Matcher m = MOVE.matcher(s);
-          if (m.find() && m.group(1).equals(id)) {
-            Set<Integer> parts = new TreeSet<>();
-            Matcher sm = SYNTHETIC.matcher(m.group(3));
-            while (sm.find()) {
-              parts.add(Integer.parseInt(sm.group(1)));
-            }
-            if (!parts.isEmpty()) {
-              moves.add(new Move(t, m.group(2), parts));
-            }
-          }
           notifyAll();
         }
       }
@@ -130,26 +107,6 @@ final class FleetWorker implements AutoCloseable {
       wait(100);
     }
     return !Double.isNaN(ready);
-  }
-
-  /** The synthetic partitions this worker owns after the moves seen up to time {@code t}. */
-  synchronized Set<Integer> ownedAt(double t) {
-    Set<Integer> owned = new TreeSet<>();
-    for (Move m : moves) {
-      if (m.t() > t) {
-        break;
-      }
-      if (m.change().equals("assigned")) {
-        owned.addAll(m.partitions());
-      } else {
-        owned.removeAll(m.partitions());
-      }
-    }
-    return owned;
-  }
-
-  synchronized List<Move> moves() {
-    return new ArrayList<>(moves);
   }
 
   synchronized List<Line> lines() {

@@ -36,7 +36,7 @@ public final class RuntimeBench {
    * to publish as fast as possible.
    */
   public record Settings(int count, int partitions, List<Device> devices, int workers, int commitIntervalMs,
-      int rounds, int warmup, int rate, boolean json) {}
+      int acquire, int rounds, int warmup, int rate, boolean json) {}
 
   private static final int RAW = 0;
   private static final int RELAY = 1;
@@ -48,6 +48,7 @@ public final class RuntimeBench {
   private final List<Device> ds;
   private final int workers;
   private final int commitIntervalMs;
+  private final int acquire;
   private final int rounds;
   private final int warmup;
   private final int rate;
@@ -59,6 +60,7 @@ public final class RuntimeBench {
     this.ds = List.copyOf(s.devices());
     this.workers = s.workers();
     this.commitIntervalMs = s.commitIntervalMs();
+    this.acquire = s.acquire();
     this.rounds = s.rounds();
     this.warmup = s.warmup();
     this.rate = s.rate();
@@ -76,8 +78,8 @@ public final class RuntimeBench {
       List<Worker> started = new ArrayList<>();
       try {
         for (int i = 0; i < workers; i++) {
-          // each its own actor system, stream and transactional producer, sharing the group's partitions
-          started.add(Worker.start(Worker.Settings.of(b, ds).withCommitInterval(commitInterval),
+          // each its own actor system, share consumers and producer, in the one share group
+          started.add(Worker.start(Worker.Settings.of(b, ds).withAcquire(acquire),
               EvaluatorRegistry.defaults(), TaskObserver.NONE));
         }
         System.err.println("bench: warm-up (" + warmup + " tasks through each path)...");

@@ -24,14 +24,12 @@ final class ThreadCpu {
         + "executor-.*|AddPartitionsToTxn.*|LogDirFailureHandler|transaction-log-manager-.*|group-coordinator.*|"
         + "controller-.*|kafka-scheduler-.*|raft-.*|.*-reaper.*|TxnMarkerSenderThread-.*|share-.*|"
         + "kafka-log-cleaner-thread-.*|kafka-request-handler-.*|metrics-meter-tick-thread-.*"));
-    // the relay's loop plays the worker's source + stream part (the task loop, or the Pekko stream
-    // of earlier builds), its producer the worker producer's
+    // the relay's loop plays the worker's source + stream part (the task loop and its share
+    // consumers' network threads, or the Pekko stream of earlier builds), its producer the worker producer's
     STAGES.put("worker source + stream", Pattern.compile("expresso-tasks-.*|expresso-worker-pekko\\.(kafka|actor)\\..*|"
-        + "bench-relay|kafka-coordinator-heartbeat-thread \\| expresso-workers"));
+        + "bench-relay|kafka-coordinator-heartbeat-thread \\| expresso-workers|consumer_background_thread.*"));
     STAGES.put("worker devices", Pattern.compile("expresso-worker-expresso\\.dispatchers\\..*"));
     STAGES.put("worker producer", Pattern.compile("kafka-producer-network-thread \\| (producer-expresso-.*|.*-results)"));
-    // the durable attempt counts: their producer and the reader that follows the topic
-    STAGES.put("worker attempts", Pattern.compile("expresso-attempts-.*|kafka-producer-network-thread \\| .*-attempts"));
     STAGES.put("end consumer", Pattern.compile("expresso-aggregator|bench-end-consumer"));
   }
 

@@ -37,8 +37,12 @@ final class BenchCommand implements Callable<Integer> {
   int workers = 1;
 
   @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "transaction commit interval of the"
-      + " worker and the relay (default: ${DEFAULT-VALUE})")
+      + " exactly-once relay (default: ${DEFAULT-VALUE})")
   int commitIntervalMs = 100;
+
+  @Option(names = "--acquire", paramLabel = "N", description = "tasks each of the worker's device slots acquires per"
+      + " poll (worker --acquire; no-op tasks travel many to a round trip) (default: ${DEFAULT-VALUE})")
+  int acquire = 500;
 
   @Option(names = "--rounds", paramLabel = "R", description = "rounds of raw, relay and runtime in turn; medians are"
       + " reported (default: ${DEFAULT-VALUE})")
@@ -65,8 +69,9 @@ final class BenchCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.range(spec, "--rate", rate, 0, 100_000_000);
     UsageChecks.range(spec, "--workers", workers, 1, 16);
+    UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
     List<Device> ds = UsageChecks.devices(spec, devices);
-    new RuntimeBench(new RuntimeBench.Settings(count, partitions, ds, workers, commitIntervalMs, rounds, warmup, rate,
+    new RuntimeBench(new RuntimeBench.Settings(count, partitions, ds, workers, commitIntervalMs, acquire, rounds, warmup, rate,
         json)).run(spec.commandLine().getOut());
     return 0;
   }

@@ -49,21 +49,11 @@ final class BenchFleetCommand implements Callable<Integer> {
   String leaveAt = "40s";
 
   @Option(names = "--partitions", paramLabel = "N", description = "partitions per task topic (default: ${DEFAULT-VALUE},"
-      + " as deployed)")
+      + " as deployed; the share group hands out tasks, so any count serves any number of workers)")
   int partitions = Topics.DEFAULT_PARTITIONS;
-
-  @Option(names = "--session-timeout", paramLabel = "T", description = "workers' --session-timeout (default: ${DEFAULT-VALUE})")
-  String sessionTimeout = "10s";
-
-  @Option(names = "--revoke-drain", paramLabel = "T", description = "workers' --revoke-drain (default: the worker's own)")
-  String revokeDrain;
 
   @Option(names = "--stop-grace", paramLabel = "T", description = "workers' --stop-grace (default: the worker's own)")
   String stopGrace;
-
-  @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "workers' --commit-interval-ms (default:"
-      + " ${DEFAULT-VALUE})")
-  int commitIntervalMs = 100;
 
   @Option(names = "--runs", paramLabel = "R", description = "runs of the scenario, each on a fresh broker and fresh"
       + " workers (default: ${DEFAULT-VALUE})")
@@ -85,12 +75,10 @@ final class BenchFleetCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--tasks", tasks, 1, 10_000);
     UsageChecks.range(spec, "--work-ms", workMs, 0, 600_000);
     UsageChecks.range(spec, "--partitions", partitions, 1, 1024);
-    UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.range(spec, "--runs", runs, 1, 20);
     FleetBench bench;
     try {
-      bench = new FleetBench(new FleetBench.Settings(tasks, workMs, joinAt, leaveAt, timeout, partitions, sessionTimeout,
-          revokeDrain, stopGrace, commitIntervalMs));
+      bench = new FleetBench(new FleetBench.Settings(tasks, workMs, joinAt, leaveAt, timeout, partitions, stopGrace));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -11,6 +11,7 @@ import io.expresso.runtime.TaskLimits;
 import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.ShareGroup;
 import io.expresso.runtime.kafka.Topics;
 import io.expresso.web.HttpEndpoint;
 import java.time.Duration;
@@ -39,34 +40,28 @@ final class WorkerCommand implements Callable<Integer> {
       + " (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
-  @Option(names = "--id", paramLabel = "ID", description = "worker id, unique in the fleet and stable across restarts"
-      + " (deploy/ uses the pod name): the static group member id and the transactional id (default: random)")
+  @Option(names = "--id", paramLabel = "ID", description = "worker id for logs, client ids and results' provenance"
+      + " (deploy/ uses the pod name) (default: random)")
   String id;
 
-  @Option(names = "--commit-interval-ms", paramLabel = "MS", description = "commit results and offsets every MS milliseconds (default: ${DEFAULT-VALUE})")
-  int commitIntervalMs = 100;
-
-  @Option(names = "--revoke-drain", paramLabel = "T", description = "how long a partition taken from this worker lets its"
-      + " running tasks finish before they are cancelled and redone by the new owner, e.g. 10m (default: ${DEFAULT-VALUE})")
-  String revokeDrain = "10m";
+  @Option(names = "--acquire", paramLabel = "N", description = "tasks one device slot acquires per poll: 1 for tasks of"
+      + " seconds and more; up to 10000 for a stream of tiny tasks, which then travel many to a round trip"
+      + " (default: ${DEFAULT-VALUE})")
+  int acquire = 1;
 
   @Option(names = "--stop-grace", paramLabel = "T", description = "on SIGTERM, how long running tasks may finish before"
       + " they are cancelled and handed back; keep it under the platform's kill deadline (default: ${DEFAULT-VALUE},"
       + " deploy/'s 600 s less a margin)")
   String stopGrace = "540s";
 
-  @Option(names = "--session-timeout", paramLabel = "T", description = "how long the group waits for a silent worker"
-      + " (crash, pause) before moving its partitions; a restart with the same --id within it moves nothing"
-      + " (default: ${DEFAULT-VALUE})")
-  String sessionTimeout = "30s";
-
   @Option(names = "--task-timeout", paramLabel = "KIND=T,...", description = "the longest a task may run on a device,"
       + " from its start there, per kind (default: pair=2h,train=24h,attack=12h,synthetic=15m)")
   String taskTimeout = "";
 
-  @Option(names = "--max-attempts", paramLabel = "N", description = "a task that took down or was lost with workers N"
-      + " times becomes an error result and a dead letter 'poison: N attempts' (default: ${DEFAULT-VALUE})")
-  int maxAttempts = Worker.Settings.DEFAULT_MAX_ATTEMPTS;
+  @Option(names = "--max-deliveries", paramLabel = "N", description = "a task the broker delivered N times without a"
+      + " result (it took down or was lost with workers) becomes an error result and a dead letter"
+      + " 'poison: N deliveries'; 1 to 9, the share group's delivery limit is one more (default: ${DEFAULT-VALUE})")
+  int maxDeliveries = Worker.Settings.DEFAULT_MAX_DELIVERIES;
 
   @Option(names = "--limits", paramLabel = "FILE", description = "limits on the work one task may ask for, as"
       + " properties (vertices, edges, dense-vertices, cubic-vertices, model-vertices, epochs, q, batch-size, hidden,"
@@ -75,10 +70,6 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Option(names = "--limit", paramLabel = "KEY=N,...", description = "limits over those of --limits, e.g. vertices=5000,epochs=500")
   String limitOverrides;
-
-  @Option(names = "--stay-in-group", description = "on stop, stay a group member until the session timeout (for a"
-      + " restart in place with the same --id) instead of leaving at once")
-  boolean stayInGroup;
 
   @Option(names = "--allow-faults", description = "chaos testing only: honour synthetic tasks' injected faults"
       + " (publish synthetic --fault crash|oom|hang), which halt or hang this worker")
@@ -105,9 +96,9 @@ final class WorkerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
-    UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
+    UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
-    UsageChecks.range(spec, "--max-attempts", maxAttempts, 1, 1000);
+    UsageChecks.range(spec, "--max-deliveries", maxDeliveries, 1, ShareGroup.BROKER_MAX_DELIVERY_LIMIT - 1);
     Topics.Creation creation = topics.creation(spec);
     KafkaClients clients = kafka.clients(spec);
     Worker.Settings s;
@@ -119,13 +110,11 @@ final class WorkerCommand implements Callable<Integer> {
       if (allowUserModels) {
         registry.allowUserModules();
       }
-      s = Worker.Settings.of(clients, ds).withCommitInterval(Duration.ofMillis(commitIntervalMs))
-          .withDrain(TaskTimeouts.duration(revokeDrain), TaskTimeouts.duration(stopGrace))
-          .withSessionTimeout(TaskTimeouts.duration(sessionTimeout))
+      s = Worker.Settings.of(clients, ds).withAcquire(acquire)
+          .withStopGrace(TaskTimeouts.duration(stopGrace))
           .withTimeouts(TaskTimeouts.parse(taskTimeout))
-          .withMaxAttempts(maxAttempts)
+          .withMaxDeliveries(maxDeliveries)
           .withFaults(allowFaults)
-          .withLeaveOnStop(!stayInGroup)
           .withLimits((limitsFile == null ? TaskLimits.DEFAULTS : TaskLimits.read(limitsFile)).with(limitOverrides));
     } catch (IllegalArgumentException | java.io.IOException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -139,7 +128,7 @@ final class WorkerCommand implements Callable<Integer> {
     try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, metricsPort, metrics);
          LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
       Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));
-      System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (group " + Worker.GROUP + ")"
+      System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (share group " + Worker.GROUP + ")"
           + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics"
           + (allowUserModels ? "; runs users' TorchScript modules" : ""));
       // On SIGTERM the JVM exits as soon as its shutdown hooks finish, maybe before this thread

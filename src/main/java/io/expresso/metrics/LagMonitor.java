@@ -14,15 +14,18 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Measures a consumer group's lag per topic every few seconds with the Kafka admin API (end
- * offsets minus the group's committed offsets, or minus the start offsets where it has committed
- * nothing yet) and reports it to {@link TaskMeters#lag}. The same number KEDA scales workers on.
+ * Measures a share group's backlog per topic every few seconds with the Kafka admin API: the
+ * broker's lag of each share partition (records from its start offset on that are not yet
+ * acknowledged: waiting or running), or, where the broker gives none, end offset minus start
+ * offset; a partition the group has not started on counts from the log's start. Reported to {@link
+ * TaskMeters#lag}; deploy/'s KEDA scales the workers on it.
  */
 public final class LagMonitor implements AutoCloseable {
 
@@ -62,7 +65,7 @@ public final class LagMonitor implements AutoCloseable {
     try {
       measure();
     } catch (Exception e) {
-      LOG.debug("consumer lag not measured: {}", e.toString());
+      LOG.debug("share group backlog not measured: {}", e.toString());
     }
   }
 
@@ -86,16 +89,21 @@ public final class LagMonitor implements AutoCloseable {
         admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
     Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts =
         admin.listOffsets(earliest).all().get(10, TimeUnit.SECONDS);
-    Map<TopicPartition, OffsetAndMetadata> committed =
-        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+    Map<TopicPartition, SharePartitionOffsetInfo> share = admin.listShareGroupOffsets(Map.of(group,
+        new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo(group).get(10, TimeUnit.SECONDS);
     Map<String, Long> lag = new HashMap<>();
     for (String t : existing) {
       lag.put(t, 0L);
     }
     ends.forEach((tp, end) -> {
-      OffsetAndMetadata c = committed.get(tp);
-      long from = c != null ? c.offset() : starts.get(tp).offset();
-      lag.merge(tp.topic(), Math.max(0, end.offset() - from), Long::sum);
+      SharePartitionOffsetInfo s = share.get(tp);
+      long records;
+      if (s == null) {
+        records = end.offset() - starts.get(tp).offset();
+      } else {
+        records = s.lag().orElse(end.offset() - s.startOffset());
+      }
+      lag.merge(tp.topic(), Math.max(0, records), Long::sum);
     });
     lag.forEach((topic, records) -> meters.lag(group, topic, records));
     return lag;

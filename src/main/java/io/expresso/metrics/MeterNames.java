@@ -26,7 +26,10 @@ public final class MeterNames {
   public static final String TASKS_IN_FLIGHT = "expresso.tasks.in.flight";
   /** {@code expresso_device_busy_seconds_total{device}}: time a device spent on tasks. */
   public static final String DEVICE_BUSY = "expresso.device.busy";
-  /** {@code expresso_consumer_lag_records{group,topic}}: records not yet consumed by the group. */
+  /**
+   * {@code expresso_consumer_lag_records{group,topic}}: the share group's backlog, tasks not yet
+   * acknowledged (waiting or running); KEDA scales on it.
+   */
   public static final String CONSUMER_LAG = "expresso.consumer.lag";
 
   // ---- the fleet: membership, hand-overs, attempts (every worker) ----

@@ -157,14 +157,14 @@ public final class TaskMeters {
   }
 
   /**
-   * Records the consumer group's lag on a topic (records produced but not yet committed by the
-   * group), as last measured.
+   * Records the share group's backlog on a topic (tasks published and not yet acknowledged:
+   * waiting or running), as last measured.
    */
   public void lag(String group, String topic, long records) {
     lag.computeIfAbsent(group + '\u0000' + topic, k -> {
       AtomicLong value = new AtomicLong();
       Gauge.builder(CONSUMER_LAG, value, AtomicLong::get).baseUnit("records")
-          .description("Records on the topic not yet consumed by the group")
+          .description("Tasks on the topic the share group has not acknowledged yet (waiting or running)")
           .tag(GROUP, group).tag(TOPIC, topic).register(registry);
       return value;
     }).set(records);

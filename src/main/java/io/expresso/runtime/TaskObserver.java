@@ -22,13 +22,13 @@ public interface TaskObserver {
   /** A task was not run: it had already taken down or been lost with workers too often. */
   default void onPoison(Device device, TaskKind kind) {}
 
-  /** Starts of {@code tasks} tasks were recorded as attempts (before they ran). */
+  /** {@code tasks} tasks are about to start on a device (each start of a delivery counts once). */
   default void onAttempts(TaskKind kind, int tasks) {}
 
-  /** The group moved partitions: {@code change} is assigned, revoked or lost. */
+  /** Unused since the share group: tasks, not partitions, move (kept for the metrics binding). */
   default void onRebalance(String change, int partitions) {}
 
-  /** Tasks of a revoked or lost partition given up before they started (they run at the new owner). */
+  /** Tasks given up before they started (a stop): released to the share group, another worker runs them. */
   default void onHandedBack(int tasks) {}
 
   /** The task loop failed and was started again with new Kafka clients. */

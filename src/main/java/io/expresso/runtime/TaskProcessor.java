@@ -152,10 +152,11 @@ public final class TaskProcessor {
   }
 
   /**
-   * The outcome of a task that took down or failed on workers {@code attempts} times: it is not
-   * run again, but ends as an error result and a dead letter with reason {@code poison: N attempts}.
+   * The outcome of a task the broker delivered {@code deliveries} times without a result (it took
+   * down or was lost with a worker each time): it is not run again, but ends as an error result and
+   * a dead letter with reason {@code poison: N deliveries}.
    */
-  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int attempts) {
+  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int deliveries) {
     TaskKind kind = TaskKind.ofTopic(record.topic());
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
@@ -166,12 +167,13 @@ public final class TaskProcessor {
     } catch (TaskFailure undecodable) {
       // the reason below says enough; the dead letter keeps the bytes
     }
-    String reason = TaskFailure.POISON + ": " + attempts + " attempts";
+    String reason = TaskFailure.POISON + ": " + deliveries + " deliveries";
     Result.Builder b = Result.newBuilder().setExperimentId(header.getExperimentId()).setTaskId(taskId)
-        .setError(error(TaskFailure.POISON, reason + ": the task took down or was lost with a worker on each of its last "
-            + attempts + " starts, so it is not run again", record));
+        .setError(error(TaskFailure.POISON, reason + ": the broker delivered the task " + deliveries
+            + " times and no worker produced a result (each took it down or was lost with it), so it is not run again",
+            record));
     long now = System.currentTimeMillis();
-    stamp(b, record, device, kind, header, attempts + 1, now, 0);
+    stamp(b, record, device, kind, header, deliveries + 1, now, 0);
     Result built = b.build();
     observer.onPoison(device, kind);
     observer.onFinished(device, kind, built, 0);

@@ -62,7 +62,7 @@ public final class Versions {
     v.put("expresso", orDev(Versions.class.getPackage().getImplementationVersion()));
     v.put("djl", built("djl"));
     v.put("pytorch", torch.map(LoadedTorch::text).orElse("not-loaded"));
-    v.put("kafka-clients", orDev(org.apache.kafka.common.utils.AppInfoParser.getVersion()));
+    v.put("kafka-clients", orDev(org.apache.kafka.common.utils.internals.AppInfoParser.getVersion()));
     v.put("pekko", org.apache.pekko.Version.current());
     v.put("protobuf", com.google.protobuf.RuntimeVersion.MAJOR + "." + com.google.protobuf.RuntimeVersion.MINOR
         + "." + com.google.protobuf.RuntimeVersion.PATCH);

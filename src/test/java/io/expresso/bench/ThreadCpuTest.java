@@ -20,8 +20,9 @@ class ThreadCpuTest {
     assertThat(ThreadCpu.stageOf("expresso-aggregator")).isEqualTo("end consumer");
     assertThat(ThreadCpu.stageOf("expresso-tasks-worker-1a2b3c4d")).isEqualTo("worker source + stream");
     assertThat(ThreadCpu.stageOf("kafka-producer-network-thread | worker-1a2b3c4d-results")).isEqualTo("worker producer");
-    assertThat(ThreadCpu.stageOf("kafka-producer-network-thread | worker-1a2b3c4d-attempts")).isEqualTo("worker attempts");
-    assertThat(ThreadCpu.stageOf("expresso-attempts-worker-1a2b3c4d")).isEqualTo("worker attempts");
+    assertThat(ThreadCpu.stageOf("expresso-tasks-worker-1a2b3c4d-1")).isEqualTo("worker source + stream");
+    assertThat(ThreadCpu.stageOf("consumer_background_thread")).as("a share consumer's network thread")
+        .isEqualTo("worker source + stream");
     assertThat(ThreadCpu.stageOf("Finalizer")).isEqualTo("other");
   }
 
@@ -36,7 +37,7 @@ class ThreadCpuTest {
         3L, "kafka-request-handler-2", 4L, "expresso-worker-expresso.dispatchers.cpu-1-7", 5L, "Finalizer");
     Map<String, Double> s = ThreadCpu.byStage(start, now, names);
     assertThat(s.keySet()).as("every stage, in pipeline order, other last").containsExactly("publisher", "broker",
-        "worker source + stream", "worker devices", "worker producer", "worker attempts", "end consumer", "other");
+        "worker source + stream", "worker devices", "worker producer", "end consumer", "other");
     assertThat(s.get("publisher")).isCloseTo(0.25, within(1e-12));
     assertThat(s.get("broker")).isCloseTo(0.8, within(1e-12));
     assertThat(s.get("worker devices")).isCloseTo(2.0, within(1e-12));

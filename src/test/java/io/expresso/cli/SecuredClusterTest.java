@@ -114,7 +114,7 @@ class SecuredClusterTest {
     List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator
         + "java", "-Xmx384m", "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"),
         "io.expresso.cli.Main", "worker", "--devices", "cpu:1", "--id", "sasl-worker", "--metrics-port", "0",
-        "--session-timeout", "6s", "--stop-grace", "5s"));
+        "--stop-grace", "5s"));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(dir.resolve("worker.log").toFile());
     pb.environment().put(KafkaClients.CONFIG_ENV, alice.toString());
@@ -174,7 +174,7 @@ class SecuredClusterTest {
   void aWorkerHandsItsClusterToTheEvaluatorsThatKeepTheirOwnClients() {
     KafkaClients alice = broker.clients("alice");
     EvaluatorRegistry registry = EvaluatorRegistry.defaults();
-    try (Worker w = Worker.start(Worker.Settings.of(alice, Device.parse("cpu:1")).withDrain(Duration.ofSeconds(1),
+    try (Worker w = Worker.start(Worker.Settings.of(alice, Device.parse("cpu:1")).withStopGrace(
         Duration.ofSeconds(1)), registry, TaskObserver.NONE)) {
       assertThat(registry.kafka()).contains(alice); // the checkpoint store of train/attack tasks logs in as alice
     }

@@ -126,11 +126,15 @@ class DeployFilesTest {
 
     Map<String, Object> scaled = yaml.load(Files.readString(Path.of("deploy/k8s/keda-scaledobject.yaml")));
     List<String> topics = new ArrayList<>();
+    java.util.regex.Pattern backlog = java.util.regex.Pattern.compile(
+        "max\\(expresso_consumer_lag_records\\{group=\"([^\"]+)\",topic=\"([^\"]+)\"}\\)");
     for (Object t : list(map(scaled.get("spec")).get("triggers"))) {
       Map<String, Object> meta = map(map(t).get("metadata"));
-      assertThat(map(t).get("type")).isEqualTo("kafka");
-      assertThat(meta.get("consumerGroup")).isEqualTo(Worker.GROUP);
-      topics.add((String) meta.get("topic"));
+      assertThat(map(t).get("type")).as("the share group's backlog, from the workers' /metrics").isEqualTo("prometheus");
+      java.util.regex.Matcher m = backlog.matcher((String) meta.get("query"));
+      assertThat(m.matches()).as("query %s", meta.get("query")).isTrue();
+      assertThat(m.group(1)).isEqualTo(Worker.GROUP);
+      topics.add(m.group(2));
     }
     assertThat(TaskKind.topics()).containsAll(topics);
     assertThat(map(map(scaled.get("spec")).get("scaleTargetRef")).get("name"))

@@ -65,7 +65,7 @@ class StreamingIntegrationTest {
     }
   }
 
-  /** Waits until a child worker JVM says it is serving, then lets the group rebalance onto it. */
+  /** Waits until a child worker JVM says it is serving, then lets its share consumer join the group. */
   private static void awaitServing(Process child, Path log) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (!(Files.exists(log) && Files.readString(log).contains(": serving "))) {
@@ -74,7 +74,7 @@ class StreamingIntegrationTest {
       assertThat(System.nanoTime()).as("the child worker never said it was serving").isLessThan(deadline);
       Thread.sleep(100);
     }
-    Thread.sleep(3000); // the group rebalances to give the new member its partitions
+    Thread.sleep(3000); // the share consumer joins the group at its first heartbeats
   }
 
   private static Worker worker(String bootstrap, String id, String devices) {
@@ -83,9 +83,10 @@ class StreamingIntegrationTest {
   }
 
   /**
-   * Task ids of {@code experiment} with more than one committed result, read from the results topic
-   * itself: the aggregator drops a redelivered result, so neither its list nor a report made from
-   * it can show a duplicate that exactly-once failed to prevent.
+   * Task ids of {@code experiment} with more than one result, read from the results topic itself:
+   * the aggregator drops a redelivered result, so neither its list nor a report made from it shows
+   * one (at-least-once delivery: a task whose worker died between its result and its
+   * acknowledgement runs again).
    */
   static Map<String, Integer> committedMoreThanOnce(String bootstrap, String experiment) throws Exception {
     Map<String, Integer> times = new TreeMap<>();
@@ -234,7 +235,7 @@ class StreamingIntegrationTest {
   }
 
   @Test
-  void aWorkerKilledWithSigkillLosesNothingAndDuplicatesNothing(@TempDir Path tmp) throws Exception {
+  void aWorkerKilledWithSigkillLosesNothingAndEachTaskCountsOnce(@TempDir Path tmp) throws Exception {
     Path log = tmp.resolve("killed-worker.log");
     ProcessBuilder pb = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
         "io.expresso.cli.Main", "worker", "--bootstrap", broker.bootstrap(), "--devices", "cpu:1", "--id", "doomed",
@@ -251,14 +252,17 @@ class StreamingIntegrationTest {
       }
       assertThat(countBy(a, "doomed")).as("the child worker got work before being killed; its log:%n%s",
           Files.exists(log) ? Files.readString(log) : "").isGreaterThanOrEqualTo(20);
-      child.destroyForcibly(); // SIGKILL: no shutdown hook, an open transaction left behind
+      child.destroyForcibly(); // SIGKILL: no shutdown hook, its task's lock left to expire
       child.waitFor();
       assertThat(countBy(a, "doomed")).isLessThan(300);
       assertThat(a.awaitUnique(300, Duration.ofSeconds(90))).as("every task completes after the kill").isTrue();
       Thread.sleep(1000); // any late duplicate would be visible by now
       assertThat(a.uniqueCount()).isEqualTo(300);
-      assertThat(a.duplicatesSeen()).as("exactly once: no committed result twice").isZero();
-      assertThat(committedMoreThanOnce(broker.bootstrap(), "kill")).as("tasks with two committed results").isEmpty();
+      Map<String, Integer> twice = committedMoreThanOnce(broker.bootstrap(), "kill");
+      assertThat(twice.size()).as("tasks run twice: at most the one the killed worker held (one device, one task)")
+          .isLessThanOrEqualTo(1);
+      assertThat(a.duplicatesSeen()).as("the reader saw each extra result and counted it once")
+          .isEqualTo(twice.values().stream().mapToInt(n -> n - 1).sum());
       assertThat(countBy(a, "survivor")).isPositive();
     } finally {
       child.destroyForcibly();
@@ -282,7 +286,7 @@ class StreamingIntegrationTest {
       }
       assertThat(countBy(a, "leaver")).as("the child worker got work before SIGTERM; its log:%n%s", Files.readString(log))
           .isGreaterThanOrEqualTo(10);
-      child.destroy(); // SIGTERM: stop pulling, finish in-flight tasks, commit, leave the group
+      child.destroy(); // SIGTERM: stop acquiring, finish the running task, acknowledge it, leave the group
       assertThat(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("the worker stops").isTrue();
       assertThat(Files.readString(log)).contains("worker leaver: stopped");
       assertThat(a.awaitUnique(200, Duration.ofSeconds(60))).isTrue();
@@ -320,7 +324,10 @@ class StreamingIntegrationTest {
         assertThat(a.uniqueCount()).isEqualTo(300);
         Set<String> ids = a.results().stream().map(Result::getTaskId).collect(Collectors.toSet());
         assertThat(ids).hasSize(300);
-        assertThat(committedMoreThanOnce(own.bootstrap(), "restart")).as("tasks with two committed results").isEmpty();
+        Map<String, Integer> twice = committedMoreThanOnce(own.bootstrap(), "restart");
+        assertThat(twice.size()).as("tasks run twice: at most those held when the broker went (one device)")
+            .isLessThanOrEqualTo(2);
+        assertThat(a.duplicatesSeen()).isEqualTo(twice.values().stream().mapToInt(n -> n - 1).sum());
       }
     }
   }

@@ -64,10 +64,10 @@ class TaskOutcomesTest {
     assertThat(o.result().getTaskId()).isEqualTo("e/p");
     assertThat(o.result().getExperimentId()).isEqualTo("e");
     assertThat(o.result().getError().getReason()).isEqualTo("poison");
-    assertThat(o.result().getError().getMessage()).startsWith("poison: 3 attempts");
+    assertThat(o.result().getError().getMessage()).startsWith("poison: 3 deliveries");
     ProducerRecord<String, byte[]> dead = o.records().get(1);
     assertThat(dead.topic()).isEqualTo(Topics.DEAD_LETTERS);
-    assertThat(header(dead, Topics.HEADER_REASON)).isEqualTo("poison: 3 attempts");
+    assertThat(header(dead, Topics.HEADER_REASON)).isEqualTo("poison: 3 deliveries");
     assertThat(Result.parseFrom(o.records().get(0).value()).getError().getReason()).isEqualTo("poison");
   }
 

@@ -45,7 +45,7 @@ final class WorkerProcess implements AutoCloseable {
     List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
         "-Xmx512m", "-Dai.djl.offline=true", "-cp", System.getProperty("java.class.path"), "io.expresso.cli.Main", "worker",
         "--bootstrap", bootstrap, "--devices", "cpu:1", "--id", id, "--metrics-port", String.valueOf(port),
-        "--metrics-host", "127.0.0.1", "--session-timeout", "6s"));
+        "--metrics-host", "127.0.0.1"));
     cmd.addAll(List.of(extra));
     Path log = dir.resolve(id + ".log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -53,7 +53,7 @@ final class WorkerProcess implements AutoCloseable {
     return new WorkerProcess(id, log, port, p);
   }
 
-  /** Waits until the worker says it serves, then until it owns partitions (or {@code partitions} is false). */
+  /** Waits until the worker says it serves (its share consumers are subscribed). */
   WorkerProcess awaitServing() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (!logText().contains(": serving ")) {

@@ -1,6 +1,5 @@
 package io.expresso.runtime.actors;
 
-import io.expresso.runtime.Attempts;
 import io.expresso.runtime.Cancellation;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.Outcome;
@@ -9,42 +8,32 @@ import io.expresso.runtime.TaskProcessor;
 import io.expresso.runtime.TaskTimeouts;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The actor that owns one device: it runs the tasks it is handed one after another on the
  * device's own dispatcher (a single pinned thread) and then tells the pool it is free again.
- * Before a chunk starts, its starts are recorded as attempts (durably, so a crash is attributable);
- * a task already started {@link Settings#maxAttempts} times is not run but ends as poison. Each
- * task runs under its kind's time limit, counted from its own start.
+ * A task the broker already delivered {@link Settings#maxAttempts} times without a result is not
+ * run but ends as poison. Each task runs under its kind's time limit, counted from its own start.
  */
 final class DeviceWorker {
 
-  private static final Logger LOG = LoggerFactory.getLogger(DeviceWorker.class);
-
-  /** How many chunks of cheap tasks one attempts write counts ahead. */
-  static final int LEASE_CHUNKS = 16;
-
   /**
-   * What every device worker of a process shares. {@code quarantine} lets a task that was started
-   * before (and may be what took a worker down) run with every other device idle and every
-   * finished result committed, so a crash it causes charges no innocent task with an attempt.
+   * What every device worker of a process shares. {@code quarantine} lets a task that was delivered
+   * before (and may be what took a worker down) run with every other device idle, so a crash it
+   * causes charges no innocent task with a delivery.
    */
   record Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer,
-      ReentrantReadWriteLock quarantine, Duration commitInterval) {
+      ReentrantReadWriteLock quarantine) {
 
-    Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer, Duration commitInterval) {
-      this(processor, timeouts, maxAttempts, observer, new ReentrantReadWriteLock(true), commitInterval);
+    Settings(TaskProcessor processor, TaskTimeouts timeouts, int maxAttempts, TaskObserver observer) {
+      this(processor, timeouts, maxAttempts, observer, new ReentrantReadWriteLock(true));
     }
 
     /**
@@ -80,11 +69,6 @@ final class DeviceWorker {
           // past that it runs beside them, and a crash it causes may charge them an attempt
           boolean locked = suspect ? lock.tryLock(60, TimeUnit.SECONDS) : lock.tryLock(Long.MAX_VALUE, TimeUnit.DAYS);
           try {
-            if (suspect && locked) {
-              // the other devices are idle now: let the loop commit what they finished, so that
-              // if this task takes the worker down, no finished task is charged for it
-              Thread.sleep(2 * settings.commitInterval().toMillis() + 200);
-            }
             runChunk(run.jobs(), device, settings, watchdog);
           } finally {
             if (locked) {
@@ -137,10 +121,12 @@ final class DeviceWorker {
         toRun.add(j);
       }
     }
-    recordAttempts(toRun, s.observer());
+    if (!toRun.isEmpty()) {
+      s.observer().onAttempts(toRun.get(0).kind(), toRun.size());
+    }
     for (Job j : toRun) {
       if (!j.start()) {
-        continue; // dropped while it waited: its partition moved
+        continue; // dropped while it waited: the worker stops
       }
       watchdog.started(j);
       Outcome o;
@@ -150,41 +136,6 @@ final class DeviceWorker {
         watchdog.finished();
       }
       j.finish(o);
-    }
-  }
-
-  /**
-   * Records the chunk's starts, one write per partition, and waits for the broker: a task must
-   * not start before its attempt is durable. Retries while the broker is away.
-   */
-  private static void recordAttempts(List<Job> jobs, TaskObserver observer) {
-    Map<Attempts.Partition, List<Long>> byPartition = new LinkedHashMap<>();
-    for (Job j : jobs) {
-      if (j.attempts() != null) {
-        byPartition.computeIfAbsent(j.attempts(), p -> new ArrayList<>()).add(j.offset());
-      }
-    }
-    for (Map.Entry<Attempts.Partition, List<Long>> e : byPartition.entrySet()) {
-      for (int tries = 1; ; tries++) {
-        try {
-          // a chunk of cheap tasks leases 16 chunks ahead; a long task (alone in its chunk) is counted exactly
-          int lease = e.getValue().size() > 1 ? LEASE_CHUNKS * e.getValue().size() : 0;
-          e.getKey().started(e.getValue(), lease);
-          observer.onAttempts(jobs.get(0).kind(), e.getValue().size());
-          break;
-        } catch (Exception x) {
-          if (jobs.stream().noneMatch(Job::queued)) {
-            return; // all dropped meanwhile
-          }
-          LOG.warn("cannot record attempts (try {}): {}; retrying", tries, x.toString());
-          try {
-            Thread.sleep(Math.min(5000, 200L * tries));
-          } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            return;
-          }
-        }
-      }
     }
   }
 

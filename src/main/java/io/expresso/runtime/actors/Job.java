@@ -1,6 +1,5 @@
 package io.expresso.runtime.actors;
 
-import io.expresso.runtime.Attempts;
 import io.expresso.runtime.Cancellation;
 import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskKind;
@@ -10,10 +9,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One task record on its way to a device: where it sits in its partition, how often it was
- * started before (by this or earlier owners of the partition), its cancellation, and the outcome
- * to complete. A job is queued, then either dropped (its partition left this worker before it
- * started) or run; the loop and the devices race only through {@link #start} and {@link #drop}.
+ * One task record on its way to a device: where it came from, how often the broker delivered it
+ * before without a result (its delivery count less one), its cancellation, and the outcome to
+ * complete. A job is queued, then either dropped (the worker stops before it started) or run; the
+ * loop and the devices race only through {@link #start} and {@link #drop}.
  */
 final class Job {
 
@@ -23,27 +22,20 @@ final class Job {
   private final TopicPartition partition;
   private final TaskKind kind;
   private final int priorAttempts;
-  private final Attempts.Partition attempts;
   private final Cancellation cancellation = new Cancellation();
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
   private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
 
-  /** A job whose starts are counted in {@code attempts} (null: not counted, as in local runs). */
-  Job(ConsumerRecord<String, byte[]> record, Attempts.Partition attempts) {
-    this(record, attempts, attempts == null ? 0 : attempts.prior(record.offset()));
+  /** A job for a record of a share group: the broker's delivery count says how often it was delivered before. */
+  Job(ConsumerRecord<String, byte[]> record) {
+    this(record, record.deliveryCount().map(c -> Math.max(0, c - 1)).orElse(0));
   }
 
-  Job(ConsumerRecord<String, byte[]> record, Attempts.Partition attempts, int priorAttempts) {
+  Job(ConsumerRecord<String, byte[]> record, int priorAttempts) {
     this.record = record;
     this.partition = new TopicPartition(record.topic(), record.partition());
     this.kind = TaskKind.ofTopic(record.topic());
-    this.attempts = attempts;
     this.priorAttempts = priorAttempts;
-  }
-
-  /** Where this job's starts are counted, or null. */
-  Attempts.Partition attempts() {
-    return attempts;
   }
 
   ConsumerRecord<String, byte[]> record() {
@@ -62,7 +54,7 @@ final class Job {
     return kind;
   }
 
-  /** Starts of this task that left no committed result, as recorded before this delivery. */
+  /** Earlier deliveries of this task that left no result (a crash, a lost lock, a hand-back). */
   int priorAttempts() {
     return priorAttempts;
   }
@@ -80,10 +72,10 @@ final class Job {
     return state.compareAndSet(State.QUEUED, State.RUNNING);
   }
 
-  /** Drops a job that has not started (its partition moved, or the worker stops); false if it already runs. */
+  /** Drops a job that has not started (the worker stops); false if it already runs. */
   boolean drop() {
     if (state.compareAndSet(State.QUEUED, State.DROPPED)) {
-      outcome.complete(Outcome.handedBack(record, Cancellation.Reason.REVOKED));
+      outcome.complete(Outcome.handedBack(record, Cancellation.Reason.STOPPING));
       return true;
     }
     return false;

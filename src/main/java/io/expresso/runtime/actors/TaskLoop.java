@@ -1,42 +1,29 @@
 package io.expresso.runtime.actors;
 
-import io.expresso.runtime.Attempts;
 import io.expresso.runtime.Cancellation;
+import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.kafka.KafkaClients;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.MemberToRemove;
-import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
-import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -46,76 +33,109 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's link to Kafka, on one thread: polls tasks, hands them to the device pool, and
- * commits each partition's results with its offset in one transaction as the partition's
- * contiguous prefix of finished tasks grows, so a long task holds back only its own partition.
+ * The worker's link to Kafka: one share consumer per device slot, each on its own thread, in the
+ * fleet's share group. A slot acquires tasks only while it holds none, at most {@link
+ * Settings#acquire} at a time, so an idle slot anywhere in the fleet takes the next task and a busy
+ * one takes nothing. While its tasks run, the slot renews their acquisition locks (RENEW) every
+ * third of the lock; when a task ends, its result (and dead letter) is produced and acknowledged by
+ * the broker first, then the task is acknowledged: ACCEPT for a result, REJECT for an error result,
+ * RELEASE for a task handed back unfinished (stop, cancellation). A worker that dies stops renewing;
+ * the broker redelivers its tasks when their locks expire or its session ends. Acknowledgement is
+ * not transactional, so a crash between the result and the acknowledgement runs a task twice:
+ * results are keyed by task id and readers count a task once.
  *
- * <p>Membership: the group uses cooperative incremental rebalancing (only partitions that change
- * owner are revoked) and static membership ({@code group.instance.id} = the worker id, so a
- * restart within the session timeout moves nothing). A revoked partition's queued tasks are
- * dropped at once (so are tasks still waiting for the worker's one training slot), its running
- * tasks get {@link Settings#revokeDrain} to finish, then are
- * cancelled and handed over. Offsets go to the transaction with the consumer's group metadata
- * (generation and member id), so a worker that lost its partitions (paused past the session
- * timeout) is fenced: its commit fails and its results are discarded.
+ * <p>The share consumer of Kafka 4.4 in explicit mode: every record a poll returned must be
+ * acknowledged before the next poll, and a renewed record comes back from a later poll (it cannot be
+ * acknowledged until it has). So before each poll every held record that a poll returned is either
+ * acknowledged for good or renewed.
  */
 final class TaskLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(TaskLoop.class);
 
-  /** How long a task cancelled for a hand-over or a stop gets to notice before it is given up on. */
+  /** How long a task cancelled for a stop gets to notice before it is given up on. */
   static final Duration CANCEL_GRACE = Duration.ofSeconds(30);
 
-  /** Records one poll returns at most. */
-  static final int MAX_POLL_RECORDS = 2000;
+  /**
+   * How long an idle slot's poll waits for a task. One long poll, not many short ones: every poll
+   * that finds nothing sends a fetch, and fetches sent while others are under way acquire records
+   * the client buffers out of reach while a renewal is pending (their locks run out unseen).
+   */
+  static final Duration IDLE_POLL = Duration.ofSeconds(2);
 
-  /** Tasks held (queued, running or finished but not committed) before the loop stops fetching. */
-  static final int MAX_BUFFERED = 20_000;
+  /** Renewals come every third of the lock: two chances before it expires. */
+  static final int RENEWALS_PER_LOCK = 3;
+
+  /** The lock assumed until the broker says (its default). */
+  static final Duration DEFAULT_LOCK = Duration.ofSeconds(30);
 
   /** Producer batch size per partition, in bytes. */
   static final int PRODUCER_BATCH_BYTES = 256 * 1024;
 
-  /** What the loop needs to know. */
-  record Settings(KafkaClients kafka, String workerId, String group, Duration commitInterval, Duration revokeDrain,
-      Duration sessionTimeout, boolean leaveOnStop) {}
+  /**
+   * What the loop needs to know.
+   *
+   * @param slots share consumers, one per device
+   * @param acquire tasks one slot acquires per poll (1 for tasks of seconds and more; more for a stream of tiny tasks)
+   */
+  record Settings(KafkaClients kafka, String workerId, String group, int slots, int acquire) {
+    Settings {
+      if (slots < 1) {
+        throw new IllegalArgumentException("a worker needs at least one slot");
+      }
+      if (acquire < 1 || acquire > 10_000) {
+        throw new IllegalArgumentException("tasks acquired per poll must be 1 to 10000, got " + acquire);
+      }
+    }
+  }
 
   private final Settings settings;
   private final ActorRef<DevicePool.Command> pool;
-  private final Attempts attempts;
   private final TaskObserver observer;
-  private final Runnable onFatal;
-  private final Thread thread;
-  private final Map<TopicPartition, PartitionProgress> owned = new LinkedHashMap<>();
+  private final List<Thread> threads = new ArrayList<>();
   private final AtomicReference<Duration> stopGrace = new AtomicReference<>();
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-  private KafkaConsumer<String, byte[]> consumer;
+  private volatile long stopDeadline;
   private KafkaProducer<String, byte[]> producer;
-  private boolean paused;
-  private long lastCommit;
 
-  /** {@code onFatal} runs when the loop cannot go on (a duplicate worker id): the worker should stop. */
-  TaskLoop(Settings settings, ActorRef<DevicePool.Command> pool, Attempts attempts, TaskObserver observer, Runnable onFatal) {
+  TaskLoop(Settings settings, ActorRef<DevicePool.Command> pool, TaskObserver observer) {
     this.settings = settings;
     this.pool = pool;
-    this.attempts = attempts;
     this.observer = observer;
-    this.onFatal = onFatal;
-    this.thread = new Thread(this::run, "expresso-tasks-" + settings.workerId());
   }
 
   void start() {
-    thread.start();
+    producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
+    for (int i = 0; i < settings.slots(); i++) {
+      Slot slot = new Slot(i);
+      Thread t = new Thread(slot::run, "expresso-tasks-" + settings.workerId() + "-" + i);
+      threads.add(t);
+      t.start();
+    }
+    Thread joiner = new Thread(() -> {
+      for (Thread t : threads) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      producer.close(Duration.ofSeconds(10));
+      stopped.complete(null);
+    }, "expresso-tasks-" + settings.workerId() + "-stopped");
+    joiner.setDaemon(true);
+    joiner.start();
   }
 
   /**
-   * Stops: no new task starts, running ones get {@code grace} to finish (their results commit as
-   * they do), the rest are cancelled and handed back; then the worker leaves the group.
-   * Completes when all that is done.
+   * Stops: no slot acquires again, tasks not started are released, running ones get {@code grace}
+   * to finish (renewing their locks, their results acknowledged as they end), then are cancelled
+   * and released. Completes when every slot has closed its consumer.
    */
   CompletableFuture<Void> stop(Duration grace) {
-    stopGrace.compareAndSet(null, grace); // the loop sees it within one poll (50 ms)
-    if (!thread.isAlive() && !stopped.isDone()) {
-      stopped.complete(null);
+    if (stopGrace.compareAndSet(null, grace)) {
+      stopDeadline = System.nanoTime() + grace.toNanos();
     }
     return stopped;
   }
@@ -124,398 +144,310 @@ final class TaskLoop {
     return stopGrace.get() != null;
   }
 
-  private void run() {
-    try {
-      while (!stopping()) {
+  /** One device slot: a share consumer and the tasks it holds (acquired, not yet acknowledged for good). */
+  private final class Slot {
+    private final int index;
+    private final Map<String, Held> held = new LinkedHashMap<>();
+    private KafkaShareConsumer<String, byte[]> consumer;
+    private long lastRenew;
+    private boolean cancelled;
+
+    Slot(int index) {
+      this.index = index;
+    }
+
+    void run() {
+      while (true) {
         try {
-          session();
-        } catch (DuplicateWorkerException e) {
-          LOG.error("worker {}: {}; this worker stops", settings.workerId(), e.getMessage());
-          giveUp(new ArrayList<>(owned.keySet()));
-          onFatal.run();
-          break;
+          serve();
+          return;
         } catch (Exception e) {
           if (stopping()) {
-            break;
-          }
-          if (e instanceof FencedInstanceIdException) {
-            LOG.error("worker {}: another worker joined the group with the same --id; this one stops", settings.workerId());
-            giveUp(new ArrayList<>(owned.keySet()));
-            onFatal.run();
-            break;
+            LOG.warn("worker {} slot {}: {} while stopping; its tasks go back at their lock's end", settings.workerId(),
+                index, e.toString());
+            abandon();
+            return;
           }
           observer.onRestart();
-          LOG.warn("worker {}: task loop failed ({}); its tasks are handed back and it starts again in 2 s",
-              settings.workerId(), e.toString());
-          giveUp(new ArrayList<>(owned.keySet()));
+          LOG.warn("worker {} slot {}: share consumer failed ({}); its tasks are given up and it starts again in 2 s",
+              settings.workerId(), index, e.toString());
+          abandon();
           sleep(2000);
         }
       }
-    } finally {
-      stopped.complete(null);
     }
-  }
 
-  /** One consumer and producer: serves until stopped, then drains; a client failure ends it. */
-  private void session() {
-    producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
-    boolean left = false;
-    try {
-      producer.initTransactions();
-      consumer = new KafkaConsumer<>(consumerConfig(), new StringDeserializer(), new ByteArrayDeserializer());
-      consumer.subscribe(TaskKind.topics(), new Rebalance());
-      paused = false;
-      lastCommit = System.nanoTime();
-      while (!stopping()) {
-        accept(consumer.poll(Duration.ofMillis(50)));
-        flowControl();
-        if (System.nanoTime() - lastCommit >= settings.commitInterval().toNanos()) {
-          commit();
-        }
-      }
-      drainForStop(stopGrace.get());
-      left = true;
-    } finally {
-      close(left);
-    }
-  }
-
-  private void accept(ConsumerRecords<String, byte[]> records) {
-    if (records.isEmpty()) {
-      return;
-    }
-    List<Job> jobs = new ArrayList<>(records.count());
-    for (TopicPartition tp : records.partitions()) {
-      PartitionProgress p = owned.get(tp);
-      if (p == null) {
-        continue; // not ours any more (revoked in this very poll)
-      }
-      for (ConsumerRecord<String, byte[]> r : records.records(tp)) {
-        Job j = new Job(r, p.attempts);
-        p.jobs.add(j);
-        jobs.add(j);
-      }
-    }
-    if (!jobs.isEmpty()) {
-      pool.tell(new DevicePool.Submit(jobs));
-    }
-  }
-
-  /** Stops fetching while too many tasks are held; fetches again once half are committed. */
-  private void flowControl() {
-    int held = 0;
-    for (PartitionProgress p : owned.values()) {
-      held += p.jobs.size();
-    }
-    if (!paused && held >= MAX_BUFFERED) {
-      consumer.pause(consumer.assignment());
-      paused = true;
-    } else if (paused && held <= MAX_BUFFERED / 2) {
-      consumer.resume(consumer.assignment());
-      paused = false;
-    }
-  }
-
-  /**
-   * Commits, in one transaction, every owned partition's results up to its first unfinished task,
-   * with the offsets after them. A fenced commit (this worker lost the partitions) is aborted: its
-   * results are discarded and the tasks are someone else's now.
-   */
-  private void commit() {
-    lastCommit = System.nanoTime();
-    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    Map<TopicPartition, Integer> counts = new HashMap<>();
-    List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
-    for (Map.Entry<TopicPartition, PartitionProgress> e : owned.entrySet()) {
-      int n = 0;
-      long next = -1;
-      for (Job j : e.getValue().jobs) {
-        if (!j.committable()) {
-          break;
-        }
-        out.addAll(j.outcome().join().records());
-        next = j.offset() + 1;
-        n++;
-      }
-      if (n > 0) {
-        offsets.put(e.getKey(), new OffsetAndMetadata(next));
-        counts.put(e.getKey(), n);
-      }
-    }
-    if (offsets.isEmpty()) {
-      return;
-    }
-    AtomicReference<Exception> sendFailed = new AtomicReference<>();
-    try {
-      producer.beginTransaction();
-      for (ProducerRecord<String, byte[]> r : out) {
-        producer.send(r, (md, ex) -> {
-          if (ex != null) {
-            sendFailed.compareAndSet(null, ex);
-          }
-        });
-      }
-      producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-      producer.commitTransaction();
-    } catch (ProducerFencedException | FencedInstanceIdException e) {
-      throw new DuplicateWorkerException("another process runs as worker " + settings.workerId()
-          + " (worker ids must be unique in the fleet): " + e.getMessage(), e);
-    } catch (CommitFailedException e) {
-      LOG.warn("worker {}: commit fenced by the group ({}); the transaction is aborted: its results commit with the"
-          + " next one if this worker still owns their partitions, else their new owner runs them", settings.workerId(),
-          e.getMessage());
-      abort();
-      return;
-    } catch (KafkaException e) {
-      LOG.warn("worker {}: commit failed ({}{}); retrying", settings.workerId(), e.toString(),
-          sendFailed.get() == null ? "" : ", first send failure: " + sendFailed.get());
-      abort();
-      return;
-    }
-    for (Map.Entry<TopicPartition, Integer> e : counts.entrySet()) {
-      PartitionProgress p = owned.get(e.getKey());
-      for (int i = 0; i < e.getValue(); i++) {
-        p.jobs.poll();
-      }
-      p.attempts.committed(offsets.get(e.getKey()).offset());
-    }
-  }
-
-  private void abort() {
-    try {
-      producer.abortTransaction();
-    } catch (KafkaException x) {
-      throw new IllegalStateException("cannot abort the transaction: " + x.getMessage(), x);
-    }
-  }
-
-  /**
-   * Gives partitions up cleanly: queued tasks are dropped, running ones get {@code drain} to finish
-   * (committing as they do), then are cancelled with {@code why}; what finished is committed and
-   * the starts that left no result are uncounted.
-   */
-  private void handOver(Collection<TopicPartition> parts, Duration drain, Cancellation.Reason why) {
-    List<Job> jobs = new ArrayList<>();
-    for (TopicPartition tp : parts) {
-      PartitionProgress p = owned.get(tp);
-      if (p != null) {
-        jobs.addAll(p.jobs);
-      }
-    }
-    int dropped = 0;
-    for (Job j : jobs) {
-      dropped += j.drop() ? 1 : 0;
-    }
-    observer.onHandedBack(dropped);
-    // a task still waiting for this worker's training slot has done nothing: no drain for it
-    jobs.stream().filter(j -> j.running() && j.cancellation().isWaiting()).forEach(j -> j.cancellation().cancel(why));
-    long deadline = System.nanoTime() + drain.toNanos();
-    while (jobs.stream().anyMatch(Job::running) && System.nanoTime() < deadline) {
-      waitAndCommit();
-    }
-    if (jobs.stream().anyMatch(Job::running)) {
-      jobs.stream().filter(Job::running).forEach(j -> j.cancellation().cancel(why));
-      long cancelDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
-      while (jobs.stream().anyMatch(Job::running) && System.nanoTime() < cancelDeadline) {
-        waitAndCommit();
-      }
-      if (jobs.stream().anyMatch(Job::running)) {
-        LOG.warn("worker {}: {} cancelled task(s) still running after {} s; their results will be ignored",
-            settings.workerId(), jobs.stream().filter(Job::running).count(), CANCEL_GRACE.toSeconds());
-      }
-    }
-    commit();
-    for (TopicPartition tp : parts) {
-      PartitionProgress p = owned.remove(tp);
-      if (p != null) {
-        p.attempts.handBack(p.jobs.stream().filter(j -> !j.running()).map(Job::offset).toList());
-      }
-    }
-  }
-
-  /** Partitions lost (another worker owns them now): drop and cancel their tasks, commit nothing. */
-  private void giveUp(Collection<TopicPartition> parts) {
-    int dropped = 0;
-    for (TopicPartition tp : parts) {
-      PartitionProgress p = owned.remove(tp);
-      if (p == null) {
-        continue;
-      }
-      for (Job j : p.jobs) {
-        if (j.drop()) {
-          dropped++;
-        } else if (j.running()) {
-          j.cancellation().cancel(Cancellation.Reason.REVOKED);
-        }
-      }
-    }
-    observer.onHandedBack(dropped);
-  }
-
-  private void waitAndCommit() {
-    sleep(Math.max(10, Math.min(200, settings.commitInterval().toMillis())));
-    if (System.nanoTime() - lastCommit >= settings.commitInterval().toNanos()) {
-      commit();
-    }
-  }
-
-  /** SIGTERM or close: keeps polling (so the group can rebalance) with every partition paused. */
-  private void drainForStop(Duration grace) {
-    List<Job> jobs = new ArrayList<>();
-    for (PartitionProgress p : owned.values()) {
-      jobs.addAll(p.jobs);
-    }
-    jobs.forEach(Job::drop);
-    long deadline = System.nanoTime() + grace.toNanos();
-    boolean cancelled = false;
-    long cancelDeadline = 0;
-    while (true) {
-      boolean busy = owned.values().stream().anyMatch(p -> p.jobs.stream().anyMatch(Job::running));
-      if (!busy) {
-        break;
-      }
-      if (!cancelled && System.nanoTime() >= deadline) {
-        LOG.warn("worker {}: stop grace of {} s is over; cancelling the tasks still running", settings.workerId(),
-            grace.toSeconds());
-        owned.values().forEach(p -> p.jobs.stream().filter(Job::running)
-            .forEach(j -> j.cancellation().cancel(Cancellation.Reason.STOPPING)));
-        cancelled = true;
-        cancelDeadline = System.nanoTime() + CANCEL_GRACE.toNanos();
-      }
-      if (cancelled && System.nanoTime() >= cancelDeadline) {
-        break;
-      }
-      consumer.pause(consumer.assignment());
-      consumer.poll(Duration.ofMillis(50)); // keeps the membership answering rebalances; takes nothing
-
-      if (System.nanoTime() - lastCommit >= settings.commitInterval().toNanos()) {
-        commit();
-      }
-    }
-    commit();
-    for (PartitionProgress p : owned.values()) {
-      p.attempts.handBack(p.jobs.stream().filter(j -> !j.running()).map(Job::offset).toList());
-    }
-    owned.clear();
-  }
-
-  private void close(boolean leave) {
-    if (consumer != null) {
+    /** Serves until stopped and every held task is acknowledged; a client failure ends it by an exception. */
+    private void serve() {
+      consumer = new KafkaShareConsumer<>(consumerConfig(index), new StringDeserializer(), new ByteArrayDeserializer());
       try {
-        consumer.close(Duration.ofSeconds(10));
-      } catch (Exception e) {
-        LOG.debug("closing the consumer: {}", e.toString());
+        consumer.subscribe(TaskKind.topics());
+        lastRenew = System.nanoTime();
+        cancelled = false;
+        while (!(stopping() && held.isEmpty())) {
+          if (stopping()) {
+            handBack();
+          }
+          settle();
+          if (held.isEmpty()) {
+            if (!stopping()) {
+              take(consumer.poll(IDLE_POLL)); // the only place a slot asks for new tasks
+            }
+          } else if (System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
+            renew();
+          } else if (held.values().stream().anyMatch(h -> !h.inFetch && !h.lost)) {
+            take(consumer.poll(Duration.ZERO)); // renewed records come back without a fetch
+            awaitAnyEnd(Duration.ofMillis(50));
+          } else {
+            awaitAnyEnd(Duration.ofMillis(100));
+          }
+          markLost();
+        }
+      } finally {
+        close();
       }
     }
-    try {
-      producer.close(Duration.ofSeconds(10));
-    } catch (Exception e) {
-      LOG.debug("closing the producer: {}", e.toString());
-    }
-    if (leave && settings.leaveOnStop()) {
-      leaveGroup();
-    }
-  }
 
-  /**
-   * A static member's close does not leave the group (that is what lets a restart move nothing),
-   * so a worker that stops for good says it left, and the group moves its partitions at once
-   * instead of after the session timeout.
-   */
-  private void leaveGroup() {
-    Properties p = settings.kafka().admin();
-    p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-    try (Admin admin = Admin.create(p)) {
-      admin.removeMembersFromConsumerGroup(settings.group(), new RemoveMembersFromConsumerGroupOptions(
-          List.of(new MemberToRemove(settings.workerId())))).all().get();
-    } catch (Exception e) {
-      LOG.info("worker {}: could not leave the group ({}); its partitions move after the session timeout",
-          settings.workerId(), e.toString());
-    }
-  }
-
-  private final class Rebalance implements ConsumerRebalanceListener {
-    @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> parts) {
-      if (parts.isEmpty()) {
+    /** Records a poll returned: a renewed record is ours again; a new one is a task for the devices. */
+    private void take(ConsumerRecords<String, byte[]> records) {
+      if (records.isEmpty()) {
         return;
       }
-      observer.onRebalance("assigned", parts.size());
-      attempts.awaitCaughtUp(Duration.ofSeconds(60));
-      for (TopicPartition tp : parts) {
-        owned.put(tp, new PartitionProgress(attempts.open(tp, consumer.position(tp))));
+      List<Job> jobs = new ArrayList<>();
+      for (ConsumerRecord<String, byte[]> r : records) {
+        String key = key(r);
+        Held h = held.get(key);
+        if (h != null) {
+          h.record = r;
+          h.inFetch = true;
+        } else {
+          Job j = new Job(r);
+          held.put(key, new Held(r, j));
+          jobs.add(j);
+        }
       }
-      if (paused || stopping()) {
-        consumer.pause(parts);
+      if (!jobs.isEmpty()) {
+        if (stopping()) {
+          jobs.forEach(Job::drop); // a poll under way when the stop came: hand them straight back
+        } else {
+          pool.tell(new DevicePool.Submit(jobs));
+        }
       }
-      LOG.info("worker {}: assigned {}", settings.workerId(), parts);
     }
 
-    @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> parts) {
-      if (parts.isEmpty()) {
+    /**
+     * Acknowledges every held task that ended and that the consumer can acknowledge now: its records
+     * are produced and acked by the broker first, so an acknowledged task always has its result.
+     */
+    private void settle() {
+      List<Held> ended = new ArrayList<>();
+      for (Held h : held.values()) {
+        if ((h.inFetch || h.lost) && h.job.outcome().isDone()) {
+          ended.add(h);
+        }
+      }
+      if (ended.isEmpty()) {
         return;
       }
-      observer.onRebalance("revoked", parts.size());
-      LOG.info("worker {}: revoked {}", settings.workerId(), parts);
-      handOver(parts, settings.revokeDrain(), stopping() ? Cancellation.Reason.STOPPING : Cancellation.Reason.REVOKED);
-    }
-
-    @Override
-    public void onPartitionsLost(Collection<TopicPartition> parts) {
-      if (parts.isEmpty()) {
+      List<Future<RecordMetadata>> sends = new ArrayList<>();
+      for (Held h : ended) {
+        for (ProducerRecord<String, byte[]> r : h.job.outcome().join().records()) {
+          sends.add(producer.send(r));
+        }
+      }
+      Exception sendFailed = null;
+      for (Future<RecordMetadata> f : sends) {
+        try {
+          f.get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+          sendFailed = e;
+        }
+      }
+      boolean acked = false;
+      for (Held h : ended) {
+        held.remove(key(h.record));
+        if (h.lost) {
+          continue; // not ours to acknowledge any more
+        }
+        acked = true;
+        Outcome o = h.job.outcome().join();
+        AcknowledgeType type;
+        if (sendFailed != null || o.handedBack()) {
+          type = AcknowledgeType.RELEASE; // no result here: the task runs again
+        } else {
+          type = o.failed() ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT;
+        }
+        consumer.acknowledge(h.record, type);
+      }
+      if (sendFailed != null) {
+        LOG.warn("worker {} slot {}: producing results failed ({}); {} task(s) released to run again",
+            settings.workerId(), index, sendFailed.toString(), ended.size());
+      }
+      if (!acked) {
         return;
       }
-      observer.onRebalance("lost", parts.size());
-      LOG.warn("worker {}: lost {} (no longer a member of the group); their tasks are dropped", settings.workerId(), parts);
-      giveUp(parts);
+      Map<?, ? extends java.util.Optional<? extends Exception>> acks = consumer.commitSync(Duration.ofSeconds(30));
+      acks.forEach((tp, failure) -> failure.ifPresent(e -> LOG.warn(
+          "worker {} slot {}: acknowledging tasks of {} failed ({}); the broker redelivers them when their locks expire"
+              + " (their results are produced: a second result of a task counts once)", settings.workerId(), index, tp,
+          e.toString())));
+    }
+
+    /**
+     * Extends the locks of every held task the last poll returned, and waits for the broker's
+     * answer: RENEW acknowledgements committed by {@code commitSync}, which sends no fetch (a poll
+     * would, and acquire tasks this slot cannot run yet). A renewed record comes back from the next
+     * poll; one whose renewal failed is lost (another worker gets it).
+     */
+    private void renew() {
+      long now = System.nanoTime();
+      lastRenew = now;
+      List<Held> renewing = new ArrayList<>();
+      for (Held h : held.values()) {
+        if (h.inFetch) {
+          consumer.acknowledge(h.record, AcknowledgeType.RENEW);
+          h.inFetch = false;
+          h.renewedAt = now;
+          renewing.add(h);
+        }
+      }
+      if (renewing.isEmpty()) {
+        return;
+      }
+      consumer.commitSync(Duration.ofSeconds(30)).forEach((tp, failure) -> failure.ifPresent(e -> {
+        for (Held h : renewing) {
+          if (h.record.topic().equals(tp.topic()) && h.record.partition() == tp.partition()) {
+            h.lost = true;
+            LOG.warn("worker {} slot {}: renewing the lock of {} failed ({}); the broker redelivers it, and a result"
+                + " from here still counts once", settings.workerId(), index, key(h.record), e.toString());
+          }
+        }
+      }));
+      take(consumer.poll(Duration.ZERO));
+    }
+
+    /**
+     * A renewed task that has not come back within a lock's time was lost (the worker was paused past
+     * its lock or session): the broker redelivers it elsewhere. It may still finish here; its late
+     * result is produced (readers count a task once) but nothing is acknowledged for it.
+     */
+    private void markLost() {
+      long lockNanos = renewEvery().toNanos() * RENEWALS_PER_LOCK;
+      long now = System.nanoTime();
+      for (Held h : held.values()) {
+        if (!h.inFetch && !h.lost && now - h.renewedAt > lockNanos) {
+          h.lost = true;
+          LOG.warn("worker {} slot {}: lost the lock of {} (paused past it?); the broker redelivers it, and a result"
+              + " from here still counts once", settings.workerId(), index, key(h.record));
+        }
+      }
+    }
+
+    private Duration renewEvery() {
+      long lockMs = consumer.acquisitionLockTimeoutMs().map(Integer::longValue).orElse(DEFAULT_LOCK.toMillis());
+      return Duration.ofMillis(Math.max(200, lockMs / RENEWALS_PER_LOCK));
+    }
+
+    private void awaitAnyEnd(Duration max) {
+      CompletableFuture<?>[] outcomes = held.values().stream().map(h -> h.job.outcome()).toArray(CompletableFuture[]::new);
+      try {
+        CompletableFuture.anyOf(outcomes).get(max.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        // time to look at the locks again
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException e) {
+        // an outcome is always completed normally
+      }
+    }
+
+    /** Stopping: tasks not started go back now; running ones after the stop grace (cancelled first). */
+    private void handBack() {
+      int dropped = 0;
+      for (Held h : held.values()) {
+        dropped += h.job.drop() ? 1 : 0;
+      }
+      if (dropped > 0) {
+        observer.onHandedBack(dropped);
+      }
+      long now = System.nanoTime();
+      if (!cancelled && now >= stopDeadline) {
+        cancelled = true;
+        held.values().stream().filter(h -> h.job.running()).forEach(h -> h.job.cancellation().cancel(Cancellation.Reason.STOPPING));
+        if (held.values().stream().anyMatch(h -> h.job.running())) {
+          LOG.warn("worker {} slot {}: stop grace of {} s is over; cancelling its running task(s)", settings.workerId(),
+              index, stopGrace.get().toSeconds());
+        }
+      }
+      if (cancelled && now >= stopDeadline + CANCEL_GRACE.toNanos()
+          && held.values().stream().anyMatch(h -> h.job.running())) {
+        LOG.warn("worker {} slot {}: cancelled task(s) still running after {} s; the broker redelivers them",
+            settings.workerId(), index, CANCEL_GRACE.toSeconds());
+        abandon();
+      }
+    }
+
+    /** Gives up every held task without acknowledging: running ones are cancelled, their results ignored. */
+    private void abandon() {
+      for (Held h : held.values()) {
+        if (!h.job.drop() && h.job.running()) {
+          h.job.cancellation().cancel(Cancellation.Reason.STOPPING);
+        }
+      }
+      held.clear();
+    }
+
+    /** Closing the consumer releases whatever it still holds and leaves the group at once. */
+    private void close() {
+      if (consumer != null) {
+        try {
+          consumer.close(Duration.ofSeconds(10));
+        } catch (Exception e) {
+          LOG.debug("closing the share consumer: {}", e.toString());
+        }
+        consumer = null;
+      }
     }
   }
 
-  /** Another live process uses this worker's id (static member id, transactional id): not recoverable by a restart. */
-  private static final class DuplicateWorkerException extends RuntimeException {
-    DuplicateWorkerException(String message, Throwable cause) {
-      super(message, cause);
+  /** A task a slot holds: its latest record (a renewal returns a new one) and whether it can be acknowledged now. */
+  private static final class Held {
+    ConsumerRecord<String, byte[]> record;
+    final Job job;
+    /** Returned by the consumer's last poll: it must be acknowledged (for good or RENEW) before the next. */
+    boolean inFetch = true;
+    long renewedAt;
+    /** Its lock ran out before the renewal came back: another worker has it now. */
+    boolean lost;
+
+    Held(ConsumerRecord<String, byte[]> record, Job job) {
+      this.record = record;
+      this.job = job;
     }
   }
 
-  /** An owned partition: its tasks in offset order, from the first uncommitted one. */
-  private static final class PartitionProgress {
-    final ArrayDeque<Job> jobs = new ArrayDeque<>();
-    final Attempts.Partition attempts;
-
-    PartitionProgress(Attempts.Partition attempts) {
-      this.attempts = attempts;
-    }
+  private static String key(ConsumerRecord<String, byte[]> r) {
+    return r.topic() + "/" + r.partition() + "@" + r.offset();
   }
 
-  private Properties consumerConfig() {
+  private Properties consumerConfig(int slot) {
     Properties p = settings.kafka().consumer();
     p.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
-    p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.workerId());
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.workerId());
-    p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(settings.sessionTimeout().toMillis()));
-    p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
-        String.valueOf(Math.max(100, Math.min(3000, settings.sessionTimeout().toMillis() / 4))));
-    // the revocation callback waits for running tasks: the poll interval (also the rebalance
-    // timeout) must cover that wait and the cancellation grace after it
-    p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
-        String.valueOf(settings.revokeDrain().plus(CANCEL_GRACE).plusSeconds(60).toMillis()));
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(MAX_POLL_RECORDS));
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.workerId() + "-" + slot);
+    p.put("share.acknowledgement.mode", "explicit");
+    // record_limit: a poll acquires at most max.poll.records and nothing is fetched ahead, so a
+    // busy worker holds no task that an idle one could run
+    p.put("share.acquire.mode", "record_limit");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(settings.acquire()));
     return p;
   }
 
   private Properties producerConfig() {
     Properties p = settings.kafka().producer();
-    // stable per worker: a restarted worker fences its previous incarnation's open transaction
-    p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "expresso-" + settings.workerId());
+    // at least once, in order, no duplicates from the producer's own retries
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.CLIENT_ID_CONFIG, settings.workerId() + "-results");
-    p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "60000");
     p.put(ProducerConfig.LINGER_MS_CONFIG, "2");
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(PRODUCER_BATCH_BYTES));
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");

@@ -2,7 +2,6 @@ package io.expresso.runtime.actors;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.expresso.runtime.Attempts;
 import io.expresso.runtime.Cancellation;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
@@ -12,6 +11,7 @@ import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.TaskProcessor;
 import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.ShareGroup;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -31,27 +31,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A worker process: a Pekko typed ActorSystem with a {@link DevicePool} (one actor per device),
- * fed by a {@link TaskLoop} in consumer group {@value #GROUP}. Each task's result (and dead
- * letter) is produced in the same Kafka transaction that commits its offset: exactly-once.
+ * fed by a {@link TaskLoop} in the share group {@value #GROUP}: one share consumer per device,
+ * each acquiring a task only while its device slot is free.
  *
- * <p>What a user can rely on: a membership change moves only the partitions that change owner;
- * a revoked partition's running tasks finish within {@link Settings#revokeDrain} or are cancelled
- * and redone by the new owner; every start is recorded as an attempt before it runs, and a task
- * that took down workers {@link Settings#maxAttempts} times ends as an error result and a dead
- * letter ({@code poison: N attempts}); each task runs under its kind's time limit; a stop (SIGTERM,
- * {@link #close}) lets running tasks finish for {@link Settings#stopGrace}, cancels the rest and
- * hands them back.
+ * <p>What a user can rely on: at-least-once delivery (a result is produced before its task is
+ * acknowledged; a task whose worker died is redelivered when its lock expires or the worker's
+ * session ends); a task the broker delivered {@link Settings#maxDeliveries} times without a result
+ * ends as an error result and a dead letter ({@code poison: N deliveries}); each task runs under
+ * its kind's time limit; a stop (SIGTERM, {@link #close}) lets running tasks finish for {@link
+ * Settings#stopGrace}, then cancels and releases the rest.
  */
 public final class Worker implements AutoCloseable {
 
-  public static final String GROUP = "expresso-workers";
+  public static final String GROUP = ShareGroup.NAME;
 
   private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
 
   private final Settings settings;
   private final EvaluatorRegistry registry;
   private final ActorSystem<SpawnProtocol.Command> system;
-  private final Attempts attempts;
   private final TaskLoop loop;
   private final CompletableFuture<Done> stopped = new CompletableFuture<>();
   private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
@@ -61,32 +59,27 @@ public final class Worker implements AutoCloseable {
    * Worker settings.
    *
    * @param kafka how to reach the Kafka cluster (bootstrap servers and client settings)
-   * @param devices the devices this worker owns, one DeviceWorker each
-   * @param workerId a unique id: the static group member id and the transactional id's suffix
-   * @param commitInterval how often finished results and their offsets are committed
-   * @param revokeDrain how long a revoked partition's running tasks get to finish before they are cancelled
+   * @param devices the devices this worker owns, one DeviceWorker and one share consumer each
+   * @param workerId a name for logs, client ids and results' provenance
+   * @param acquire tasks one device slot acquires per poll: 1 for tasks of seconds and more (the default), more
+   *     for a stream of tiny tasks (each poll and acknowledgement is a round trip to the broker)
    * @param stopGrace how long a stop lets running tasks finish before it cancels them
-   * @param sessionTimeout how long the group waits for a silent worker (a crash, a pause) before moving its partitions
    * @param timeouts the longest a task of each kind may run on a device
-   * @param maxAttempts starts after which a task that keeps taking workers down is dead-lettered as poison
+   * @param maxDeliveries deliveries without a result after which a task is dead-lettered as poison
    * @param allowFaults honour synthetic tasks' fault injection (chaos testing only)
-   * @param leaveOnStop leave the group when stopped (false: stay a member for the session timeout, for a restart in place)
    * @param limits the work one task may ask for (graph sizes, epochs, model size), checked before it runs
    */
-  public record Settings(KafkaClients kafka, List<Device> devices, String workerId, Duration commitInterval,
-      Duration revokeDrain, Duration stopGrace, Duration sessionTimeout, TaskTimeouts timeouts, int maxAttempts,
-      boolean allowFaults, boolean leaveOnStop, TaskLimits limits) {
+  public record Settings(KafkaClients kafka, List<Device> devices, String workerId, int acquire, Duration stopGrace,
+      TaskTimeouts timeouts, int maxDeliveries, boolean allowFaults, TaskLimits limits) {
 
-    /** Default revocation drain: longer than a BREC pair's training, well under the 2 h pair limit. */
-    public static final Duration DEFAULT_REVOKE_DRAIN = Duration.ofMinutes(10);
     /** Default stop grace: deploy/'s terminationGracePeriodSeconds (600) less a margin to hand the rest back. */
     public static final Duration DEFAULT_STOP_GRACE = Duration.ofSeconds(540);
-    public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
-    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    public static final int DEFAULT_MAX_DELIVERIES = ShareGroup.DEFAULT_MAX_DELIVERIES;
 
     public Settings {
-      if (maxAttempts < 1) {
-        throw new IllegalArgumentException("max attempts must be at least 1, got " + maxAttempts);
+      ShareGroup.Settings.forWorker(maxDeliveries); // checks the bounds
+      if (acquire < 1 || acquire > 10_000) {
+        throw new IllegalArgumentException("tasks acquired per poll must be 1 to 10000, got " + acquire);
       }
     }
 
@@ -96,54 +89,36 @@ public final class Worker implements AutoCloseable {
     }
 
     public static Settings of(KafkaClients kafka, List<Device> devices) {
-      return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8),
-          Duration.ofMillis(100), DEFAULT_REVOKE_DRAIN, DEFAULT_STOP_GRACE, DEFAULT_SESSION_TIMEOUT,
-          TaskTimeouts.DEFAULTS, DEFAULT_MAX_ATTEMPTS, false, true, TaskLimits.DEFAULTS);
+      return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8), 1,
+          DEFAULT_STOP_GRACE, TaskTimeouts.DEFAULTS, DEFAULT_MAX_DELIVERIES, false, TaskLimits.DEFAULTS);
     }
 
     public Settings withWorkerId(String id) {
-      return new Settings(kafka, devices, id, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop, limits);
+      return new Settings(kafka, devices, id, acquire, stopGrace, timeouts, maxDeliveries, allowFaults, limits);
     }
 
-    public Settings withCommitInterval(Duration d) {
-      return new Settings(kafka, devices, workerId, d, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop, limits);
+    public Settings withAcquire(int n) {
+      return new Settings(kafka, devices, workerId, n, stopGrace, timeouts, maxDeliveries, allowFaults, limits);
     }
 
-    public Settings withDrain(Duration revokeDrain, Duration stopGrace) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop, limits);
-    }
-
-    public Settings withSessionTimeout(Duration d) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, d, timeouts,
-          maxAttempts, allowFaults, leaveOnStop, limits);
+    public Settings withStopGrace(Duration d) {
+      return new Settings(kafka, devices, workerId, acquire, d, timeouts, maxDeliveries, allowFaults, limits);
     }
 
     public Settings withTimeouts(TaskTimeouts t) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, t,
-          maxAttempts, allowFaults, leaveOnStop, limits);
+      return new Settings(kafka, devices, workerId, acquire, stopGrace, t, maxDeliveries, allowFaults, limits);
     }
 
-    public Settings withMaxAttempts(int n) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          n, allowFaults, leaveOnStop, limits);
+    public Settings withMaxDeliveries(int n) {
+      return new Settings(kafka, devices, workerId, acquire, stopGrace, timeouts, n, allowFaults, limits);
     }
 
     public Settings withFaults(boolean allow) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allow, leaveOnStop, limits);
+      return new Settings(kafka, devices, workerId, acquire, stopGrace, timeouts, maxDeliveries, allow, limits);
     }
 
     public Settings withLimits(TaskLimits l) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leaveOnStop, l);
-    }
-
-    public Settings withLeaveOnStop(boolean leave) {
-      return new Settings(kafka, devices, workerId, commitInterval, revokeDrain, stopGrace, sessionTimeout, timeouts,
-          maxAttempts, allowFaults, leave, limits);
+      return new Settings(kafka, devices, workerId, acquire, stopGrace, timeouts, maxDeliveries, allowFaults, l);
     }
   }
 
@@ -192,8 +167,7 @@ public final class Worker implements AutoCloseable {
       }
     };
     TaskProcessor processor = new TaskProcessor(registry, settings.workerId(), both, settings.timeouts(), settings.limits());
-    DeviceWorker.Settings ds = new DeviceWorker.Settings(processor, settings.timeouts(), settings.maxAttempts(), both,
-        settings.commitInterval());
+    DeviceWorker.Settings ds = new DeviceWorker.Settings(processor, settings.timeouts(), settings.maxDeliveries(), both);
     ActorRef<DevicePool.Command> pool;
     try {
       pool = AskPattern.<SpawnProtocol.Command, ActorRef<DevicePool.Command>>ask(system,
@@ -204,11 +178,8 @@ public final class Worker implements AutoCloseable {
       system.terminate();
       throw new IllegalStateException("cannot start the device pool: " + e.getMessage(), e);
     }
-    this.attempts = new Attempts(settings.kafka(), settings.workerId());
     this.loop = new TaskLoop(new TaskLoop.Settings(settings.kafka(), settings.workerId(), GROUP,
-        settings.commitInterval(), settings.revokeDrain(), settings.sessionTimeout(), settings.leaveOnStop()),
-        pool, attempts, observer,
-        () -> CoordinatedShutdown.get(system).runAll(CoordinatedShutdown.unknownReason()));
+        settings.devices().size(), settings.acquire()), pool, observer);
     CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "drain-tasks", this::drain);
   }
 
@@ -216,6 +187,12 @@ public final class Worker implements AutoCloseable {
   public static Worker start(Settings settings, EvaluatorRegistry registry, TaskObserver observer) {
     // Evaluators that read or write expresso.models (train/attack) find the cluster here.
     registry.useKafka(settings.kafka());
+    try {
+      // the broker's delivery limit must exceed this worker's poison limit, or the last delivery is silent
+      ShareGroup.configure(settings.kafka(), ShareGroup.Settings.forWorker(settings.maxDeliveries()));
+    } catch (IllegalStateException e) {
+      LOG.warn("worker {}: {}; it relies on the group's configs as they are", settings.workerId(), e.getMessage());
+    }
     Worker w = new Worker(settings, registry, observer);
     w.loop.start();
     return w;
@@ -226,8 +203,8 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
-   * What this worker's devices did so far: tasks that ran to a result (success or error, committed
-   * or not) and tasks cancelled mid-run to be redone elsewhere.
+   * What this worker's devices did so far: tasks that ran to a result (success or error) and tasks
+   * cancelled mid-run to be redone elsewhere.
    */
   public String tally() {
     return finished.get() + " tasks run to a result, " + cancelled.get() + " cancelled and handed back";
@@ -241,7 +218,6 @@ public final class Worker implements AutoCloseable {
   /** Stops the task loop: running tasks get the stop grace, then are cancelled and handed back. */
   private CompletionStage<Done> drain() {
     return loop.stop(settings.stopGrace()).thenApply(v -> {
-      attempts.close();
       LOG.info("worker {}: stopped ({})", settings.workerId(), tally());
       stopped.complete(Done.getInstance());
       return Done.getInstance();

@@ -167,6 +167,19 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put("num.network.threads", "2");
     p.put("num.io.threads", "4");
     p.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
+    // share groups (the task queue): their state topic on one node, and lock bounds wide enough
+    // for tests to shorten a lock (group config share.record.lock.duration.ms) to a few seconds
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("share.coordinator.state.topic.num.partitions", "8");
+    p.put("group.share.min.record.lock.duration.ms", "1000");
+    p.put("group.share.min.session.timeout.ms", "1000");
+    p.put("group.share.min.heartbeat.interval.ms", "500");
+    // a joining worker gets its first task at its first heartbeat's answer: within a second here (5 s by default)
+    p.put("group.share.heartbeat.interval.ms", "1000");
+    p.put("group.share.max.delivery.count.limit", "10");
+    // every member on every partition: a free device takes the next task wherever it waits
+    p.put("group.share.assignors", EveryMemberAssignor.class.getName());
     try {
       KafkaConfig config = new KafkaConfig(p, false);
       if (!Files.exists(Path.of(logs, "meta.properties"))) {

@@ -1,6 +1,5 @@
 package io.expresso.runtime.kafka;
 
-import io.expresso.runtime.Attempts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,8 +42,6 @@ public final class Topics {
   public static final String DEAD_LETTERS = "expresso.dead-letters";
   /** Per-epoch progress of running train tasks (TrainProgress, key = task id; kept a day). */
   public static final String PROGRESS = "expresso.progress";
-  /** Attempts to run tasks, per task partition (compacted; see {@link Attempts}). */
-  public static final String ATTEMPTS = "expresso.attempts";
 
   /** Dead-letter headers: why, and where the record came from. */
   public static final String HEADER_REASON = "expresso.reason";
@@ -94,7 +91,7 @@ public final class Topics {
 
   /** Every topic Expresso uses. */
   public static final List<String> ALL = List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, TASKS_DATASET, RESULTS,
-      DEAD_LETTERS, MODELS, ATTEMPTS, PROGRESS);
+      DEAD_LETTERS, MODELS, PROGRESS);
 
   /** Replication factor -1: the cluster's {@code default.replication.factor}. */
   public static final short CLUSTER_DEFAULT_REPLICATION = -1;
@@ -108,7 +105,8 @@ public final class Topics {
   /**
    * How missing topics are created.
    *
-   * @param partitions partitions per topic (the attempts topic gets at most 8)
+   * @param partitions partitions per topic: for throughput (parallel appends and fetches), not for the fleet's
+   *     size, since the share group hands out tasks one by one to any number of workers
    * @param replicationFactor replicas per partition, or {@link #CLUSTER_DEFAULT_REPLICATION}
    * @param resultsRetentionMs how long results and dead letters are kept, or {@link #KEEP_FOREVER}
    */
@@ -148,11 +146,6 @@ public final class Topics {
       // live progress only: a day is plenty for a page that shows the latest epoch
       wanted.add(new NewTopic(PROGRESS, n, rf).configs(Map.of(TopicConfig.RETENTION_MS_CONFIG,
           String.valueOf(24 * 3600_000L))));
-      // compacted, and rolled often so compaction keeps it to about one record per task partition
-      wanted.add(new NewTopic(ATTEMPTS, Optional.of(Math.min(partitions, 8)), rf).configs(Map.of(
-          TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-          TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(10 * 60_000),
-          TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1")));
       return wanted;
     }
   }
@@ -199,8 +192,16 @@ public final class Topics {
     }
   }
 
-  /** Creates every topic that is missing (idempotent) and waits until their partitions take writes. */
+  /**
+   * Creates every topic that is missing (idempotent), waits until their partitions take writes, and
+   * sets the share group's configs ({@link ShareGroup}: from the earliest task, the delivery limit).
+   */
   public static void create(KafkaClients clients, Creation creation) {
+    createTopics(clients, creation);
+    ShareGroup.configure(clients, ShareGroup.Settings.DEFAULTS);
+  }
+
+  private static void createTopics(KafkaClients clients, Creation creation) {
     try (Admin admin = Admin.create(adminConfig(clients))) {
       Set<String> existing = listTopics(admin, clients);
       List<NewTopic> wanted = new ArrayList<>(creation.topics());

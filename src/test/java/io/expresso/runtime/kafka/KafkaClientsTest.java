@@ -87,7 +87,7 @@ class KafkaClientsTest {
     assertThat(byName.get(Topics.RESULTS).configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "-1");
     assertThat(byName.get(Topics.DEAD_LETTERS).configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "-1");
     assertThat(byName.get(Topics.RESULTS).replicationFactor()).as("the cluster's default").isEqualTo((short) -1);
-    assertThat(byName.get(Topics.ATTEMPTS).numPartitions()).isEqualTo(8);
+    assertThat(byName.get(Topics.TASKS_PAIR).numPartitions()).isEqualTo(12);
 
     Topics.Creation thirtyDays = new Topics.Creation(4, (short) 3, 30L * 24 * 3600 * 1000);
     NewTopic results = thirtyDays.topics().stream().filter(t -> t.name().equals(Topics.RESULTS)).findFirst().orElseThrow();
