@@ -86,7 +86,8 @@ final class DoctorCommand implements Callable<Integer> {
       }
     } else {
       failed++;
-      out.println("PyTorch loaded: none (the engine did not load; see the errors above)");
+      out.println("PyTorch loaded: none (the engine did not load; see the errors above)"
+          + (System.getenv("PYTORCH_LIBRARY_PATH") == null ? "; on a GPU host, run scripts/gpu-setup first" : ""));
     }
     out.flush();
     return failed == 0 ? 0 : 1;

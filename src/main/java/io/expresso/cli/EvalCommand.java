@@ -29,6 +29,7 @@ import io.expresso.train.EvaluationSettings;
 import io.expresso.train.PairEvaluation;
 import io.expresso.train.PairEvaluationException;
 import io.expresso.train.PairEvaluator;
+import io.expresso.train.PlateauSchedule;
 import io.expresso.train.TrainingSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -101,6 +102,11 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--loss-threshold", paramLabel = "L", description = "early stop below this epoch loss (PPGN/GIN 0.2, DE+NGNN 0.01)")
   Double lossThreshold;
 
+  @Option(names = "--schedule", paramLabel = "S", description = "learning-rate schedule, ReduceLROnPlateau on the"
+      + " epoch loss: pytorch (PyTorch's defaults, as BREC's scripts; default), legacy (factor 0.5, patience 5,"
+      + " floor 1e-6, Expresso's before) or plateau:factor=F,patience=P,min-lr=M")
+  String schedule;
+
   @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph (default 32; BREC files ship 32)")
   Integer q;
 
@@ -139,6 +145,7 @@ final class EvalCommand implements Callable<Integer> {
       t = weightDecay == null ? t : t.withWeightDecay(weightDecay);
       t = batchSize == null ? t : t.withBatchSize(batchSize);
       t = lossThreshold == null ? t : t.withLossThreshold(lossThreshold);
+      t = schedule == null ? t : t.withSchedule(PlateauSchedule.Settings.parse(schedule));
       t = q == null ? t : t.withQ(q);
       settings = EvaluationSettings.defaults(modelSpec).withTraining(t)
           .withConvention(Convention.parse(convention))
@@ -244,8 +251,7 @@ final class EvalCommand implements Callable<Integer> {
         .put("convention", s.convention().id()).put("alpha", s.alpha()).put("rapc_groups", s.rapcGroups())
         .put("q", t.q()).put("epochs", t.epochs()).put("batch_size", t.batchSize())
         .put("learning_rate", t.learningRate()).put("weight_decay", t.weightDecay())
-        .put("loss_threshold", t.lossThreshold()).put("plateau_factor", t.plateauFactor())
-        .put("plateau_patience", t.plateauPatience()).put("min_learning_rate", t.minLearningRate());
+        .put("loss_threshold", t.lossThreshold()).put("schedule", t.schedule().text());
     return c;
   }
 
@@ -304,7 +310,8 @@ final class EvalCommand implements Callable<Integer> {
       List<List<PairEvaluation>> runs, int best, double elapsed, Device dev) {
     StringBuilder sb = new StringBuilder();
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
-        .append(", convention ").append(s.convention().id()).append(", seed ").append(seedList[best])
+        .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
+        .append(", seed ").append(seedList[best])
         .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label()).append(")\n");
     Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
     int pairs = 0, d = 0, f = 0, rd = 0;
@@ -411,6 +418,7 @@ final class EvalCommand implements Callable<Integer> {
     root.put("suite", suiteSpec);
     root.put("seed", seedList[best]);
     root.put("convention", s.convention().id());
+    root.put("schedule", s.training().schedule().text());
     List<PairEvaluation> run = runs.get(best);
     ArrayNode categories = root.putArray("categories");
     int pairs = 0, d = 0, f = 0;

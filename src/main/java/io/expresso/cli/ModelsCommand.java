@@ -29,7 +29,7 @@ final class ModelsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     EngineDefaults.apply();
-    Table t = new Table("model", "keys", "defaults", "parameters", "epochs", "stop below loss");
+    Table t = new Table("model", "keys", "defaults", "parameters", "epochs", "stop below loss", "schedule");
     for (Architecture a : Architecture.values()) {
       ModelSpec d = ModelSpec.defaults(a);
       TrainingSettings training = TrainingSettings.defaults(a);
@@ -39,12 +39,14 @@ final class ModelsCommand implements Callable<Integer> {
         parameters = m.parameterCount();
       }
       t.row(a.cliName(), String.join(", ", ModelSpec.keys(a)), d.toText().substring(a.cliName().length() + 1),
-          String.valueOf(parameters), String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()));
+          String.valueOf(parameters), String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()),
+          training.schedule().text());
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(t.render());
     out.println("settings: --model NAME:key=value,... (e.g. ppgn:layers=3,hidden=16); parameters are the trainable"
-        + " scalars at the defaults, with the embedding head d");
+        + " scalars at the defaults, with the embedding head d; schedule: ReduceLROnPlateau on the epoch loss as"
+        + " each model's BREC script builds it (PyTorch's defaults; eval --schedule changes it)");
     out.println("your own model: " + TorchScriptSpec.PREFIX + "FILE.pt[,input=sparse|dense][,features=ones|degree|spd|count-P"
         + " joined by +][,init=auto|reset|saved][,width=W,depth=L] (docs/gnn-evaluation.md, Your own model)");
     out.flush();

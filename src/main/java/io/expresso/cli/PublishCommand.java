@@ -7,6 +7,7 @@ import io.expresso.model.TorchScriptSpec;
 import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
+import io.expresso.train.PlateauSchedule;
 import io.expresso.robust.KafkaModelStore;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.kafka.Aggregator;
@@ -105,6 +106,10 @@ final class PublishCommand implements Runnable {
     @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: model's own)")
     int epochs;
 
+    @Option(names = "--schedule", paramLabel = "S", description = "learning-rate schedule: pytorch, legacy or"
+        + " plateau:factor=F,patience=P,min-lr=M (default: the model's own, PyTorch's defaults as BREC's scripts)")
+    String schedule;
+
     @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph for the RPC test (default: 32)")
     int q = 32;
 
@@ -132,6 +137,9 @@ final class PublishCommand implements Runnable {
         // refused here, not by every worker: the same checks the worker makes
         ThresholdRule.of(threshold, alpha);
         Convention.parse(convention);
+        if (schedule != null) {
+          schedule = PlateauSchedule.Settings.parse(schedule).text();
+        }
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -150,7 +158,8 @@ final class PublishCommand implements Runnable {
       for (int i = 0; i < s.length; i++) {
         s[i] = seedRange[0] + i;
       }
-      TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
+      TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs)
+          .setSchedule(schedule == null ? "" : schedule).build();
       RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha)
           .setThresholdMode(threshold.trim().toLowerCase(java.util.Locale.ROOT))
           .setConvention(convention.trim().toLowerCase(java.util.Locale.ROOT)).build();

@@ -21,6 +21,7 @@ public final class GpuPrecision {
 
   private static Precision chosen = Precision.FP32;
   private static boolean fixed;
+  private static boolean prepared;
 
   private GpuPrecision() {}
 
@@ -38,9 +39,14 @@ public final class GpuPrecision {
     write();
   }
 
-  /** Writes the chosen precision (fp32 unless chosen otherwise) to the native environment, best effort. */
+  /**
+   * Writes the chosen precision (fp32 unless chosen otherwise) to the native environment once,
+   * best effort. Once only: setenv while other threads' native code reads the environment is a
+   * race in glibc, and this is called per task.
+   */
   static synchronized void prepare() {
-    if (!fixed) {
+    if (!fixed && !prepared) {
+      prepared = true;
       try {
         write();
       } catch (IllegalStateException e) {

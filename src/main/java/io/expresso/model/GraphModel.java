@@ -34,6 +34,15 @@ public final class GraphModel implements AutoCloseable {
 
   /** Most graphs per inference pass, however small: bounds the input arrays built in Java. */
   private static final int MAX_INFERENCE_BATCH = 4096;
+  /**
+   * On a CPU, the most graphs and estimated activation bytes of one pass that still paid: embedding
+   * BREC's 128 relabelings of a pair took (thread CPU time, PPGN 5 x 32) 164 ms in one pass of 128
+   * 10-vertex graphs and 32 ms in passes of 64; for 58 vertices 20.5 s in passes of 128, 4.3 s in
+   * passes of 32 (1.1 GiB estimated) and 1.1 s in passes of 16 (0.55 GiB), the least of any size.
+   * Smaller passes are smaller working sets; memory is not at stake here (the budget is).
+   */
+  static final int CPU_PASS_GRAPHS = 64;
+  static final long CPU_PASS_BYTES = 512L << 20;
 
   private static final String ENGINE = "PyTorch";
   private static final int CHECKPOINT_VERSION = 1;
@@ -150,14 +159,25 @@ public final class GraphModel implements AutoCloseable {
           + new MemoryBudget(Math.max(1L << 20, 2 * perGraph)).text() + " for " + spec.toText()
           + "; the memory budget is " + budget.text());
     }
+    long pass = Math.max(2, Math.min(fit, fastestPass(perGraph)));
     int batch = graphs.size() + (graphs.size() % 2);
-    return (int) Math.min(batch, fit - (fit % 2));
+    return (int) Math.min(batch, pass - (pass % 2));
   }
 
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
   public int graphsPerInferencePass(List<Graph> graphs) {
     long perGraph = bytesPerGraph(graphs, paddedSize(graphs));
-    return (int) Math.max(1, Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph)));
+    long fit = Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph));
+    return (int) Math.max(1, Math.min(fit, fastestPass(perGraph)));
+  }
+
+  /**
+   * The most graphs a pass holds for speed, within any budget: on a CPU, passes beyond
+   * {@link #CPU_PASS_GRAPHS} graphs or {@link #CPU_PASS_BYTES} of estimated activations were slower
+   * per graph, not faster (a GPU has no such limit).
+   */
+  private long fastestPass(long perGraph) {
+    return device.isGpu() ? Long.MAX_VALUE : Math.min(CPU_PASS_GRAPHS, CPU_PASS_BYTES / Math.max(1, perGraph));
   }
 
   /** The largest per-graph estimate of the batch: the pass is sized for its most demanding graph. */

@@ -43,7 +43,9 @@ import java.util.List;
  * product; they do count in the training-mode statistics of the cell norm (BREC's batches hold
  * graphs of one size, so there is no padding there).
  *
- * <p>Inputs: features B×2×n×n (adjacency, identity), mask B×1×n×n.
+ * <p>Inputs: features B×2×n×n (adjacency, identity), and a mask B×1×n×n where the batch's graphs
+ * differ in size (none where they do not, as in every BREC batch: multiplying by an all-ones mask
+ * changed no bit and cost four full-size products per block, forward and backward).
  */
 final class PpgnBlock extends GraphBlock {
 
@@ -126,6 +128,10 @@ final class PpgnBlock extends GraphBlock {
       n = Math.max(n, g.n());
     }
     int cells = n * n;
+    boolean padded = false;
+    for (Graph g : graphs) {
+      padded |= g.n() != n;
+    }
     float[] x = new float[b * channels * cells];
     float[] mask = new float[b * cells];
     for (int i = 0; i < b; i++) {
@@ -149,30 +155,33 @@ final class PpgnBlock extends GraphBlock {
         }
       }
     }
-    return new NDList(
-        manager.create(x, new Shape(b, channels, n, n)),
-        manager.create(mask, new Shape(b, 1, n, n)));
+    NDArray features = manager.create(x, new Shape(b, channels, n, n));
+    // graphs of one size (every BREC batch) have no padding: no mask, and no multiplications by it
+    return padded ? new NDList(features, manager.create(mask, new Shape(b, 1, n, n))) : new NDList(features);
   }
 
   @Override
   protected NDList forwardInternal(
       ParameterStore ps, NDList inputs, boolean training, PairList<String, Object> params) {
     NDArray x = inputs.get(0);
-    NDArray mask = inputs.get(1);
+    NDArray mask = inputs.size() > 1 ? inputs.get(1) : null; // null: no padding
     long n = x.getShape().get(2);
     NDArray eye = x.getManager().eye((int) n).reshape(1, 1, n, n);
-    NDArray diagonal = mask.mul(eye);
-    NDArray offDiagonal = mask.sub(diagonal);
+    NDArray diagonal = mask == null ? eye : mask.mul(eye);
+    NDArray offDiagonal = mask == null ? eye.neg().add(1f) : mask.sub(diagonal);
+    // what the max readout subtracts from the cells it leaves out, and whether it keeps any
+    NDArray[] diagonalMax = variant == Variant.BREC ? maxMask(diagonal) : null;
+    NDArray[] offDiagonalMax = variant == Variant.BREC ? maxMask(offDiagonal) : null;
     NDArray out = null;
     for (int l = 0; l < left.size(); l++) {
-      NDArray m1 = forward1(left.get(l), ps, x, training).mul(mask);
-      NDArray m2 = forward1(right.get(l), ps, x, training).mul(mask);
-      x = forward1(skip.get(l), ps, x.concat(m1.matMul(m2), 1), training).mul(mask);
+      NDArray m1 = masked(forward1(left.get(l), ps, x, training), mask);
+      NDArray m2 = masked(forward1(right.get(l), ps, x, training), mask);
+      x = masked(forward1(skip.get(l), ps, x.concat(m1.matMul(m2), 1), training), mask);
       if (variant == Variant.BREC) {
-        x = forward1(cellNorms.get(l), ps, x, training).mul(mask);
+        x = masked(forward1(cellNorms.get(l), ps, x, training), mask);
       }
       NDArray pooled = variant == Variant.BREC
-          ? maxOver(x, diagonal).concat(maxOver(x, offDiagonal), 1)
+          ? maxOver(x, diagonalMax).concat(maxOver(x, offDiagonalMax), 1)
           : x.mul(diagonal).sum(new int[] {2, 3}).concat(x.mul(offDiagonal).sum(new int[] {2, 3}), 1);
       NDArray r = forward1(readouts.get(l), ps, pooled, training);
       out = out == null ? r : out.add(r);
@@ -180,12 +189,21 @@ final class PpgnBlock extends GraphBlock {
     return new NDList(outputNorm == null ? out : forward1(outputNorm, ps, out, training));
   }
 
-  /** The per-channel max over the cells {@code where} selects; 0 where it selects none (n = 1). */
-  private static NDArray maxOver(NDArray x, NDArray where) {
-    NDArray any = where.sum(new int[] {2, 3}).gt(0).toType(x.getDataType(), false); // B×1
-    NDArray masked = x.sub(where.neg().add(1f).mul(EXCLUDED));
+  private static NDArray masked(NDArray x, NDArray mask) {
+    return mask == null ? x : x.mul(mask);
+  }
+
+  /** For {@link #maxOver}: EXCLUDED on the cells {@code where} leaves out, and 1 per graph that it selects any. */
+  private static NDArray[] maxMask(NDArray where) {
+    NDArray any = where.sum(new int[] {2, 3}).gt(0).toType(where.getDataType(), false); // B×1
+    return new NDArray[] {where.neg().add(1f).mul(EXCLUDED), any};
+  }
+
+  /** The per-channel max over the cells a {@link #maxMask} selects; 0 where it selects none (n = 1). */
+  private static NDArray maxOver(NDArray x, NDArray[] where) {
+    NDArray masked = x.sub(where[0]);
     NDArray max = masked.reshape(masked.getShape().get(0), masked.getShape().get(1), -1).max(new int[] {2}); // B×c
-    return max.mul(any);
+    return max.mul(where[1]);
   }
 
   private static NDArray forward1(Block block, ParameterStore ps, NDArray x, boolean training) {

@@ -22,6 +22,7 @@ import io.expresso.train.EvaluationSettings;
 import io.expresso.train.PairEvaluation;
 import io.expresso.train.PairEvaluationException;
 import io.expresso.train.PairEvaluator;
+import io.expresso.train.PlateauSchedule;
 import io.expresso.train.TrainingSettings;
 import java.util.List;
 import java.util.Optional;
@@ -132,6 +133,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     t = ts.getBatchSize() > 0 ? t.withBatchSize(ts.getBatchSize()) : t;
     t = ts.getWeightDecay() > 0 ? t.withWeightDecay((float) ts.getWeightDecay()) : t;
     t = ts.getLossThreshold() > 0 ? t.withLossThreshold(ts.getLossThreshold()) : t;
+    t = ts.getSchedule().isEmpty() ? t : t.withSchedule(PlateauSchedule.Settings.parse(ts.getSchedule()));
     RpcSettings rpc = task.getRpc();
     t = rpc.getQ() > 0 ? t.withQ(rpc.getQ()) : t;
     EvaluationSettings s = EvaluationSettings.defaults(spec).withTraining(t);
@@ -148,7 +150,8 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   /** The training settings used, as the result records them. */
   private static io.expresso.proto.v1.TrainingSettings recorded(TrainingSettings t) {
     return io.expresso.proto.v1.TrainingSettings.newBuilder().setEpochs(t.epochs()).setLearningRate(asWritten(t.learningRate()))
-        .setBatchSize(t.batchSize()).setWeightDecay(asWritten(t.weightDecay())).setLossThreshold(t.lossThreshold()).build();
+        .setBatchSize(t.batchSize()).setWeightDecay(asWritten(t.weightDecay())).setLossThreshold(t.lossThreshold())
+        .setSchedule(t.schedule().text()).build();
   }
 
   /** A float setting as the double it was written as (1e-4f reads 1.0E-4, not 9.99999974737875E-5). */

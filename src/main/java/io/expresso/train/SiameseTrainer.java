@@ -58,7 +58,7 @@ public final class SiameseTrainer {
     if (s.epochs() == 0) {
       return new TrainingOutcome(0, Double.NaN, 0, s.learningRate(), 0, 0);
     }
-    PlateauSchedule schedule = new PlateauSchedule(s.learningRate(), s.plateauFactor(), s.plateauPatience(), s.minLearningRate());
+    PlateauSchedule schedule = s.schedule().start(s.learningRate());
     List<EpochListener> listeners = List.of(schedule, new LossThresholdStop(s.lossThreshold()));
     DivergenceGuard guard = new DivergenceGuard();
     DefaultTrainingConfig config = new DefaultTrainingConfig(new CosineEmbeddingLoss())

@@ -73,8 +73,9 @@ class EvalCommandTest {
     assertThat(run("eval", "--model", "ppgn", "--suite", "pairs:" + pairsFile, "--epochs", "2",
         "--seed", "3", "--json")).isZero();
     JsonNode root = new ObjectMapper().readTree(out.toString());
-    assertThat(keys(root)).containsExactly("model", "device", "precision", "suite", "seed", "convention", "categories",
-        "total", "elapsed_seconds", "seconds_per_pair", "peak_rss_bytes", "pairs");
+    assertThat(keys(root)).containsExactly("model", "device", "precision", "suite", "seed", "convention", "schedule",
+        "categories", "total", "elapsed_seconds", "seconds_per_pair", "peak_rss_bytes", "pairs");
+    assertThat(root.get("schedule").asText()).isEqualTo("plateau:factor=0.1,patience=10,min-lr=0.0"); // PyTorch's, as BREC's
     assertThat(root.get("model").asText()).isEqualTo("ppgn");
     assertThat(root.get("device").asText() + " " + root.get("precision").asText()).isEqualTo("cpu fp32");
     assertThat(root.get("seed").asLong()).isEqualTo(3);

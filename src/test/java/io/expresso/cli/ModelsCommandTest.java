@@ -31,7 +31,8 @@ class ModelsCommandTest {
       String row = out.lines().filter(l -> l.startsWith(a.cliName() + " ")).findFirst().orElseThrow(
           () -> new AssertionError("no row for " + a.cliName() + " in\n" + out));
       assertThat(row).contains(d.toText().substring(a.cliName().length() + 1)).contains(" " + parameters + " ")
-          .contains(String.join(", ", ModelSpec.keys(a)) + " ");
+          .contains(String.join(", ", ModelSpec.keys(a)) + " ")
+          .endsWith(io.expresso.train.TrainingSettings.defaults(a).schedule().text()); // as its BREC script
       // every key listed is one the architecture takes
       for (String key : ModelSpec.keys(a)) {
         String text = a.cliName() + ":" + key + "=" + SAMPLE.get(key);

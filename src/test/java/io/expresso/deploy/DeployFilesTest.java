@@ -57,7 +57,12 @@ class DeployFilesTest {
     }
     assertThat(Path.of("deploy/Dockerfile.cpu")).exists();
     String cuda = Files.readString(Path.of("deploy/Dockerfile.cuda"));
-    assertThat(cuda).contains("-P cuda").contains("PYTORCH_FLAVOR").contains("STOPSIGNAL SIGTERM");
+    assertThat(cuda).contains("-P cuda").contains("STOPSIGNAL SIGTERM")
+        // the JNI is built against the image's own PyTorch by the script a bare host uses; no libtorch download
+        .contains("scripts/gpu-setup --cache /opt/djl").contains("ENTRYPOINT [\"/app/scripts/expresso\"]")
+        .doesNotContain("PYTORCH_FLAVOR=cu").doesNotContain("Engine.getEngine");
+    String version = Files.readString(Path.of("pom.xml")).replaceAll("(?s).*<djl.version>([^<]+)</djl.version>.*", "$1");
+    assertThat(cuda).as("the JNI file name the image checks").contains("/" + version + "-libdjl_torch.so");
   }
 
   @Test

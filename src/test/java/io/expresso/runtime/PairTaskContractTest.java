@@ -68,7 +68,7 @@ class PairTaskContractTest {
         .setMethod(ModelSpec.parse("gin:layers=2,hidden=8,d=4").toText())
         // every setting away from its default, so that a default in the result cannot pass for it
         .setTraining(TrainingSettings.newBuilder().setEpochs(2).setLearningRate(0.002).setBatchSize(8)
-            .setWeightDecay(0.0003).setLossThreshold(0.05))
+            .setWeightDecay(0.0003).setLossThreshold(0.05).setSchedule("plateau:factor=0.5,patience=3,min-lr=1.0E-5"))
         .setRpc(RpcSettings.newBuilder().setQ(Q).setAlpha(0.25).setThresholdMode("rapc").setConvention("hotelling"))
         .setSeed(7)
         .build();
