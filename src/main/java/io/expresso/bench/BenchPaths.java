@@ -1,5 +1,6 @@
 package io.expresso.bench;
 
+import io.expresso.runtime.TaskMessages;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.runtime.TaskKind;
@@ -105,7 +106,7 @@ final class BenchPaths {
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
           pace(start, i, rate);
-          p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, 0));
+          p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, 0));
         }
         p.flush();
       }, "bench-publisher");
@@ -226,7 +227,7 @@ final class BenchPaths {
       long start = System.nanoTime();
       for (int i = 0; i < n; i++) {
         pace(start, i, rate);
-        SyntheticTask t = Publisher.syntheticTask(experiment, i, 0);
+        SyntheticTask t = TaskMessages.syntheticTask(experiment, i, 0);
         p.sendRaw(topic, t.getHeader().getTaskId(), t.toByteArray());
       }
       p.flush();

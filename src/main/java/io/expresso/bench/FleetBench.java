@@ -1,5 +1,6 @@
 package io.expresso.bench;
 
+import io.expresso.runtime.TaskMessages;
 import io.expresso.bench.FleetSchedule.Window;
 import io.expresso.bench.FleetWorker.Scrape;
 import io.expresso.proto.v1.Result;
@@ -172,7 +173,7 @@ public final class FleetBench {
           publishEpochMs = System.currentTimeMillis();
           try (Publisher p = new Publisher(b)) {
             for (int i = 0; i < tasks; i++) {
-              p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, workMs));
+              p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
             }
             p.flush();
           }

@@ -1,10 +1,10 @@
 package io.expresso.cli;
 
+import io.expresso.runtime.TaskMessages;
 import io.expresso.dataset.DatasetSpecs;
 import io.expresso.model.RegressorSpec;
 import io.expresso.proto.v1.DatasetTask;
 import io.expresso.runtime.DatasetEvaluator;
-import io.expresso.runtime.kafka.Publisher;
 import io.expresso.train.DatasetProtocol;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +97,7 @@ final class DatasetOptions {
       for (int f = foldSpan[0]; f <= foldSpan[1]; f++) {
         for (int s = seedSpan[0]; s <= seedSpan[1]; s++) {
           String id = experiment + "/" + dataset + "/" + m + "/fold" + f + "/seed" + s;
-          out.add(DatasetTask.newBuilder().setHeader(Publisher.header(experiment, id, now)).setDataset(dataset)
+          out.add(DatasetTask.newBuilder().setHeader(TaskMessages.header(experiment, id, now)).setDataset(dataset)
               .setModel(m).setProtocol(p.name()).setFolds(k).setFold(f).setSplitSeed(splitSeed).setSeed(s)
               .setMaxEpochs(maxEpochs).setMaxHours(maxHours).build());
         }

@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.runtime.TaskMessages;
 import io.expresso.count.Pattern;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
@@ -101,7 +102,7 @@ final class DemoCommand implements Callable<Integer> {
     List<PairTask> pairTasks = new ArrayList<>();
     RpcSettings rpc = RpcSettings.newBuilder().setQ(32).setAlpha(0.05).build();
     for (String m : methods) {
-      pairTasks.addAll(Publisher.pairTasks(EXPERIMENT, suite, m, new long[] {0}, TrainingSettings.getDefaultInstance(), rpc));
+      pairTasks.addAll(TaskMessages.pairTasks(EXPERIMENT, suite, m, new long[] {0}, TrainingSettings.getDefaultInstance(), rpc));
     }
     // GNNs train a model per pair: a few pairs per category keep the demo within minutes
     List<String> gnns = new ArrayList<>();
@@ -113,7 +114,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     Suite gnnSuite = firstPairs(suite, gnnPairs);
     for (String m : gnns) {
-      pairTasks.addAll(Publisher.pairTasks(EXPERIMENT, gnnSuite, m, new long[] {0}, TrainingSettings.getDefaultInstance(), rpc));
+      pairTasks.addAll(TaskMessages.pairTasks(EXPERIMENT, gnnSuite, m, new long[] {0}, TrainingSettings.getDefaultInstance(), rpc));
     }
     methods.addAll(gnns);
     int total = pairTasks.size() + synthetic;
@@ -132,10 +133,10 @@ final class DemoCommand implements Callable<Integer> {
         try (ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total)) {
           aggregator.addListener(r -> progress.tick()).start();
           for (PairTask t : pairTasks) {
-            publisher.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+            publisher.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
           }
           for (int i = 0; i < synthetic; i++) {
-            publisher.send(TaskKind.SYNTHETIC, EXPERIMENT + "/synthetic/" + i, Publisher.syntheticTask(EXPERIMENT, i, workMs));
+            publisher.send(TaskKind.SYNTHETIC.topic(), EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, workMs));
           }
           publisher.flush();
           System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x 1-wl, 3-wl; %s on %d pairs;"

@@ -123,7 +123,7 @@ final class PublishAttackCommand implements Callable<Integer> {
     List<AttackJob> toPublish = jobs.stream().filter(j -> !succeeded.contains(StudyJobs.taskId(j))).toList();
     try (Publisher p = new Publisher(clients)) {
       for (AttackJob j : toPublish) {
-        p.send(TaskKind.ATTACK, StudyJobs.taskId(j), StudyJobs.attackTask(common.experiment, j));
+        p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(j), StudyJobs.attackTask(common.experiment, j));
       }
       p.flush();
     }

@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.runtime.TaskMessages;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.NetworkSpec;
@@ -175,10 +176,10 @@ final class PublishCommand implements Runnable {
       int[] published = {0, 0}; // published, all
       try (Publisher p = new Publisher(clients)) {
         // streamed: each task is sent as it is built (a whole BREC file x 10 seeds would not fit)
-        Publisher.forEachPairTask(common.experiment, suite, method, s, training, rpc, t -> {
+        TaskMessages.forEachPairTask(common.experiment, suite, method, s, training, rpc, t -> {
           published[1]++;
           if (!succeeded.contains(t.getHeader().getTaskId())) {
-            p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+            p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
             published[0]++;
           }
         });
@@ -235,9 +236,9 @@ final class PublishCommand implements Runnable {
       try (Publisher p = new Publisher(clients)) {
         for (int i = 0; i < count; i++) {
           String f = fault != null && i % every == every - 1 ? fault : "";
-          SyntheticTask t = Publisher.syntheticTask(common.experiment, i, workMs, f);
+          SyntheticTask t = TaskMessages.syntheticTask(common.experiment, i, workMs, f);
           if (!succeeded.contains(t.getHeader().getTaskId())) {
-            p.send(TaskKind.SYNTHETIC, t.getHeader().getTaskId(), t);
+            p.send(TaskKind.SYNTHETIC.topic(), t.getHeader().getTaskId(), t);
             published++;
             faulty += f.isEmpty() ? 0 : 1;
           }

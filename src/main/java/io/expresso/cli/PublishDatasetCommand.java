@@ -59,7 +59,7 @@ final class PublishDatasetCommand implements Callable<Integer> {
     try (Publisher p = new Publisher(clients)) {
       for (DatasetTask t : tasks) {
         if (!succeeded.contains(t.getHeader().getTaskId())) {
-          p.send(TaskKind.DATASET, t.getHeader().getTaskId(), t);
+          p.send(TaskKind.DATASET.topic(), t.getHeader().getTaskId(), t);
           published++;
         }
       }

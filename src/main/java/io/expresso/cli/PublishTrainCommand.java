@@ -75,7 +75,7 @@ final class PublishTrainCommand implements Callable<Integer> {
     try (Publisher p = new Publisher(clients)) {
       for (TrainJob j : jobs) {
         if (!succeeded.contains(StudyJobs.taskId(j))) {
-          p.send(TaskKind.TRAIN, StudyJobs.taskId(j), StudyJobs.trainTask(common.experiment, j));
+          p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(j), StudyJobs.trainTask(common.experiment, j));
           published++;
         }
       }

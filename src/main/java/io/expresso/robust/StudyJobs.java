@@ -1,12 +1,12 @@
 package io.expresso.robust;
 
+import io.expresso.runtime.TaskMessages;
 import io.expresso.attack.Budgets;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.count.Pattern;
 import io.expresso.model.RegressorSpec;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.TrainTask;
-import io.expresso.runtime.kafka.Publisher;
 import java.util.Arrays;
 import java.util.List;
 
@@ -88,13 +88,13 @@ public final class StudyJobs {
 
   /** The train task of a job: its header and the job. */
   public static TrainTask trainTask(String experimentId, TrainJob j) {
-    return TrainTask.newBuilder().setHeader(Publisher.header(experimentId, taskId(j), System.currentTimeMillis()))
+    return TrainTask.newBuilder().setHeader(TaskMessages.header(experimentId, taskId(j), System.currentTimeMillis()))
         .setJob(RobustProtos.message(j)).build();
   }
 
   /** The attack task of a job: its header and the job. */
   public static AttackTask attackTask(String experimentId, AttackJob j) {
-    return AttackTask.newBuilder().setHeader(Publisher.header(experimentId, taskId(j), System.currentTimeMillis()))
+    return AttackTask.newBuilder().setHeader(TaskMessages.header(experimentId, taskId(j), System.currentTimeMillis()))
         .setJob(RobustProtos.message(j)).build();
   }
 

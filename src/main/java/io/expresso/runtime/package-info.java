@@ -1,8 +1,8 @@
 /**
  * The runtime's core, with neither Kafka clients nor actors in it: the task kinds and their
  * codecs ({@link io.expresso.runtime.TaskKind}), limits and timeouts checked before anything is
- * decoded, failure reasons, the durable attempt counts, the task processor (one task record in,
- * one {@link io.expresso.runtime.Outcome} out, exactly once), cancellation, devices, build
+ * decoded, failure reasons, the task messages publishers send, the task processor (one task record
+ * in, one {@link io.expresso.runtime.Outcome} out), cancellation, devices, build
  * versions, and the evaluators that put the science behind small interfaces.
  *
  * <p>The science packages know nothing of Kafka or actors: the runtime calls them only through

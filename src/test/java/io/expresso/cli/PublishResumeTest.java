@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.runtime.TaskMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -65,12 +66,12 @@ class PublishResumeTest {
       // the first run: every other task fails (an exception or a NaN), as a flaky evaluation would
       try (Publisher p = new Publisher(bootstrap)) {
         for (int i = 0; i < count; i++) {
-          SyntheticTask t = Publisher.syntheticTask(experiment, i, 1);
+          SyntheticTask t = TaskMessages.syntheticTask(experiment, i, 1);
           if (i % 2 == 0) {
             t = t.toBuilder().setFail(i % 4 == 0 ? "exception" : "nan").build();
             failing.add(t.getHeader().getTaskId());
           }
-          p.send(TaskKind.SYNTHETIC, t.getHeader().getTaskId(), t);
+          p.send(TaskKind.SYNTHETIC.topic(), t.getHeader().getTaskId(), t);
         }
         p.flush();
       }
@@ -121,14 +122,14 @@ class PublishResumeTest {
     Set<String> failing = new TreeSet<>();
     try (Aggregator live = new Aggregator(bootstrap, experiment).start()) {
       // the first run: some pairs arrive broken (as from a bad suite file) and fail as invalid-graph6
-      List<PairTask> tasks = Publisher.pairTasks(experiment, suite, "1-wl", new long[] {0}, null, null);
+      List<PairTask> tasks = TaskMessages.pairTasks(experiment, suite, "1-wl", new long[] {0}, null, null);
       try (Publisher p = new Publisher(bootstrap)) {
         for (PairTask t : tasks) {
           if (t.getPairIndex() % 3 == 0) {
             t = t.toBuilder().setGraphSecond("}}}not-graph6").build();
             failing.add(t.getHeader().getTaskId());
           }
-          p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+          p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
         }
         p.flush();
       }

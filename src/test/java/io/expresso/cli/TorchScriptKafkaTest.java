@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.runtime.TaskMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.model.TorchScriptFixtures;
@@ -111,8 +112,8 @@ class TorchScriptKafkaTest {
       var suite = SuiteSpecs.load(excerpt());
       TrainingSettings three = TrainingSettings.newBuilder().setEpochs(3).build();
       for (String method : List.of(nan.toText(), spec.toText())) {
-        PairTask t = Publisher.pairTasks("ts-bad", suite, method, new long[] {0}, three, null).get(0);
-        p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+        PairTask t = TaskMessages.pairTasks("ts-bad", suite, method, new long[] {0}, three, null).get(0);
+        p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
         p.flush();
       }
     }

@@ -1,5 +1,6 @@
 package io.expresso.metrics;
 
+import io.expresso.runtime.TaskMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairResult;
@@ -78,7 +79,7 @@ class LabelCardinalityTest {
   @Test
   @Timeout(240)
   void publishedTasksWithAThousandExperimentsAndSuitesStayUnderTheCaps() throws Exception {
-    PairTask template = Publisher.pairTasks("t", BuiltinSuite.generate().restrict(0, 0), "1-wl", new long[] {0},
+    PairTask template = TaskMessages.pairTasks("t", BuiltinSuite.generate().restrict(0, 0), "1-wl", new long[] {0},
         null, null).get(0);
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       Topics.ensure(broker.bootstrap(), 2);
@@ -91,7 +92,7 @@ class LabelCardinalityTest {
         for (int i = 0; i < TASKS; i++) {
           PairTask t = template.toBuilder().setHeader(template.getHeader().toBuilder().setExperimentId(experiment(i)).setTaskId(experiment(i) + "/1-wl/0"))
               .setSuiteId(suite(i)).setCategory(HOSTILE.get(i % HOSTILE.size()) + i).build();
-          p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+          p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
         }
         p.flush();
         assertThat(a.awaitUnique(TASKS, Duration.ofSeconds(180))).as("every result arrives").isTrue();

@@ -36,7 +36,7 @@ class TrainProgressKafkaTest {
           Worker w = Worker.start(Worker.Settings.of(broker.clients(), Device.parse("cpu:1")),
               EvaluatorRegistry.defaults(), TaskObserver.NONE);
           Publisher publisher = new Publisher(broker.clients())) {
-        publisher.send(TaskKind.TRAIN, StudyJobs.taskId(job), StudyJobs.trainTask("it-progress", job));
+        publisher.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyJobs.trainTask("it-progress", job));
         publisher.flush();
         long deadline = System.nanoTime() + 180_000_000_000L;
         double epoch = 0;

@@ -143,7 +143,7 @@ class FleetIntegrationTest {
         Scale.SMALL, 0, null, List.of("er-0.3"), 300, 40);
     try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "resume-a", logs).awaitServing()) {
       try (Publisher p = new Publisher(broker.bootstrap())) {
-        p.send(TaskKind.TRAIN, StudyJobs.taskId(job), StudyJobs.trainTask(exp, job));
+        p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyJobs.trainTask(exp, job));
         p.flush();
       }
       a.awaitLog(" epoch 6:", 1, Duration.ofSeconds(120));
@@ -270,8 +270,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("huge-worker"),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
-      p.send(TaskKind.SYNTHETIC, exp + "/after", withId(Publisher.syntheticTask(exp, 0, 10), exp + "/after"));
+      p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+      p.send(TaskKind.SYNTHETIC.topic(), exp + "/after", withId(TaskMessages.syntheticTask(exp, 0, 10), exp + "/after"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
       assertThat(results.get(exp + "/huge").get(0).getError().getMessage().length()).isLessThan(8192);
@@ -290,8 +290,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("timeout-worker")
             .withFaults(true).withTimeouts(TaskTimeouts.parse("synthetic=2s")), EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.SYNTHETIC, exp + "/hang", withId(Publisher.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
-      p.send(TaskKind.SYNTHETIC, exp + "/next", withId(Publisher.syntheticTask(exp, 1, 10), exp + "/next"));
+      p.send(TaskKind.SYNTHETIC.topic(), exp + "/hang", withId(TaskMessages.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
+      p.send(TaskKind.SYNTHETIC.topic(), exp + "/next", withId(TaskMessages.syntheticTask(exp, 1, 10), exp + "/next"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(60));
       Result hang = results.get(exp + "/hang").get(0);
@@ -306,7 +306,7 @@ class FleetIntegrationTest {
     try (Publisher p = new Publisher(broker.bootstrap())) {
       for (int i = 0; i < n; i++) {
         String f = !fault.isEmpty() && i == n - 1 ? fault : "";
-        p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, workMs, f));
+        p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs, f));
       }
       p.flush();
     }

@@ -106,10 +106,10 @@ class HostileTaskFuzzTest {
             String id = "fuzz-valid/" + v++;
             validIds.add(id);
             if (r.nextBoolean()) {
-              p.send(TaskKind.PAIR, id, PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id))
+              p.send(TaskKind.PAIR.topic(), id, PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id))
                   .setMethod(r.nextBoolean() ? "1-wl" : "3-wl").setGraphFirst(C5).setGraphSecond(K4).build());
             } else {
-              p.send(TaskKind.SYNTHETIC, id, SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id)).build());
+              p.send(TaskKind.SYNTHETIC.topic(), id, SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id)).build());
             }
           }
         }

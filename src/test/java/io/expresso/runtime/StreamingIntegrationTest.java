@@ -103,7 +103,7 @@ class StreamingIntegrationTest {
   private static void publishSynthetic(String bootstrap, String experiment, int n, int workMs) {
     try (Publisher p = new Publisher(bootstrap)) {
       for (int i = 0; i < n; i++) {
-        p.send(TaskKind.SYNTHETIC, experiment + "/synthetic/" + i, Publisher.syntheticTask(experiment, i, workMs));
+        p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
       }
       p.flush();
     }
@@ -112,8 +112,8 @@ class StreamingIntegrationTest {
   @Test
   void baselinePairTasksGoThroughAndAgreeWithTheDirectComputation() throws Exception {
     Suite suite = BuiltinSuite.generate();
-    List<PairTask> tasks = new ArrayList<>(Publisher.pairTasks("pairs", suite, "1-wl", new long[] {0}, null, null));
-    tasks.addAll(Publisher.pairTasks("pairs", suite.restrict(0, 60), "3-wl", new long[] {0}, null, null));
+    List<PairTask> tasks = new ArrayList<>(TaskMessages.pairTasks("pairs", suite, "1-wl", new long[] {0}, null, null));
+    tasks.addAll(TaskMessages.pairTasks("pairs", suite.restrict(0, 60), "3-wl", new long[] {0}, null, null));
     Map<String, Boolean> expected = new HashMap<>();
     for (GraphPair p : (Iterable<GraphPair>) suite.pairs()::iterator) {
       expected.put("1-wl/" + p.index(), WlMethods.byName("1-wl").distinguishes(p.first(), p.second()));
@@ -125,7 +125,7 @@ class StreamingIntegrationTest {
          Aggregator a = new Aggregator(broker.bootstrap(), "pairs").start();
          Publisher p = new Publisher(broker.bootstrap())) {
       for (PairTask t : tasks) {
-        p.send(TaskKind.PAIR, t.getHeader().getTaskId(), t);
+        p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
       }
       p.flush();
       assertThat(a.awaitUnique(tasks.size(), Duration.ofSeconds(90))).as("all pair results arrive").isTrue();
@@ -146,7 +146,7 @@ class StreamingIntegrationTest {
   @Test
   void badTasksEndInDeadLettersWithAReasonWhileValidTasksComplete() throws Exception {
     GraphPair pair = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
-    PairTask good = Publisher.pairTasks("faults", new Suite("builtin", List.of(new io.expresso.suite.Category("c", List.of(pair)))),
+    PairTask good = TaskMessages.pairTasks("faults", new Suite("builtin", List.of(new io.expresso.suite.Category("c", List.of(pair)))),
         "3-wl", new long[] {0}, null, null).get(0);
     PairTask badGraph = good.toBuilder().setHeader(good.getHeader().toBuilder().setTaskId("faults/bad-graph6")).setGraphSecond("}}}}not-graph6").build();
     PairTask badModel = good.toBuilder().setHeader(good.getHeader().toBuilder().setTaskId("faults/unknown-model")).setMethod("no-such-gnn").build();
@@ -154,11 +154,11 @@ class StreamingIntegrationTest {
          Aggregator a = new Aggregator(broker.bootstrap(), "faults").start();
          Publisher p = new Publisher(broker.bootstrap())) {
       p.sendRaw(Topics.TASKS_PAIR, "faults/garbage", new byte[] {(byte) 0xff, 0x00, (byte) 0x81, 0x7f, 0x13});
-      p.send(TaskKind.PAIR, badGraph.getHeader().getTaskId(), badGraph);
-      p.send(TaskKind.PAIR, badModel.getHeader().getTaskId(), badModel);
-      p.send(TaskKind.PAIR, good.getHeader().getTaskId(), good);
+      p.send(TaskKind.PAIR.topic(), badGraph.getHeader().getTaskId(), badGraph);
+      p.send(TaskKind.PAIR.topic(), badModel.getHeader().getTaskId(), badModel);
+      p.send(TaskKind.PAIR.topic(), good.getHeader().getTaskId(), good);
       for (int i = 0; i < 20; i++) {
-        p.send(TaskKind.SYNTHETIC, "faults/synthetic/" + i, Publisher.syntheticTask("faults", i, 1));
+        p.send(TaskKind.SYNTHETIC.topic(), "faults/synthetic/" + i, TaskMessages.syntheticTask("faults", i, 1));
       }
       p.flush();
       // the garbage record has no experiment, so its error result is not in "faults": 23 = 20 + 3
@@ -206,7 +206,7 @@ class StreamingIntegrationTest {
       try (Aggregator later = new Aggregator(broker.bootstrap(), "fromnow").fromNow().start();
            Publisher p = new Publisher(broker.bootstrap())) {
         for (int i = 30; i < 50; i++) {
-          p.send(TaskKind.SYNTHETIC, "fromnow/synthetic/" + i, Publisher.syntheticTask("fromnow", i, 0));
+          p.send(TaskKind.SYNTHETIC.topic(), "fromnow/synthetic/" + i, TaskMessages.syntheticTask("fromnow", i, 0));
         }
         p.flush();
         assertThat(later.awaitUnique(20, Duration.ofSeconds(60))).as("every result after start arrives").isTrue();

@@ -1,5 +1,6 @@
 package io.expresso.runtime.kafka;
 
+import io.expresso.runtime.TaskMessages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +24,7 @@ class PublisherTest {
       Topics.ensure(broker.bootstrap(), 2);
       try (Publisher p = new Publisher(broker.bootstrap())) {
         for (int i = 0; i < 500; i++) {
-          p.send(TaskKind.SYNTHETIC, "pub/synthetic/" + i, Publisher.syntheticTask("pub", i, 0));
+          p.send(TaskKind.SYNTHETIC.topic(), "pub/synthetic/" + i, TaskMessages.syntheticTask("pub", i, 0));
         }
         p.flush();
         assertThat(endOffsetSum(broker.bootstrap(), Topics.TASKS_SYNTHETIC)).isEqualTo(500);
@@ -33,7 +34,7 @@ class PublisherTest {
         assertThatThrownBy(p::flush).isInstanceOf(IllegalStateException.class)
             .hasMessageStartingWith("publishing failed: ").hasMessageContaining("max.request.size");
         // the failure is reported once; the publisher goes on serving
-        p.send(TaskKind.SYNTHETIC, "pub/synthetic/500", Publisher.syntheticTask("pub", 500, 0));
+        p.send(TaskKind.SYNTHETIC.topic(), "pub/synthetic/500", TaskMessages.syntheticTask("pub", 500, 0));
         p.flush();
         assertThat(endOffsetSum(broker.bootstrap(), Topics.TASKS_SYNTHETIC)).isEqualTo(501);
       }
