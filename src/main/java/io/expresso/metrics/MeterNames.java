@@ -37,12 +37,10 @@ public final class MeterNames {
   public static final String TASKS_CANCELLED = "expresso.tasks.cancelled";
   /** {@code expresso_tasks_handed_back_total}: queued tasks of a revoked or lost partition, given up before they started. */
   public static final String TASKS_HANDED_BACK = "expresso.tasks.handed.back";
-  /** {@code expresso_task_attempts_total{kind}}: task starts recorded as attempts. */
+  /** {@code expresso_task_attempts_total{kind}}: task starts on a device, one per delivery that ran. */
   public static final String TASK_ATTEMPTS = "expresso.task.attempts";
-  /** {@code expresso_tasks_poison_total{kind}}: tasks dead-lettered after too many attempts. */
+  /** {@code expresso_tasks_poison_total{kind}}: tasks dead-lettered after too many deliveries. */
   public static final String TASKS_POISON = "expresso.tasks.poison";
-  /** {@code expresso_rebalances_total{change}}: partition moves seen by this worker (assigned, revoked, lost). */
-  public static final String REBALANCES = "expresso.rebalances";
   /** {@code expresso_task_loop_restarts_total}: task loop failures recovered with new Kafka clients. */
   public static final String TASK_LOOP_RESTARTS = "expresso.task.loop.restarts";
   /** {@code expresso_device_task_age_seconds{device}}: how long the device's current task has run (0 when idle). */
@@ -119,7 +117,6 @@ public final class MeterNames {
       "expresso_tasks_handed_back_total",
       "expresso_task_attempts_total",
       "expresso_tasks_poison_total",
-      "expresso_rebalances_total",
       "expresso_task_loop_restarts_total",
       "expresso_device_task_age_seconds",
       "expresso_pairs_evaluated_total",
@@ -156,5 +153,4 @@ public final class MeterNames {
   public static final String OUTCOME = "outcome";
   public static final String GROUP = "group";
   public static final String TOPIC = "topic";
-  public static final String CHANGE = "change";
 }

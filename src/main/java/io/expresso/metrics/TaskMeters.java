@@ -105,13 +105,10 @@ public final class TaskMeters {
         Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and handed back to be redone elsewhere")
             .tag(KIND, kind).tag(REASON, reason).register(registry);
       }
-      Counter.builder(TASK_ATTEMPTS).description("Task starts recorded as attempts before they ran")
+      Counter.builder(TASK_ATTEMPTS).description("Task starts on a device, one per delivery that ran")
           .tag(KIND, kind).register(registry);
       Counter.builder(TASKS_POISON).description("Tasks dead-lettered after taking down workers too often")
           .tag(KIND, kind).register(registry);
-    }
-    for (String change : java.util.List.of("assigned", "revoked", "lost")) {
-      Counter.builder(REBALANCES).description("Partition moves seen by this worker").tag(CHANGE, change).register(registry);
     }
     handedBack(0);
     Counter.builder(TASK_LOOP_RESTARTS).description("Task loop failures recovered with new Kafka clients").register(registry);
@@ -134,7 +131,7 @@ public final class TaskMeters {
 
   /** Starts of {@code tasks} tasks recorded as attempts. */
   public void attempts(String kind, int tasks) {
-    Counter.builder(TASK_ATTEMPTS).description("Task starts recorded as attempts before they ran")
+    Counter.builder(TASK_ATTEMPTS).description("Task starts on a device, one per delivery that ran")
         .tag(KIND, kind).register(registry).increment(tasks);
   }
 
@@ -142,12 +139,6 @@ public final class TaskMeters {
   public void poison(String kind) {
     Counter.builder(TASKS_POISON).description("Tasks dead-lettered after taking down workers too often")
         .tag(KIND, kind).register(registry).increment();
-  }
-
-  /** The group moved {@code partitions} partitions to or from this worker ({@code change}: assigned, revoked, lost). */
-  public void rebalance(String change, int partitions) {
-    Counter.builder(REBALANCES).description("Partition moves seen by this worker")
-        .tag(CHANGE, change).register(registry).increment();
   }
 
   /** The task loop failed and started again. */

@@ -43,11 +43,6 @@ public final class TaskMetricsObserver implements TaskObserver {
   }
 
   @Override
-  public void onRebalance(String change, int partitions) {
-    meters.rebalance(change, partitions);
-  }
-
-  @Override
   public void onHandedBack(int tasks) {
     if (tasks > 0) {
       meters.handedBack(tasks);

@@ -25,9 +25,6 @@ public interface TaskObserver {
   /** {@code tasks} tasks are about to start on a device (each start of a delivery counts once). */
   default void onAttempts(TaskKind kind, int tasks) {}
 
-  /** Unused since the share group: tasks, not partitions, move (kept for the metrics binding). */
-  default void onRebalance(String change, int partitions) {}
-
   /** Tasks given up before they started (a stop): released to the share group, another worker runs them. */
   default void onHandedBack(int tasks) {}
 

@@ -22,7 +22,6 @@ class MetricsTest {
     t.handedBack(3);
     t.attempts("train", 2);
     t.poison("synthetic");
-    t.rebalance("revoked", 4);
     t.restart();
     ResultMeters r = m.results();
     r.result("pair", true);
