@@ -120,7 +120,9 @@ class DeployFilesTest {
     assertThat((Integer) pod.get("terminationGracePeriodSeconds")).isGreaterThanOrEqualTo(60);
     Map<String, Object> container = map(list(pod.get("containers")).get(0));
     assertThat(map(map(container.get("resources")).get("limits"))).containsEntry("nvidia.com/gpu", 1);
-    assertThat(list(container.get("args"))).contains("worker", "gpu:0");
+    assertThat(list(container.get("args"))).contains("worker");
+    // one GPU per pod, several evaluations at once on it (docs/gpu.md)
+    assertThat(option(list(container.get("args")), "--devices")).isEqualTo("gpu:0x4");
     // the default is loopback; Prometheus and the probes come in through the pod IP
     assertThat(option(list(container.get("args")), "--metrics-host")).isEqualTo("0.0.0.0");
 
