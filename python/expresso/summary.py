@@ -1,0 +1,264 @@
+"""An experiment's results counted as the Java `expresso results` command counts them, rule for rule
+(report/ResultSummary, SeedLeaderboard, BrecComparison; stats/ConfigurationResult;
+suite/BrecPaperResults), so that both print the same numbers from the same topic:
+
+- one result per task id: the first success, else the latest error (the reader applies it);
+- pair results are grouped by (suite, method) and seed; the best seed has the highest
+  real_correct = distinguished - reliability failures, then the most distinguished, then the lowest
+  seed; a configuration counts (BREC's rule) only if no seed failed reliability;
+- per category, the best seed's pairs; error results carry no pair and sit in a row of their own.
+"""
+from collections import OrderedDict
+
+# BREC's Table 2 (Wang & Zhang): model -> (Basic of 60, Regular of 140, Extension of 100, CFI of 100)
+PAPER = OrderedDict([
+    ("3-WL", (60, 50, 100, 60)), ("SPD-WL", (16, 14, 41, 12)), ("S3", (52, 48, 5, 0)), ("S4", (60, 99, 84, 0)),
+    ("N1", (60, 99, 93, 0)), ("N2", (60, 138, 100, 0)), ("M1", (60, 50, 100, 41)), ("NGNN", (59, 48, 59, 0)),
+    ("DE+NGNN", (60, 50, 100, 21)), ("DS-GNN", (58, 48, 100, 16)), ("DSS-GNN", (58, 48, 100, 15)),
+    ("SUN", (60, 50, 100, 13)), ("SSWL_P", (60, 50, 100, 38)), ("GNN-AK", (60, 50, 97, 15)),
+    ("KP-GNN", (60, 106, 98, 11)), ("I2-GNN", (60, 100, 100, 21)), ("PPGN", (60, 50, 100, 23)),
+    ("delta-k-LGNN", (60, 50, 100, 6)), ("KC-SetGNN", (60, 50, 100, 1)), ("GSN", (60, 99, 95, 0)),
+    ("DropGNN", (52, 41, 82, 2)), ("OSAN", (56, 8, 79, 5)), ("Graphormer", (16, 12, 41, 10)),
+])
+PAPER_CATEGORIES = ["Basic", "Regular", "Extension", "CFI"]
+PAPER_SIZES = [60, 140, 100, 100]
+PAPER_REGULAR = ["Regular", "4-Vertex Condition", "Distance Regular"]  # the paper's 140-pair Regular
+OUR_CATEGORIES = ["Basic", "Regular", "Extension", "CFI", "4-Vertex Condition", "Distance Regular"]
+ORDER = ["Basic", "Regular", "4-Vertex Condition", "Distance Regular", "Regular (paper grouping)", "Extension", "CFI",
+         "total"]
+_ALIASES = {"ngnn-de": "de+ngnn", "de-ngnn": "de+ngnn", "i2gnn": "i2-gnn", "i²-gnn": "i2-gnn", "kpgnn": "kp-gnn",
+            "sswl-p": "sswl_p", "sswlp": "sswl_p", "δ-k-lgnn": "delta-k-lgnn", "k-lgnn": "delta-k-lgnn",
+            "kc-set-gnn": "kc-setgnn", "kcsetgnn": "kc-setgnn"}
+
+
+def paper_row(method):
+    """(label, counts) of the paper's row for a method or model spec, or None (BrecPaperResults.forMethod)."""
+    arch = method.strip().lower().split(":", 1)[0].strip()
+    if arch in ("1-wl", "gin"):
+        return "1-WL bound", (0, 0, 0, 0)
+    name = _ALIASES.get(arch, arch)
+    for model, counts in PAPER.items():
+        if model.lower() == name:
+            return model, counts
+    return None
+
+
+def paper_count(row, name):
+    """The paper's count for one of its categories or 'total'; None for any other name."""
+    if name == "total":
+        return sum(row[1])
+    return row[1][PAPER_CATEGORIES.index(name)] if name in PAPER_CATEGORIES else None
+
+
+def paper_name(row_name):
+    """The paper's name for one of our rows (ResultSummary.paperName): our 100-pair Regular has none."""
+    return {"Regular (paper grouping)": "Regular", "total": "total", "Regular": ""}.get(row_name, row_name)
+
+
+def paper_size(name):
+    if name in PAPER_CATEGORIES:
+        return PAPER_SIZES[PAPER_CATEGORIES.index(name)]
+    return sum(PAPER_SIZES) if name == "total" else 0
+
+
+def short_name(spec):
+    """SuiteSpecs.shortName: the file name without directories, extension or #options."""
+    s = spec.strip()
+    if s == "builtin":
+        return s
+    colon = s.find(":")
+    form = s[:colon] if colon > 0 else ""
+    name = s[max(s.rfind("/"), s.rfind("\\"), colon) + 1:]
+    name = name.split("#", 1)[0]
+    dot = name.rfind(".")
+    if dot > 0:
+        name = name[:dot]
+    return name if name.strip() else (form or "unnamed")
+
+
+def _counts(name, rows):
+    """Category counts over pair results: pairs, distinguished, reliable, reliably distinguished, errors."""
+    c = OrderedDict(name=name, pairs=0, distinguished=0, reliable=0, reliably_distinguished=0, errors=0)
+    for r in rows:
+        c["pairs"] += 1
+        if r.HasField("error"):
+            c["errors"] += 1
+            continue
+        p = r.pair
+        c["distinguished"] += p.distinguished
+        c["reliable"] += p.reliable
+        c["reliably_distinguished"] += p.distinguished and p.reliable
+    return c
+
+
+def _sum(name, cats):
+    out = OrderedDict(name=name, pairs=0, distinguished=0, reliable=0, reliably_distinguished=0, errors=0)
+    for c in cats:
+        for k in list(out)[1:]:
+            out[k] += c[k]
+    return out
+
+
+class Configuration:
+    """One method on one suite over all its seeds (SeedLeaderboard.Entry)."""
+
+    def __init__(self, suite, method, label, by_seed):
+        self.suite, self.method, self.label = suite, method, label
+        self.by_seed = by_seed  # seed -> that seed's pair results, ascending seeds
+        self.seed_runs = []
+        for seed, rs in by_seed.items():
+            # an error result counts as neither distinguished nor reliable (a reliability failure)
+            dist = sum(1 for r in rs if not r.HasField("error") and r.pair.distinguished)
+            fails = sum(1 for r in rs if r.HasField("error") or not r.pair.reliable)
+            self.seed_runs.append(OrderedDict(seed=seed, pairs=len(rs), distinguished=dist,
+                                              reliability_failures=fails, real_correct=dist - fails))
+        best = self.seed_runs[0]
+        for run in self.seed_runs:
+            if run["real_correct"] > best["real_correct"] or (
+                    run["real_correct"] == best["real_correct"] and run["distinguished"] > best["distinguished"]):
+                best = run
+        self.best_seed = best["seed"]
+        self.failing_seeds = [r["seed"] for r in self.seed_runs if r["reliability_failures"] > 0]
+        self.counts = not self.failing_seeds
+        first = OrderedDict()  # categories in suite order: the lowest pair index seen under any seed
+        for rs in by_seed.values():
+            for r in rs:
+                cat = r.pair.category
+                first[cat] = min(first.get(cat, r.pair.pair_index), r.pair.pair_index)
+        order = sorted(first, key=lambda c: first[c])  # stable: ties keep first-seen order, as Java's sort
+        best_rows = by_seed[self.best_seed]
+        self.categories = [c for c in (_counts(cat, [r for r in best_rows if r.pair.category == cat]) for cat in order)
+                           if c["pairs"] > 0]
+
+    @property
+    def seeds(self):
+        return len(self.seed_runs)
+
+    @property
+    def brec(self):
+        """The suite is a BREC file with BREC's categories, so the paper's row applies."""
+        names = [c["name"] for c in self.categories]
+        return (self.suite.startswith("brec:") or self.suite.startswith("brec-raw:")) and bool(names) and all(
+            n in OUR_CATEGORIES for n in names)
+
+    @property
+    def paper(self):
+        return paper_row(self.method) if self.brec else None
+
+    def paper_regular(self):
+        cats = [c for c in self.categories if c["name"] in PAPER_REGULAR]
+        return _sum("Regular (paper grouping)", cats) if cats else None
+
+    def total(self):
+        return _sum("total", self.categories)
+
+    def lines(self, paper=None):
+        """BrecComparison.lines: (our counts, the paper's count or None, the paper's category size) in
+        BREC's column order. paper: a Table 2 model to set beside (default: the method's own row)."""
+        row = paper_row(paper) if paper else self.paper
+        out = []
+        for name in ORDER:
+            if name == "Regular (paper grouping)":
+                ours = self.paper_regular()
+            elif name == "total":
+                ours = self.total()
+            else:
+                ours = next((c for c in self.categories if c["name"] == name), None)
+            if ours is None:
+                continue
+            pname = paper_name(name)
+            out.append((ours, paper_count(row, pname) if row else None, paper_size(pname)))
+        return out
+
+    def verdict(self):
+        """BrecComparison.verdict: the seeds, the best one, and whether the configuration counts."""
+        seeds = [r["seed"] for r in self.seed_runs]
+        which = ("seed %d" % seeds[0] if len(seeds) == 1 else "%d seeds (%d..%d), best seed %d by BREC's rule"
+                 % (len(seeds), seeds[0], seeds[-1], self.best_seed))
+        if self.counts:
+            return which + "; counts: no seed failed reliability"
+        fs = self.failing_seeds
+        return which + "; does NOT count: seed%s %s failed reliability" % (
+            " " if len(fs) == 1 else "s ", ", ".join(str(s) for s in fs))
+
+    def json(self):
+        """The entry of `expresso results --json`'s leaderboard."""
+        cats = list(self.categories)
+        if self.brec and self.paper_regular():
+            cats.append(self.paper_regular())
+        cats.append(self.total())
+        row = self.paper
+        out = OrderedDict(suite=self.suite, method=self.method, best_seed=self.best_seed, counts=self.counts,
+                          failing_seeds=self.failing_seeds, seeds=self.seed_runs)
+        out["categories"] = [OrderedDict(c, paper=paper_count(row, paper_name(c["name"])) if row else None)
+                             for c in cats]
+        out["paper"] = None if row is None else OrderedDict(
+            model=row[0], basic=row[1][0], regular=row[1][1], extension=row[1][2], cfi=row[1][3], total=sum(row[1]))
+        return out
+
+
+def leaderboard(results):
+    """The pair configurations of an experiment's results, in first-seen order (SeedLeaderboard.of)."""
+    groups = OrderedDict()  # (suite, method) -> seed -> results
+    for r in results:
+        if r.HasField("pair"):
+            groups.setdefault((r.pair.suite_id, r.pair.method), {}).setdefault(r.pair.seed, []).append(r)
+    suites_per_method = {}
+    for _, method in groups:
+        suites_per_method[method] = suites_per_method.get(method, 0) + 1
+    out = []
+    for (suite, method), by_seed in groups.items():
+        label = method if suites_per_method[method] == 1 else "%s @ %s" % (method, short_name(suite) if suite else "?")
+        out.append(Configuration(suite, method, label, OrderedDict(sorted(by_seed.items()))))
+    return out
+
+
+def rows(results, configurations):
+    """ResultSummary.rows: per method, the best seed's categories; other kinds per kind; errors without
+    a pair under method '?' and their task kind."""
+    labels = {(c.suite, c.method): c.label for c in configurations}
+    method_order, counts, reasons = [], OrderedDict(), {}
+    for r in results:
+        kind = r.provenance.task_kind
+        if r.HasField("pair"):
+            label = labels[(r.pair.suite_id, r.pair.method)]
+            if label not in method_order:
+                method_order.append(label)
+            if r.HasField("error"):
+                reasons[r.error.reason] = reasons.get(r.error.reason, 0) + 1
+            continue
+        if r.HasField("synthetic") or kind == "synthetic":
+            method = category = "synthetic"
+        elif r.HasField("train") or r.HasField("attack"):
+            method = category = kind
+        else:
+            method, category = "?", kind or "undecodable"
+        c = counts.setdefault((method, category), [0, 0, 0, 0])
+        c[0] += 1
+        if r.HasField("error"):
+            c[3] += 1
+            reasons[r.error.reason] = reasons.get(r.error.reason, 0) + 1
+    for method, _ in counts:
+        if method not in method_order:
+            method_order.append(method)
+    out = []
+    for m in method_order:
+        for conf in configurations:
+            if conf.label == m:
+                out.extend(OrderedDict(name=c["name"], method=m, tasks=c["pairs"], distinguished=c["distinguished"],
+                                       reliable=c["reliable"], errors=c["errors"]) for c in conf.categories)
+        out.extend(OrderedDict(name=cat, method=meth, tasks=c[0], distinguished=c[1], reliable=c[2], errors=c[3])
+                   for (meth, cat), c in counts.items() if meth == m)
+    return out, reasons
+
+
+def summary_json(experiment, results, duplicate_records=0, superseded_errors=0):
+    """The fields of `expresso results --json` that concern pair and synthetic tasks, the same values."""
+    configurations = leaderboard(results)
+    categories, reasons = rows(results, configurations)
+    out = OrderedDict(experiment=experiment, unique_results=len(results), duplicates_in_report=0,
+                      errors=sum(reasons.values()), categories=categories, duplicate_records=duplicate_records,
+                      superseded_errors=superseded_errors)
+    if any(c.seeds > 1 or c.brec for c in configurations):
+        out["leaderboard"] = [c.json() for c in configurations]
+    return out

@@ -1,0 +1,245 @@
+"""The package against a real cluster, started by the JUnit test io.expresso.python.PythonPackageTest
+(one run of `./mvnw verify`), which sets:
+
+  EXPRESSO_BOOTSTRAP          a plaintext broker whose worker runs user modules (--allow-user-models)
+  EXPRESSO_SECURED_BOOTSTRAP  a SASL_PLAINTEXT/PLAIN broker whose worker refuses them
+  EXPRESSO_SECURED_CONFIG     the Java client properties of that broker (as --kafka-config takes them)
+  EXPRESSO_EXCERPT            BREC's 4-pair excerpt (.npy): official pairs 0, 60, 110, 160
+  EXPRESSO_OUT                where to write summaries for the Java side to compare with `expresso results --json`
+
+Run by hand: python3 -m unittest discover -s python/tests -v (with those set)."""
+import json
+import os
+import sys
+import time
+import unittest
+
+import torch
+from torch import Tensor, nn
+
+import expresso
+from expresso import config
+
+INDICES = [0, 60, 110, 160]
+
+
+def env(name):
+    value = os.environ.get(name)
+    if not value:
+        raise AssertionError("%s is not set: run these tests through PythonPackageTest (./mvnw verify)" % name)
+    return value
+
+
+class Gin(nn.Module):
+    """A plain-PyTorch GIN (no PyTorch Geometric): sum aggregation by index_add, sum readout per layer."""
+
+    def __init__(self, layers: int = 3, hidden: int = 16, d: int = 16):
+        super().__init__()
+        self.mlps = nn.ModuleList([nn.Sequential(nn.Linear(1 if i == 0 else hidden, hidden), nn.ReLU(),
+                                                 nn.Linear(hidden, hidden), nn.ReLU()) for i in range(layers)])
+        self.readouts = nn.ModuleList([nn.Linear(hidden, d) for _ in range(layers)])
+        self.d = d
+
+    def forward(self, x: Tensor, edge_index: Tensor, batch: Tensor) -> Tensor:
+        graphs = int(batch.max().item()) + 1
+        out = torch.zeros(graphs, self.d)
+        h = x
+        for mlp, readout in zip(self.mlps, self.readouts):
+            h = mlp(h.index_add(0, edge_index[1], h[edge_index[0]]))
+            out = out + readout(torch.zeros(graphs, h.shape[1]).index_add(0, batch, h))
+        return out
+
+
+class KeywordArguments(Gin):
+    """Not scriptable: TorchScript has no **kwargs."""
+
+    def forward(self, x, edge_index, batch, **kwargs):
+        return super().forward(x, edge_index, batch)
+
+
+class NodeEmbeddings(Gin):
+    """Scriptable, but one row per node: Expresso needs one per graph."""
+
+    def forward(self, x: Tensor, edge_index: Tensor, batch: Tensor) -> Tensor:
+        return self.readouts[0](self.mlps[0](x))
+
+
+def write(name, data):
+    with open(os.path.join(env("EXPRESSO_OUT"), name), "w") as f:
+        json.dump(data, f, indent=1)
+
+
+class EvaluateOnTheExcerpt(unittest.TestCase):
+    """A plain-PyTorch GIN evaluated from Python end to end: scripted, stored, published, judged by a
+    real worker, read back as data."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        started = time.monotonic()
+        torch.manual_seed(0)
+        cls.model = Gin()
+        cls.outcome = cls.client.evaluate(cls.model, suite=env("EXPRESSO_EXCERPT"), indices=INDICES, seeds=range(2),
+                                      epochs=2, experiment="py-gin", timeout=400)
+        print("\npy-gin: 8 pair tasks in %.1f s" % (time.monotonic() - started), file=sys.stderr)
+
+    def test_every_pair_and_seed_has_a_row_with_its_verdict_and_provenance(self):
+        frame = self.outcome.pairs
+        self.assertEqual(type(frame).__name__, "DataFrame")
+        self.assertEqual(len(frame), 8)
+        self.assertEqual(sorted(set(frame["pair"])), INDICES)
+        self.assertEqual(sorted(set(frame["seed"])), [0, 1])
+        self.assertTrue(frame["error"].isna().all(), self.outcome.errors)
+        self.assertTrue((frame["t2"] >= 0).all() and (frame["threshold"] > 0).all())
+        self.assertTrue((frame["seconds"] > 0).all())
+        self.assertTrue(frame["method"].str.startswith("torchscript:sha256:").all())
+        self.assertEqual(set(frame["precision"]), {"fp32"})
+        self.assertTrue(frame["publisher"].str.startswith("expresso-python").all())
+        self.assertTrue(frame["worker"].str.len().gt(0).all())
+
+    def test_the_category_table_holds_the_best_seed_and_the_1wl_bound(self):
+        table = self.outcome.categories()
+        self.assertEqual(list(table["category"]), ["Basic", "Regular", "Regular (paper grouping)", "Extension", "total"])
+        self.assertEqual(list(table["pairs"]), [1, 2, 2, 1, 4])
+        # every BREC pair is 1-WL-equivalent: a GIN tells none apart reliably
+        self.assertEqual(list(table["reliably_distinguished"]), [0, 0, 0, 0, 0])
+        self.assertTrue(table["paper"].isna().all())  # a user's module is not in BREC's Table 2
+        beside = self.outcome.categories(paper="gin")  # ... but may be set beside any row of it
+        self.assertEqual(list(beside["paper_model"].unique()), ["1-WL bound"])
+        self.assertIn(self.outcome.best_seed, (0, 1))
+        self.assertIn("best seed", self.outcome.configuration().verdict())
+
+    def test_results_reads_the_same_experiment_back(self):
+        again = self.client.results("py-gin")
+        self.assertEqual(again.summary(), self.outcome.summary())
+        write("py-gin.json", again.summary())
+
+    def test_evaluating_again_publishes_nothing_that_already_succeeded(self):
+        again = self.client.evaluate(self.model, suite=env("EXPRESSO_EXCERPT"), indices=INDICES, seeds=range(2),
+                                     epochs=2, experiment="py-gin", wait=False)
+        self.assertEqual((len(again.task_ids), again.published), (8, 0))
+        self.assertEqual(again.wait(timeout=60).summary()["categories"], self.outcome.summary()["categories"])
+
+    def test_without_pandas_the_rows_are_plain_lists(self):
+        saved = sys.modules.get("pandas")
+        sys.modules["pandas"] = None  # `import pandas` now raises ImportError
+        try:
+            rows = self.outcome.pairs
+            table = self.outcome.categories()
+        finally:
+            if saved is None:
+                del sys.modules["pandas"]
+            else:
+                sys.modules["pandas"] = saved
+        self.assertIsInstance(rows, list)
+        self.assertEqual(len(rows), 8)
+        self.assertEqual({r["category"] for r in rows}, {"Basic", "Regular", "Extension"})
+        self.assertEqual([r["pairs"] for r in table], [1, 2, 2, 1, 4])
+
+
+class Baselines(unittest.TestCase):
+
+    def test_3wl_from_python_tells_apart_all_but_the_strongly_regular_pair(self):
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        run = client.publish_baseline("3-wl", suite=env("EXPRESSO_EXCERPT"), indices=INDICES, experiment="py-3wl",
+                                      timeout=120, progress=False)
+        rows = {r["pair"]: r["distinguished"] for r in run.pair_rows()}
+        self.assertEqual(rows, {0: True, 60: True, 110: False, 160: True})
+        table = {r["category"]: (r["reliably_distinguished"], r["paper"]) for r in run.category_rows()}
+        self.assertEqual(table["Basic"], (1, 60))  # beside 3-WL's row of Table 2
+        self.assertEqual(table["total"], (3, 270))
+        write("py-3wl.json", run.summary())
+
+    def test_an_experiment_published_from_java_reads_back(self):
+        run = expresso.Client(env("EXPRESSO_BOOTSTRAP")).results("java-3wl")
+        self.assertEqual(len(run), 4)
+        self.assertEqual(run.configuration().method, "3-wl")
+        self.assertEqual(sum(r["distinguished"] for r in run.pair_rows()), 3)
+        write("java-3wl.json", run.summary())
+
+
+class ClearErrors(unittest.TestCase):
+
+    def test_no_broker_names_the_bootstrap_and_the_timeout(self):
+        started = time.monotonic()
+        with self.assertRaises(expresso.BrokerUnavailable) as e:
+            expresso.Client("127.0.0.1:1", timeout=3)
+        self.assertIn("no answer from Kafka at 127.0.0.1:1", str(e.exception))
+        self.assertIn("within 3 s", str(e.exception))
+        self.assertLess(time.monotonic() - started, 15)
+
+    def test_a_module_that_cannot_be_scripted_names_the_construct(self):
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        with self.assertRaises(expresso.ModelNotScriptable) as e:
+            client.evaluate(KeywordArguments(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, experiment="py-bad")
+        message = str(e.exception)
+        self.assertIn("KeywordArguments cannot be scripted by torch.jit.script", message)
+        self.assertIn("variable number of arguments", message)
+        self.assertIn("kwargs`", message)  # the construct torch pointed at
+        self.assertIn("test_expresso.py", message)
+
+    def test_a_module_with_one_row_per_node_is_refused_before_publishing(self):
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        with self.assertRaises(expresso.ModelRefused) as e:
+            client.evaluate(NodeEmbeddings(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, experiment="py-bad")
+        self.assertIn("forward must return float[B,d], one row per graph", str(e.exception))
+        with self.assertRaises(expresso.ModelRefused) as e:
+            client.evaluate(Gin(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, input="dense", experiment="py-bad")
+        self.assertIn("forward takes (x, edge_index, batch), but input=dense feeds (adj, mask)", str(e.exception))
+        self.assertEqual(len(client.results("py-bad")), 0)
+
+
+class SecuredCluster(unittest.TestCase):
+    """The secured broker, reached with the Java client properties; its worker refuses user modules."""
+
+    def test_a_worker_without_allow_user_models_refuses_with_its_reason(self):
+        client = expresso.Client(env("EXPRESSO_SECURED_BOOTSTRAP"), kafka_config=env("EXPRESSO_SECURED_CONFIG"))
+        with self.assertRaises(expresso.UserModelsRefused) as e:
+            client.evaluate(Gin(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, pairs=(0, 0), seeds=[0],
+                            epochs=1, experiment="py-refused", timeout=120, progress=False)
+        self.assertIn("start the worker with --allow-user-models", str(e.exception))
+        self.assertEqual(e.exception.results.errors[0][1], "invalid-task")
+
+    def test_synthetic_tasks_run_through_sasl(self):
+        client = expresso.Client(kafka_config=dict(config.read_properties(env("EXPRESSO_SECURED_CONFIG")),
+                                                   **{"bootstrap.servers": env("EXPRESSO_SECURED_BOOTSTRAP")}))
+        run = client.publish_synthetic("py-synthetic", 5, work_ms=1, timeout=120, progress=False)
+        self.assertEqual(len(run), 5)
+        self.assertEqual(run.errors, [])
+        self.assertEqual(run.summary()["categories"], [
+            {"name": "synthetic", "method": "synthetic", "tasks": 5, "distinguished": 0, "reliable": 0, "errors": 0}])
+
+    def test_a_wrong_password_is_refused_at_once(self):
+        props = config.read_properties(env("EXPRESSO_SECURED_CONFIG"))
+        props["sasl.jaas.config"] = props["sasl.jaas.config"].replace('password="', 'password="wrong')
+        started = time.monotonic()
+        with self.assertRaises(expresso.BrokerUnavailable) as e:
+            expresso.Client(env("EXPRESSO_SECURED_BOOTSTRAP"), kafka_config=props, timeout=20)
+        self.assertIn("refused to authenticate", str(e.exception))
+        self.assertIn("sasl.mechanism PLAIN", str(e.exception))
+        self.assertLess(time.monotonic() - started, 15)
+
+
+class JavaClientProperties(unittest.TestCase):
+
+    def test_a_properties_file_with_continued_lines_becomes_librdkafka_settings(self):
+        path = os.path.join(env("EXPRESSO_OUT"), "scram.properties")
+        with open(path, "w") as f:
+            f.write("# comment\nbootstrap.servers=k1:9093,k2:9093\nsecurity.protocol=SASL_SSL\n"
+                    "sasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=org.apache.kafka.common.security.scram."
+                    "ScramLoginModule required \\\n    username=\"expresso\" password=\"change-me\";\n"
+                    "ssl.truststore.type=PEM\nssl.truststore.location=/etc/expresso/ca.pem\n")
+        bootstrap, settings = config.resolve(None, path)
+        self.assertEqual(bootstrap, "k1:9093,k2:9093")
+        self.assertEqual(settings, {"bootstrap.servers": "k1:9093,k2:9093", "security.protocol": "SASL_SSL",
+                                    "sasl.mechanism": "SCRAM-SHA-512", "sasl.username": "expresso",
+                                    "sasl.password": "change-me", "ssl.ca.location": "/etc/expresso/ca.pem"})
+
+    def test_a_jks_truststore_is_refused_with_what_to_use(self):
+        with self.assertRaises(ValueError) as e:
+            config.resolve("k:9093", {"security.protocol": "SSL", "ssl.truststore.location": "/x.jks"})
+        self.assertIn("librdkafka reads PEM", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
