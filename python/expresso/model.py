@@ -38,9 +38,7 @@ def explain(name, error):
     construct = None
     for i, line in enumerate(lines):
         if "<--- HERE" in line and i > 0:
-            start = line.index("~") if "~" in line else 0
-            end = line.index(" <--- HERE")
-            construct = lines[i - 1][start:end].strip() or lines[i - 1].strip()
+            construct = lines[i - 1].strip()  # the source line torch points at (its ~~~ are not exact)
             break
     first = "%s cannot be scripted by torch.jit.script: %s" % (name, headline)
     if construct:

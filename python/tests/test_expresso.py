@@ -107,6 +107,7 @@ class EvaluateOnTheExcerpt(unittest.TestCase):
         beside = self.outcome.categories(paper="gin")  # ... but may be set beside any row of it
         self.assertEqual(list(beside["paper_model"].unique()), ["1-WL bound"])
         self.assertIn(self.outcome.best_seed, (0, 1))
+        table.to_json(os.path.join(env("EXPRESSO_OUT"), "py-gin.table.json"), orient="records")  # NaN as null
         self.assertIn("best seed", self.outcome.configuration().verdict())
 
     def test_results_reads_the_same_experiment_back(self):
