@@ -199,6 +199,7 @@ class Client:
             try:
                 return self._admin.list_topics(timeout=min(2.0, max(0.1, end - time.monotonic())))
             except ck.KafkaException as e:
+                self._admin.poll(0)  # serves error_cb: an authentication failure is reported there
                 err = self._last_error
                 if err is not None and err.code() == ck.KafkaError._AUTHENTICATION:
                     raise BrokerUnavailable("Kafka at %s refused to authenticate: %s" % (

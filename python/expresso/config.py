@@ -11,7 +11,8 @@ _DROP = {"ssl.truststore.type", "ssl.keystore.type", "ssl.truststore.password", 
 
 
 def read_properties(path):
-    """A Java .properties file as a dict: comments (# !), key=value or key: value, \\ continues a line."""
+    """A Java .properties file as a dict, as java.util.Properties.load reads it: comments (# !),
+    key=value, key: value or key value, a trailing \\ continues the line, \\-escapes (\\= \\: \\uXXXX ...)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -20,18 +21,54 @@ def read_properties(path):
     props = {}
     logical = ""
     for raw in text.splitlines():
-        line = raw.strip() if not logical else raw.lstrip()
+        line = raw.lstrip()
         if not logical and (not line or line[0] in "#!"):
             continue
-        if line.endswith("\\") and not line.endswith("\\\\"):
+        trailing = len(line) - len(line.rstrip("\\"))
+        if trailing % 2:  # an odd number of backslashes: the line goes on
             logical += line[:-1]
             continue
-        logical += line
-        m = re.match(r"([^=:\s]+)\s*[=:\s]\s*(.*)$", logical)
-        if m:
-            props[m.group(1)] = m.group(2).strip()
+        key, value = _split(logical + line)
+        props[key] = value
         logical = ""
     return props
+
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _split(line):
+    """(key, value) of one logical line, escapes resolved."""
+    key, i = [], 0
+    while i < len(line) and line[i] not in "=: \t":
+        if line[i] == "\\" and i + 1 < len(line):
+            i += 1
+        key.append(line[i])
+        i += 1
+    while i < len(line) and line[i] in " \t":
+        i += 1
+    if i < len(line) and line[i] in "=:":
+        i += 1
+    value = line[i:].lstrip()
+    return _unescape("".join(key)), _unescape(value)
+
+
+def _unescape(text):
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            n = text[i + 1]
+            if n == "u" and i + 6 <= len(text):
+                out.append(chr(int(text[i + 2:i + 6], 16)))
+                i += 6
+                continue
+            out.append(_ESCAPES.get(n, n))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _jaas_credentials(jaas, source):
