@@ -34,8 +34,9 @@ import picocli.CommandLine;
  * The Python package (python/) as its users run it: built and installed with pip, so its message
  * classes are generated from protos/ as the Java ones are, then its test suite
  * (python/tests/test_expresso.py) against two real clusters: a plaintext broker whose worker runs
- * user modules, and a SASL/PLAIN broker whose worker refuses them. What the Python side counted
- * must equal what {@code expresso results --json} prints for the same experiments.
+ * user modules, and a SASL/PLAIN broker whose worker refuses them; then examples/python/evaluate_gin.py.
+ * What the Python side counted must equal what {@code expresso results --json} prints for the same
+ * experiments.
  *
  * <p>Needs Debian's python3 with python3-confluent-kafka, python3-protobuf, python3-numpy,
  * python3-torch, python3-pandas, python3-pip, python3-setuptools, python3-wheel and
@@ -135,6 +136,17 @@ class PythonPackageTest {
         refusing.close();
       }
     }
+
+    // the example users start from: make_gin.py's GIN on the excerpt, its table printed, its rows as CSV
+    ExternalTools.Run example = ExternalTools.run(List.of("env", "PYTHONPATH=" + site, python.toString(),
+        "examples/python/evaluate_gin.py", "--bootstrap", CLUSTER.bootstrap(), "--suite", excerpt, "--indices",
+        EXCERPT_INDICES, "--seeds", "0-0", "--epochs", "1", "--experiment", "example-gin", "--csv",
+        out.resolve("pairs.csv").toString()), null, 240);
+    assertThat(example.exitCode()).as(example.output()).isZero();
+    assertThat(example.output()).contains("experiment example-gin: 4 unique results, 0 errors", "seed 0; counts")
+        .containsPattern("total\\s+4\\s+0\\s+0\\.0")
+        .contains("wrote " + out.resolve("pairs.csv") + " (4 pair results)");
+    assertThat(Files.readAllLines(out.resolve("pairs.csv"))).hasSize(5).first().asString().startsWith("task_id,suite");
 
     ObjectMapper json = new ObjectMapper();
     for (String experiment : List.of("py-gin", "py-3wl", "java-3wl")) {
