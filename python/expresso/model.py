@@ -108,8 +108,12 @@ def check_signature(scripted, input="sparse", columns=1):
         with torch.no_grad():
             out = copy(*inputs)
     except Exception as e:
-        raise ModelRefused("forward fails on two small graphs fed as input=%s: %s" % (
-            input, str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__)) from e
+        # TorchScript's interpreter puts its traceback first and the error itself last
+        lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+        fed = ("x: float[5,%d], edge_index: long[2,8], batch: long[5]" % columns if input == "sparse"
+               else "adj: float[2,3,3], mask: bool[2,3]")
+        raise ModelRefused("forward fails on two small graphs fed as input=%s (%s): %s" % (
+            input, fed, lines[-1] if lines else type(e).__name__)) from e
     if not isinstance(out, torch.Tensor) or out.dim() != 2 or out.shape[0] != 2 or not out.is_floating_point():
         raise ModelRefused("forward must return float[B,d], one row per graph: on two graphs it returned %s" % (
             "%s%s" % (str(out.dtype).replace("torch.", ""), list(out.shape)) if isinstance(out, torch.Tensor)

@@ -64,12 +64,20 @@ class NodeEmbeddings(Gin):
         return self.readouts[0](self.mlps[0](x))
 
 
+class Timed(unittest.TestCase):
+    def setUp(self):
+        self.started = time.monotonic()
+
+    def tearDown(self):
+        print("[%.1f s] " % (time.monotonic() - self.started), end="", file=sys.stderr, flush=True)
+
+
 def write(name, data):
     with open(os.path.join(env("EXPRESSO_OUT"), name), "w") as f:
         json.dump(data, f, indent=1)
 
 
-class EvaluateOnTheExcerpt(unittest.TestCase):
+class EvaluateOnTheExcerpt(Timed):
     """A plain-PyTorch GIN evaluated from Python end to end: scripted, stored, published, judged by a
     real worker, read back as data."""
 
@@ -138,7 +146,7 @@ class EvaluateOnTheExcerpt(unittest.TestCase):
         self.assertEqual([r["pairs"] for r in table], [1, 2, 2, 1, 4])
 
 
-class Baselines(unittest.TestCase):
+class Baselines(Timed):
 
     def test_3wl_from_python_tells_apart_all_but_the_strongly_regular_pair(self):
         client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
@@ -151,6 +159,16 @@ class Baselines(unittest.TestCase):
         self.assertEqual(table["total"], (3, 270))
         write("py-3wl.json", run.summary())
 
+    def test_plain_graph6_pairs_get_relabelings_drawn_by_the_worker(self):
+        pair0 = expresso.brec(env("EXPRESSO_EXCERPT"), indices=INDICES).pairs[0]  # BREC's pair 0, G and H
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        run = client.publish_baseline("3-wl", suite=[(pair0.first, pair0.second), (pair0.first, pair0.first)],
+                                      experiment="py-pairs", timeout=120, progress=False)
+        self.assertEqual([(r["suite"], r["category"], r["pair"], r["distinguished"]) for r in
+                          sorted(run.pair_rows(), key=lambda r: r["pair"])],
+                         [("pairs:pairs", "pairs", 0, True), ("pairs:pairs", "pairs", 1, False)])
+        write("py-pairs.json", run.summary())
+
     def test_an_experiment_published_from_java_reads_back(self):
         run = expresso.Client(env("EXPRESSO_BOOTSTRAP")).results("java-3wl")
         self.assertEqual(len(run), 4)
@@ -159,7 +177,7 @@ class Baselines(unittest.TestCase):
         write("java-3wl.json", run.summary())
 
 
-class ClearErrors(unittest.TestCase):
+class ClearErrors(Timed):
 
     def test_no_broker_names_the_bootstrap_and_the_timeout(self):
         started = time.monotonic()
@@ -187,10 +205,15 @@ class ClearErrors(unittest.TestCase):
         with self.assertRaises(expresso.ModelRefused) as e:
             client.evaluate(Gin(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, input="dense", experiment="py-bad")
         self.assertIn("forward takes (x, edge_index, batch), but input=dense feeds (adj, mask)", str(e.exception))
+        with self.assertRaises(expresso.ModelRefused) as e:  # two feature columns for a module that reads one
+            client.evaluate(Gin(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, features="ones+degree",
+                            experiment="py-bad")
+        self.assertIn("forward fails on two small graphs fed as input=sparse (x: float[5,2]", str(e.exception))
+        self.assertIn("mat1 and mat2 shapes cannot be multiplied", str(e.exception))
         self.assertEqual(len(client.results("py-bad")), 0)
 
 
-class SecuredCluster(unittest.TestCase):
+class SecuredCluster(Timed):
     """The secured broker, reached with the Java client properties; its worker refuses user modules."""
 
     def test_a_worker_without_allow_user_models_refuses_with_its_reason(self):
@@ -221,7 +244,7 @@ class SecuredCluster(unittest.TestCase):
         self.assertLess(time.monotonic() - started, 15)
 
 
-class JavaClientProperties(unittest.TestCase):
+class JavaClientProperties(Timed):
 
     def test_a_properties_file_with_continued_lines_becomes_librdkafka_settings(self):
         path = os.path.join(env("EXPRESSO_OUT"), "scram.properties")

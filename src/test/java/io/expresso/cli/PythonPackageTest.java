@@ -51,6 +51,8 @@ class PythonPackageTest {
   private static final String PACKAGES = "python3-confluent-kafka python3-protobuf python3-numpy python3-torch"
       + " python3-pandas python3-pip python3-setuptools python3-wheel";
   private static final String EXCERPT_INDICES = "0,60,110,160";
+  /** The Python tests' output, kept: each test's name, outcome and seconds. */
+  private static final Path LOG = Path.of("target", "python-package-test.log");
 
   /** A python3 with every module the package and its tests import, Debian's where another comes first on PATH. */
   private static Path python() throws Exception {
@@ -113,7 +115,7 @@ class PythonPackageTest {
           p.store(w, "SASL/PLAIN login of alice");
         }
         ProcessBuilder pb = new ProcessBuilder(python.toString(), "-m", "unittest", "discover", "-s", "python/tests",
-            "-v").redirectErrorStream(true).redirectOutput(dir.resolve("python.log").toFile());
+            "-v").redirectErrorStream(true).redirectOutput(LOG.toFile());
         Map<String, String> env = pb.environment();
         env.put("PYTHONPATH", site.toString());
         env.put("EXPRESSO_BOOTSTRAP", CLUSTER.bootstrap());
@@ -128,10 +130,10 @@ class PythonPackageTest {
           proc.descendants().forEach(ProcessHandle::destroyForcibly);
           proc.destroyForcibly();
         }
-        String log = Files.readString(dir.resolve("python.log"));
+        String log = Files.readString(LOG);
         assertThat(done).as("the Python tests finished within 480 s:\n" + log).isTrue();
         assertThat(proc.exitValue()).as(log).isZero();
-        assertThat(log).containsPattern("Ran 15 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
+        assertThat(log).containsPattern("Ran 16 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
       } finally {
         refusing.close();
       }
@@ -149,7 +151,7 @@ class PythonPackageTest {
     assertThat(Files.readAllLines(out.resolve("pairs.csv"))).hasSize(5).first().asString().startsWith("task_id,suite");
 
     ObjectMapper json = new ObjectMapper();
-    for (String experiment : List.of("py-gin", "py-3wl", "java-3wl")) {
+    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "java-3wl")) {
       JsonNode pythonSummary = json.readTree(out.resolve(experiment + ".json").toFile());
       assertThat(pythonSummary).as(experiment + ": Python's summary, Java's `results --json`")
           .isEqualTo(javaSummary(CLUSTER.bootstrap(), experiment));
