@@ -137,7 +137,9 @@ class Pending:
 
     def __init__(self, client, reader, task_ids, published, label):
         self.client, self.reader, self.task_ids, self.label = client, reader, list(task_ids), label
-        self.published = published  # tasks sent now; the others had succeeded before
+        self.published = len(published)  # tasks sent now; the others had succeeded before
+        # a task published again after an error is done only when a newer result replaces that error
+        self._stale = {t: reader.kept[t] for t in published if t in reader.kept and reader.kept[t].HasField("error")}
         self.experiment = reader.experiment
 
     def wait(self, timeout=None, progress=True):
@@ -154,7 +156,7 @@ class Pending:
                     if r.HasField("error") and "--allow-user-models" in r.error.message:
                         raise UserModelsRefused("the worker refused the model: %s (%s)" % (
                             r.error.message, r.provenance.worker_id or "unknown worker"), reader.results())
-                done = [t for t in wanted if t in reader.kept]
+                done = [t for t in wanted if t in reader.kept and reader.kept[t] is not self._stale.get(t)]
                 bar.update(len(done), sum(1 for t in done if reader.kept[t].HasField("error")))
                 if len(done) == len(wanted) and reader.caught_up:
                     return reader.results()
@@ -327,7 +329,7 @@ class Client:
         except BaseException:
             reader.close()
             raise
-        pending = Pending(self, reader, wanted, len(messages), "%s: %d pair tasks" % (experiment, len(wanted)))
+        pending = Pending(self, reader, wanted, [k for k, _ in messages], "%s: %d pair tasks" % (experiment, len(wanted)))
         return pending.wait(timeout, progress) if wait else pending
 
     def publish_baseline(self, method, suite="brec_v3.npy", seeds=(0,), **kwargs):
@@ -336,22 +338,25 @@ class Client:
             raise ValueError("%r is not one of the exact methods %s" % (method, ", ".join(EXACT)))
         return self.evaluate(method.strip().lower(), suite, seeds, **kwargs)
 
-    def publish_synthetic(self, experiment, count, work_ms=0, wait=True, timeout=None, progress=True):
-        """`count` synthetic load tasks of `work_ms` busy-work each (ids <experiment>/synthetic/<i>)."""
+    def publish_synthetic(self, experiment, count, work_ms=0, force=False, wait=True, timeout=None, progress=True):
+        """`count` synthetic load tasks of `work_ms` busy-work each (ids <experiment>/synthetic/<i>);
+        those that already succeeded are not published again unless force."""
         tasks_pb2 = _pb()[0]
         self._require(TASKS_SYNTHETIC, RESULTS)
         reader = self._caught_up_reader(experiment)
         try:
             ns = time.time_ns()
-            messages = [("%s/synthetic/%d" % (experiment, i), tasks_pb2.SyntheticTask(
-                header=tasks_pb2.TaskHeader(task_id="%s/synthetic/%d" % (experiment, i), experiment_id=experiment,
-                                            published_at_ms=ns // 1_000_000, publisher=PUBLISHER),
-                work_ms=work_ms, published_at_nanos=ns)) for i in range(count)]
+            ids = ["%s/synthetic/%d" % (experiment, i) for i in range(count)]
+            messages = [(t, tasks_pb2.SyntheticTask(
+                header=tasks_pb2.TaskHeader(task_id=t, experiment_id=experiment, published_at_ms=ns // 1_000_000,
+                                            publisher=PUBLISHER),
+                work_ms=work_ms, published_at_nanos=ns)) for t in ids
+                if force or t not in reader.kept or reader.kept[t].HasField("error")]
             self._send(TASKS_SYNTHETIC, messages)
         except BaseException:
             reader.close()
             raise
-        pending = Pending(self, reader, [k for k, _ in messages], count, "%s: %d synthetic tasks" % (experiment, count))
+        pending = Pending(self, reader, ids, [k for k, _ in messages], "%s: %d synthetic tasks" % (experiment, count))
         return pending.wait(timeout, progress) if wait else pending
 
     def results(self, experiment):

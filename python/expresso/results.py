@@ -51,9 +51,10 @@ class Results:
                 continue
             p, v = r.pair, r.provenance
             index, seed = (p.pair_index, p.seed) if r.HasField("pair") else _task_fields(r.task_id)
+            method = p.method or self._method_of(r.task_id)
             ok = not r.HasField("error")
             rows.append({
-                "task_id": r.task_id, "suite": p.suite_id or None, "method": p.method or None, "pair": index,
+                "task_id": r.task_id, "suite": p.suite_id or None, "method": method, "pair": index,
                 "category": p.category or None, "seed": seed,
                 "distinguished": p.distinguished if ok else None, "reliable": p.reliable if ok else None,
                 "t2": p.t2_test if ok else None, "t2_reliability": p.t2_reliability if ok else None,
@@ -63,6 +64,13 @@ class Results:
                 "worker": v.worker_id, "device": v.device, "precision": v.precision, "revision": v.revision,
                 "versions": v.versions, "attempt": v.attempt, "publisher": v.publisher})
         return rows
+
+    def _method_of(self, task_id):
+        """The method of a pair task id <experiment>/<method>/<pair>/s<seed> (an error result has no payload)."""
+        prefix = self.experiment + "/"
+        if task_id.startswith(prefix) and task_id.count("/") >= prefix.count("/") + 2:
+            return task_id[len(prefix):].rsplit("/", 2)[0]
+        return None
 
     @property
     def pairs(self):

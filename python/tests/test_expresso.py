@@ -169,6 +169,19 @@ class Baselines(Timed):
                          [("pairs:pairs", "pairs", 0, True), ("pairs:pairs", "pairs", 1, False)])
         write("py-pairs.json", run.summary())
 
+    def test_a_task_published_again_after_an_error_counts_its_success(self):
+        good = expresso.brec(env("EXPRESSO_EXCERPT"), indices=INDICES).pairs[0]
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        failed = client.publish_baseline("3-wl", suite=[(good.first, "not graph6")], experiment="py-retry",
+                                         timeout=120, progress=False)
+        self.assertEqual([e[1] for e in failed.errors], ["invalid-graph6"])
+        self.assertEqual([(r["method"], r["pair"], r["seed"]) for r in failed.pair_rows()], [("3-wl", 0, 0)])
+        again = client.publish_baseline("3-wl", suite=[(good.first, good.second)], experiment="py-retry",
+                                        timeout=120, progress=False)
+        self.assertEqual((again.errors, len(again), again.superseded_errors), ([], 1, 1))
+        self.assertTrue(again.pair_rows()[0]["distinguished"])
+        write("py-retry.json", again.summary())
+
     def test_an_experiment_published_from_java_reads_back(self):
         run = expresso.Client(env("EXPRESSO_BOOTSTRAP")).results("java-3wl")
         self.assertEqual(len(run), 4)
