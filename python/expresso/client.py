@@ -15,7 +15,7 @@ import uuid
 from collections import OrderedDict
 
 from . import config, model as models, suite as suites
-from .errors import (BrokerUnavailable, ExpressoError, ModelRefused, ResultsTimeout, TopicMissing,
+from .errors import (BrokerUnavailable, ExpressoError, ResultsTimeout, TopicMissing,
                      UserModelsRefused)
 from .progress import Progress
 from .results import Results
@@ -182,9 +182,9 @@ class Client:
         self._settings.setdefault("socket.connection.setup.timeout.ms", str(int(timeout * 1000)))
         self.timeout = timeout
         self._last_error = None
-        ck = _kafka()
-        self._admin = ck.admin.AdminClient(dict(self._settings, logger=_LOG, error_cb=self._on_error)) \
-            if hasattr(ck, "admin") else None
+        _kafka()
+        from confluent_kafka.admin import AdminClient
+        self._admin = AdminClient(dict(self._settings, logger=_LOG, error_cb=self._on_error))
         self._producer = None
         self._metadata()  # fail now, not at the first publish
 
@@ -193,9 +193,6 @@ class Client:
 
     def _metadata(self):
         ck = _kafka()
-        if self._admin is None:
-            import confluent_kafka.admin  # noqa: F401 (older confluent_kafka: a submodule import)
-            self._admin = ck.admin.AdminClient(dict(self._settings, logger=_LOG, error_cb=self._on_error))
         end = time.monotonic() + self.timeout
         while True:
             try:
