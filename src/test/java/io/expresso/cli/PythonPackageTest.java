@@ -11,6 +11,8 @@ import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.EmbeddedBroker;
 import io.expresso.runtime.kafka.Topics;
+import io.expresso.suite.BrecPaperResults;
+import io.expresso.suite.BrecVariant;
 import io.expresso.testing.BrokerAndWorker;
 import io.expresso.testing.Integration;
 import io.expresso.testing.SharedData;
@@ -138,6 +140,19 @@ class PythonPackageTest {
         refusing.close();
       }
     }
+
+    // the tables the Python side keeps a copy of: BREC's Table 2 and the categories of BREC's files
+    ExternalTools.Run tables = ExternalTools.run(List.of("env", "PYTHONPATH=" + site, python.toString(), "-c",
+        "import json, expresso.summary as s, expresso.suite as v; print(json.dumps([s.PAPER, v.VARIANTS]))"), null, 60);
+    assertThat(tables.exitCode()).as(tables.output()).isZero();
+    JsonNode copies = new ObjectMapper().readTree(tables.output());
+    Map<String, List<Integer>> paper = new LinkedHashMap<>();
+    BrecPaperResults.rows().forEach(r -> paper.put(r.model(), List.of(r.basic(), r.regular(), r.extension(), r.cfi())));
+    assertThat(new ObjectMapper().convertValue(copies.get(0), Map.class)).isEqualTo(paper);
+    Map<String, List<List<Object>>> variants = new LinkedHashMap<>();
+    BrecVariant.ALL.forEach(v -> variants.put(v.name(), v.ranges().stream()
+        .map(r -> List.<Object>of(r.name(), r.to() - r.from())).toList()));
+    assertThat(new ObjectMapper().convertValue(copies.get(1), Map.class)).isEqualTo(variants);
 
     // the example users start from: make_gin.py's GIN on the excerpt, its table printed, its rows as CSV
     ExternalTools.Run example = ExternalTools.run(List.of("env", "PYTHONPATH=" + site, python.toString(),
