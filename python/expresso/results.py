@@ -143,6 +143,10 @@ class Results:
                     ours["name"], ours["pairs"], ours["reliably_distinguished"],
                     _fmt(_pct(ours["reliably_distinguished"], ours["pairs"])),
                     "-" if theirs is None else "%d/%d" % (theirs, size), _fmt(_pct(theirs, size) if theirs is not None else None)))
+        labels = {c.label for c in self.configurations}
+        for row in s["categories"]:
+            if row["method"] not in labels:  # synthetic, train, attack, and errors without a pair
+                lines.append("%s tasks: %d (%d errors)" % (row["name"], row["tasks"], row["errors"]))
         for task_id, reason, message in self.errors[:5]:
             lines.append("error: %s: %s: %s" % (task_id, reason, message))
         return "\n".join(lines)

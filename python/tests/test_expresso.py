@@ -50,6 +50,20 @@ class Gin(nn.Module):
         return out
 
 
+class DenseSum(nn.Module):
+    """The dense signature: padded adjacency and mask; sums of two rounds of neighbour sums."""
+
+    def __init__(self, d: int = 16):
+        super().__init__()
+        self.lin = nn.Linear(2, d)
+
+    def forward(self, adj: Tensor, mask: Tensor) -> Tensor:
+        h = mask.unsqueeze(-1).to(adj.dtype)
+        h1 = torch.bmm(adj, h)
+        h2 = torch.bmm(adj, h1)
+        return self.lin(torch.cat([h1, h2], dim=2).sum(1))
+
+
 class KeywordArguments(Gin):
     """Not scriptable: TorchScript has no **kwargs."""
 
@@ -128,6 +142,14 @@ class EvaluateOnTheExcerpt(Timed):
                                      epochs=2, experiment="py-gin", wait=False)
         self.assertEqual((len(again.task_ids), again.published), (8, 0))
         self.assertEqual(again.wait(timeout=60).summary()["categories"], self.outcome.summary()["categories"])
+
+    def test_a_dense_module_gets_the_padded_adjacency(self):
+        run = self.client.evaluate(DenseSum(), suite=env("EXPRESSO_EXCERPT"), indices=INDICES, input="dense",
+                                   pairs=(0, 0), seeds=[0], epochs=1, experiment="py-dense", timeout=120,
+                                   progress=False)
+        self.assertEqual(run.errors, [])
+        self.assertEqual([(r["pair"], r["category"]) for r in run.pair_rows()], [(0, "Basic")])
+        self.assertIn(",input=dense,features=ones,", run.configuration().method)
 
     def test_without_pandas_the_rows_are_plain_lists(self):
         saved = sys.modules.get("pandas")
@@ -245,6 +267,7 @@ class SecuredCluster(Timed):
         self.assertEqual(run.errors, [])
         self.assertEqual(run.summary()["categories"], [
             {"name": "synthetic", "method": "synthetic", "tasks": 5, "distinguished": 0, "reliable": 0, "errors": 0}])
+        self.assertIn("synthetic tasks: 5 (0 errors)", str(run))
 
     def test_a_wrong_password_is_refused_at_once(self):
         props = config.read_properties(env("EXPRESSO_SECURED_CONFIG"))
