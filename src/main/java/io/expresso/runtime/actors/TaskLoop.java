@@ -181,11 +181,6 @@ final class TaskLoop {
     private void serve() {
       consumer = new KafkaShareConsumer<>(consumerConfig(index), new StringDeserializer(), new ByteArrayDeserializer());
       try {
-        consumer.setAcknowledgementCommitCallback((offsets, e) -> {
-          if (e != null) {
-            offsets.keySet().forEach(tp -> acknowledged(tp, java.util.Optional.of(e)));
-          }
-        });
         consumer.subscribe(TaskKind.topics());
         lastRenew = System.nanoTime();
         cancelled = false;
@@ -288,20 +283,14 @@ final class TaskLoop {
         LOG.warn("worker {} slot {}: producing results failed ({}); {} task(s) released to run again",
             settings.workerId(), index, sendFailed.toString(), ended.size());
       }
-      if (!acked || (held.isEmpty() && !stopping())) {
-        // an idle slot polls next, at once, and that share fetch carries these acknowledgements: a
-        // round trip per task fewer than committing them first (their results are acked already)
+      if (!acked) {
         return;
       }
-      consumer.commitSync(Duration.ofSeconds(30)).forEach(this::acknowledged);
-    }
-
-    /** Logs an acknowledgement the broker refused (from commitSync or, for those sent with a poll, its callback). */
-    private void acknowledged(Object partition, java.util.Optional<? extends Exception> failure) {
-      failure.ifPresent(e -> LOG.warn(
+      Map<?, ? extends java.util.Optional<? extends Exception>> acks = consumer.commitSync(Duration.ofSeconds(30));
+      acks.forEach((tp, failure) -> failure.ifPresent(e -> LOG.warn(
           "worker {} slot {}: acknowledging tasks of {} failed ({}); the broker redelivers them when their locks expire"
-              + " (their results are produced: a second result of a task counts once)", settings.workerId(), index,
-          partition, e.toString()));
+              + " (their results are produced: a second result of a task counts once)", settings.workerId(), index, tp,
+          e.toString())));
     }
 
     /**
@@ -459,9 +448,7 @@ final class TaskLoop {
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.CLIENT_ID_CONFIG, settings.workerId() + "-results");
-    // no linger: a slot waits for its results' acks before acknowledging its tasks, so lingering
-    // only delays that; records still batch while a request is in flight
-    p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "2");
     p.put(ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(PRODUCER_BATCH_BYTES));
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
     return p;
