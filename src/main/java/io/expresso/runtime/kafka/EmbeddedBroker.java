@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,8 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.security.plain.PlainLoginModule;
@@ -33,6 +36,10 @@ import org.apache.kafka.server.common.MetadataVersion;
  * with the PLAIN mechanism ({@link #startWithSaslPlain}) to test clients of a secured cluster.
  */
 public final class EmbeddedBroker implements AutoCloseable {
+
+  /** Kafka's topic of share-group state (what each share partition has delivered and acknowledged). */
+  private static final String SHARE_STATE_TOPIC = "__share_group_state";
+  private static final int SHARE_STATE_PARTITIONS = 8;
 
   private final Path dir;
   private final boolean temporary;
@@ -171,7 +178,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     // for tests to shorten a lock (group config share.record.lock.duration.ms) to a few seconds
     p.put("share.coordinator.state.topic.replication.factor", "1");
     p.put("share.coordinator.state.topic.min.isr", "1");
-    p.put("share.coordinator.state.topic.num.partitions", "8");
+    p.put("share.coordinator.state.topic.num.partitions", String.valueOf(SHARE_STATE_PARTITIONS));
     p.put("group.share.min.record.lock.duration.ms", "1000");
     p.put("group.share.min.session.timeout.ms", "1000");
     p.put("group.share.min.heartbeat.interval.ms", "500");
@@ -217,6 +224,30 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
     try (Admin admin = Admin.create(p)) {
       admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+      createShareStateTopic(admin);
+    }
+  }
+
+  /**
+   * Creates the share groups' state topic now, as the broker itself would on the first share
+   * group's first member, with the same settings. Left to that member, it arrives while the group
+   * initialises its partitions' state, one of those requests finds the share coordinator not yet
+   * loaded and is retried seconds later: the first task of a fresh broker waited about 5 s.
+   */
+  private void createShareStateTopic(Admin admin) throws Exception {
+    if (admin.listTopics(new ListTopicsOptions().listInternal(true)).names().get(60, TimeUnit.SECONDS)
+        .contains(SHARE_STATE_TOPIC)) {
+      return;
+    }
+    NewTopic t = new NewTopic(SHARE_STATE_TOPIC, SHARE_STATE_PARTITIONS, (short) 1).configs(Map.of(
+        "cleanup.policy", "delete", "retention.ms", "-1", "min.insync.replicas", "1",
+        "segment.bytes", "104857600", "compression.type", "producer"));
+    try {
+      admin.createTopics(List.of(t)).all().get(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+        throw e;
+      }
     }
   }
 
