@@ -255,6 +255,7 @@ final class TaskLoop {
           sends.add(producer.send(r));
         }
       }
+      producer.flush(); // the slot waits for these results now: no point lingering for more
       Exception sendFailed = null;
       for (Future<RecordMetadata> f : sends) {
         try {
