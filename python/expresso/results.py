@@ -66,7 +66,8 @@ class Results:
         return rows
 
     def _method_of(self, task_id):
-        """The method of a pair task id <experiment>/<method>/<pair>/s<seed> (an error result has no payload)."""
+        """The method of a pair task id <experiment>/<method>/<pair>/s<seed> (for an error result without a pair:
+        a task that did not decode)."""
         prefix = self.experiment + "/"
         if task_id.startswith(prefix) and task_id.count("/") >= prefix.count("/") + 2:
             return task_id[len(prefix):].rsplit("/", 2)[0]

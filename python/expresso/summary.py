@@ -6,7 +6,12 @@ suite/BrecPaperResults), so that both print the same numbers from the same topic
 - pair results are grouped by (suite, method) and seed; the best seed has the highest
   real_correct = distinguished - reliability failures, then the most distinguished, then the lowest
   seed; a configuration counts (BREC's rule) only if no seed failed reliability;
-- per category, the best seed's pairs; error results carry no pair and sit in a row of their own.
+- a pair task's error result keeps its pair (suite, index, category, method, seed; the worker's
+  TaskProcessor), so it counts in its category's `errors` and in its seed as neither distinguished
+  nor reliable: a failed pair is not distinguished for that seed, lowers its real_correct and makes
+  the seed fail reliability;
+- per category, the best seed's pairs; only error results without a pair (a task that did not
+  decode) sit in a row of their own, under method '?' and their task kind.
 """
 from collections import OrderedDict
 

@@ -204,6 +204,22 @@ class Baselines(Timed):
         self.assertTrue(again.pair_rows()[0]["distinguished"])
         write("py-retry.json", again.summary())
 
+    def test_a_failed_pair_counts_in_its_category_and_against_its_seed(self):
+        good = expresso.brec(env("EXPRESSO_EXCERPT"), indices=INDICES).pairs[0]
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        run = client.publish_baseline("3-wl", suite=[(good.first, good.second), (good.first, "not graph6")],
+                                      experiment="py-failed", timeout=120, progress=False)
+        self.assertEqual([e[1] for e in run.errors], ["invalid-graph6"])
+        self.assertEqual(sorted((r["pair"], r["category"], r["seed"], r["error"]) for r in run.pair_rows()),
+                         [(0, "pairs", 0, None), (1, "pairs", 0, "invalid-graph6")])
+        self.assertEqual(run.summary()["categories"], [
+            {"name": "pairs", "method": "3-wl", "tasks": 2, "distinguished": 1, "reliable": 1, "errors": 1}])
+        seed = run.configuration().seed_runs[0]
+        self.assertEqual((seed["distinguished"], seed["reliability_failures"], seed["real_correct"]), (1, 1, 0))
+        self.assertFalse(run.counts)
+        self.assertNotIn("pair tasks", str(run))
+        write("py-failed.json", run.summary())
+
     def test_an_experiment_published_from_java_reads_back(self):
         run = expresso.Client(env("EXPRESSO_BOOTSTRAP")).results("java-3wl")
         self.assertEqual(len(run), 4)

@@ -54,8 +54,15 @@ public final class TaskMetricsObserver implements TaskObserver {
     meters.restart();
   }
 
-  /** The model spec or method a result was computed with: a low-cardinality label. */
+  /**
+   * The model spec or method a result was computed with: a low-cardinality label. An error result
+   * is "unknown" even where it names its pair's method: that may be whatever a task wrote (an
+   * unknown or hostile model), which must not take the label's values from real models.
+   */
   static String modelOf(Result result) {
+    if (result.hasError()) {
+      return "unknown";
+    }
     String model = switch (result.getPayloadCase()) {
       case PAIR -> result.getPair().getMethod();
       case TRAIN -> result.getTrain().getModel();

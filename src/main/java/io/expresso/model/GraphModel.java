@@ -42,7 +42,20 @@ public final class GraphModel implements AutoCloseable {
    * Smaller passes are smaller working sets; memory is not at stake here (the budget is).
    */
   static final int CPU_PASS_GRAPHS = 64;
-  static final long CPU_PASS_BYTES = 512L << 20;
+  /**
+   * A training pass splits BREC's batch only beyond this estimate (graphs of more than 40 vertices
+   * for PPGN 5 x 32): a split changes the batch norm's statistics, so it is kept for where the
+   * whole batch is several times slower per graph.
+   */
+  static final long CPU_TRAINING_PASS_BYTES = 512L << 20;
+  /**
+   * Inference passes stop at half of that: no statistic depends on the pass, and per graph they
+   * were fastest while one n×n×hidden tensor of the pass stays within about 4 MiB (thread CPU time,
+   * 128 relabelings, PPGN 5 x 32, issue 30): 54 vertices 0.70 s in passes of 8, 1.1–2.1 s in passes
+   * of 16–17; 74 vertices 1.2 s in passes of 2–8, 1.8–1.9 s in passes of 9; 29 vertices the same
+   * 0.15–0.20 s from 2 to 32.
+   */
+  static final long CPU_INFERENCE_PASS_BYTES = 256L << 20;
 
   private static final String ENGINE = "PyTorch";
   private static final int CHECKPOINT_VERSION = 1;
@@ -159,7 +172,7 @@ public final class GraphModel implements AutoCloseable {
           + new MemoryBudget(Math.max(1L << 20, 2 * perGraph)).text() + " for " + spec.toText()
           + "; the memory budget is " + budget.text());
     }
-    long pass = Math.max(2, Math.min(fit, fastestPass(perGraph)));
+    long pass = Math.max(2, Math.min(fit, fastestPass(perGraph, CPU_TRAINING_PASS_BYTES)));
     int batch = graphs.size() + (graphs.size() % 2);
     return (int) Math.min(batch, pass - (pass % 2));
   }
@@ -168,16 +181,19 @@ public final class GraphModel implements AutoCloseable {
   public int graphsPerInferencePass(List<Graph> graphs) {
     long perGraph = bytesPerGraph(graphs, paddedSize(graphs));
     long fit = Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph));
-    return (int) Math.max(1, Math.min(fit, fastestPass(perGraph)));
+    long most = Math.max(1, Math.min(fit, fastestPass(perGraph, CPU_INFERENCE_PASS_BYTES)));
+    // passes of equal size: 128 graphs at most 62 go as 43 + 43 + 42, not 62 + 62 + 4
+    long passes = (graphs.size() + most - 1) / most;
+    return (int) Math.max(1, (graphs.size() + passes - 1) / Math.max(1, passes));
   }
 
   /**
    * The most graphs a pass holds for speed, within any budget: on a CPU, passes beyond
-   * {@link #CPU_PASS_GRAPHS} graphs or {@link #CPU_PASS_BYTES} of estimated activations were slower
-   * per graph, not faster (a GPU has no such limit).
+   * {@link #CPU_PASS_GRAPHS} graphs or {@code cpuBytes} of estimated activations were slower per
+   * graph, not faster (a GPU has no such limit).
    */
-  private long fastestPass(long perGraph) {
-    return device.isGpu() ? Long.MAX_VALUE : Math.min(CPU_PASS_GRAPHS, CPU_PASS_BYTES / Math.max(1, perGraph));
+  private long fastestPass(long perGraph, long cpuBytes) {
+    return device.isGpu() ? Long.MAX_VALUE : Math.min(CPU_PASS_GRAPHS, cpuBytes / Math.max(1, perGraph));
   }
 
   /** The largest per-graph estimate of the batch: the pass is sized for its most demanding graph. */

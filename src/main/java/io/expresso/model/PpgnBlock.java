@@ -173,24 +173,69 @@ final class PpgnBlock extends GraphBlock {
     NDArray[] diagonalMax = variant == Variant.BREC ? maxMask(diagonal) : null;
     NDArray[] offDiagonalMax = variant == Variant.BREC ? maxMask(offDiagonal) : null;
     NDArray out = null;
+    // Each intermediate is closed once used, as PyTorch frees a tensor when its last reference goes
+    // (autograd keeps its own references to what backward needs). DJL would otherwise hold every one
+    // until the pass ends: five blocks' worth of n×n×hidden tensors, fresh pages for every pass.
     for (int l = 0; l < left.size(); l++) {
       NDArray m1 = masked(forward1(left.get(l), ps, x, training), mask);
       NDArray m2 = masked(forward1(right.get(l), ps, x, training), mask);
-      x = masked(forward1(skip.get(l), ps, x.concat(m1.matMul(m2), 1), training), mask);
-      if (variant == Variant.BREC) {
-        x = masked(forward1(cellNorms.get(l), ps, x, training), mask);
+      NDArray product = m1.matMul(m2);
+      free(m1, m2);
+      NDArray joined = x.concat(product, 1);
+      free(product);
+      if (l > 0) {
+        free(x); // the previous block's output; block 0's input belongs to the caller
       }
-      NDArray pooled = variant == Variant.BREC
-          ? maxOver(x, diagonalMax).concat(maxOver(x, offDiagonalMax), 1)
-          : x.mul(diagonal).sum(new int[] {2, 3}).concat(x.mul(offDiagonal).sum(new int[] {2, 3}), 1);
+      x = masked(forward1(skip.get(l), ps, joined, training), mask);
+      free(joined);
+      if (variant == Variant.BREC) {
+        NDArray unnormalised = x;
+        x = masked(forward1(cellNorms.get(l), ps, x, training), mask);
+        free(unnormalised);
+      }
+      NDArray onDiagonal = variant == Variant.BREC ? maxOver(x, diagonalMax) : sumOver(x, diagonal);
+      NDArray elsewhere = variant == Variant.BREC ? maxOver(x, offDiagonalMax) : sumOver(x, offDiagonal);
+      NDArray pooled = onDiagonal.concat(elsewhere, 1);
+      free(onDiagonal, elsewhere);
       NDArray r = forward1(readouts.get(l), ps, pooled, training);
-      out = out == null ? r : out.add(r);
+      free(pooled);
+      if (out == null) {
+        out = r;
+      } else {
+        NDArray sum = out.add(r);
+        free(out, r);
+        out = sum;
+      }
+    }
+    if (left.size() > 0) {
+      free(x);
     }
     return new NDList(outputNorm == null ? out : forward1(outputNorm, ps, out, training));
   }
 
+  /** Closes intermediates that nothing reads any more (their memory is reused by the next op). */
+  private static void free(NDArray... used) {
+    for (NDArray a : used) {
+      a.close();
+    }
+  }
+
+  /** {@code x} with its padding cells zeroed; {@code x} itself is closed when a new array replaces it. */
   private static NDArray masked(NDArray x, NDArray mask) {
-    return mask == null ? x : x.mul(mask);
+    if (mask == null) {
+      return x;
+    }
+    NDArray out = x.mul(mask);
+    x.close();
+    return out;
+  }
+
+  /** The per-channel sum over the cells {@code where} selects (B×c). */
+  private static NDArray sumOver(NDArray x, NDArray where) {
+    NDArray selected = x.mul(where);
+    NDArray sum = selected.sum(new int[] {2, 3});
+    selected.close();
+    return sum;
   }
 
   /** For {@link #maxOver}: EXCLUDED on the cells {@code where} leaves out, and 1 per graph that it selects any. */
@@ -202,8 +247,12 @@ final class PpgnBlock extends GraphBlock {
   /** The per-channel max over the cells a {@link #maxMask} selects; 0 where it selects none (n = 1). */
   private static NDArray maxOver(NDArray x, NDArray[] where) {
     NDArray masked = x.sub(where[0]);
-    NDArray max = masked.reshape(masked.getShape().get(0), masked.getShape().get(1), -1).max(new int[] {2}); // B×c
-    return max.mul(where[1]);
+    NDArray cells = masked.reshape(masked.getShape().get(0), masked.getShape().get(1), -1);
+    NDArray max = cells.max(new int[] {2}); // B×c
+    free(masked, cells);
+    NDArray out = max.mul(where[1]);
+    max.close();
+    return out;
   }
 
   private static NDArray forward1(Block block, ParameterStore ps, NDArray x, boolean training) {

@@ -23,8 +23,10 @@ import java.util.TreeMap;
  * seeds mixed together would report neither the best seed nor any seed at all.
  *
  * <p>A pair result with an error counts as an undecided pair of its seed (neither distinguished
- * nor reliable), as {@code expresso eval} counts one; an error result without a pair payload
- * cannot be told apart by seed and stays out of the leaderboard.
+ * nor reliable), as {@code expresso eval} counts one, and in its category's errors: workers keep
+ * the pair (suite, index, category, method, seed) in a pair task's error result. An error result
+ * without a pair payload (a task that did not decode) cannot be told apart by seed and stays out
+ * of the leaderboard.
  */
 public final class SeedLeaderboard {
 

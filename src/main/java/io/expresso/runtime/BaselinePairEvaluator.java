@@ -28,17 +28,19 @@ public final class BaselinePairEvaluator implements Evaluator<PairTask> {
     Graph g = decode(task.getGraphFirst(), "graph_first", task);
     Graph h = decode(task.getGraphSecond(), "graph_second", task);
     boolean d = method.distinguishes(g, h, cancelled);
-    PairResult pair = PairResult.newBuilder()
-        .setSuiteId(task.getSuiteId())
-        .setPairIndex(task.getPairIndex())
-        .setCategory(task.getCategory())
-        .setMethod(method.name())
-        .setSeed(task.getSeed())
+    PairResult pair = PairIdentity.of(task, method.name())
         .setDistinguished(d)
         .setReliable(true)
         .setExact(true)
         .build();
     return Result.newBuilder().setPair(pair);
+  }
+
+  /** The pair under the baseline's own name, exact, nothing decided: what an error result of the task keeps. */
+  @Override
+  public Result.Builder identity(PairTask task) {
+    return Result.newBuilder().setPair(PairIdentity.of(task,
+        WlMethods.byName(task.getMethod().toLowerCase(Locale.ROOT)).name()).setExact(true));
   }
 
   /** Decodes graph6/sparse6, naming the field and pair on error. */

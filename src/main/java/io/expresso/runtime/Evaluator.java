@@ -11,7 +11,8 @@ import io.expresso.proto.v1.Result;
  * <p>Return a {@link Result.Builder} with its payload set (pair, train, attack or synthetic); the
  * worker fills in experiment id, task id and provenance. Throw {@link TaskFailure} with a reason
  * for bad input (invalid graph6, unknown model, NaN); any other exception becomes reason
- * {@code exception}. Either way the task ends as an error result plus a dead letter.
+ * {@code exception}. Either way the task ends as an error result (its payload only what {@link
+ * #identity} names) plus a dead letter.
  *
  * @param <T> the task message ({@code PairTask}, {@code TrainTask}, {@code AttackTask}, …)
  */
@@ -26,6 +27,17 @@ public interface Evaluator<T extends Message> {
    * once it is true (the task timed out, moved to another worker, or the worker is stopping).
    */
   Result.Builder evaluate(T task, Device device, java.util.function.BooleanSupplier cancelled) throws Exception;
+
+  /**
+   * The payload an error result of {@code task} keeps: what names the task, as this evaluator's
+   * successful results name it, and nothing measured (a pair task: its suite, pair index,
+   * category, method and seed), so that readers count the failure where the task's success would
+   * have counted. Null (the default): the error result has no payload. Must be cheap and must not
+   * run the task.
+   */
+  default Result.Builder identity(T task) {
+    return null;
+  }
 
   /**
    * True if the task trains with DJL: DJL's PyTorch engine allows one gradient collector per

@@ -10,7 +10,6 @@ import io.expresso.model.TorchScriptSpec;
 import io.expresso.model.EngineDefaults;
 import io.expresso.model.MemoryBudget;
 import io.expresso.model.MemoryBudgetException;
-import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
@@ -96,12 +95,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
       throw new TaskFailure(x.getCause() instanceof MemoryBudgetException ? TaskFailure.OVER_LIMIT : TaskFailure.NAN,
           x.getMessage(), x);
     }
-    return Result.newBuilder().setPair(PairResult.newBuilder()
-        .setSuiteId(task.getSuiteId())
-        .setPairIndex(task.getPairIndex())
-        .setCategory(task.getCategory())
-        .setMethod(spec.toText())
-        .setSeed(task.getSeed())
+    return Result.newBuilder().setPair(PairIdentity.of(task, spec.toText())
         .setDistinguished(e.distinguished())
         .setReliable(e.reliable())
         .setT2Test(e.judgement().t2Test())
@@ -117,6 +111,21 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
         .setRpc(recorded(settings))
         .setRapcGroups(settings.rapcGroups())
         .setRelabelingsGiven(pair.relabelings() != null));
+  }
+
+  /**
+   * The pair under the model spec as a success names it (the full spec; a spec that does not parse,
+   * or a module that cannot be read, as the task wrote it): what an error result of the task keeps.
+   */
+  @Override
+  public Result.Builder identity(PairTask task) {
+    String method;
+    try {
+      method = NetworkSpec.parse(task.getMethod(), modules).toText();
+    } catch (RuntimeException e) { // a bad spec, a module refused or missing: the task's failure says which
+      method = task.getMethod();
+    }
+    return Result.newBuilder().setPair(PairIdentity.of(task, method));
   }
 
   /**

@@ -1,11 +1,14 @@
 package io.expresso.runtime;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.Message;
 import io.expresso.model.GpuPrecision;
 import io.expresso.model.LoadedTorch;
 import io.expresso.model.Precision;
 import io.expresso.proto.v1.PairResult;
+import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TaskError;
@@ -24,8 +27,9 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * Turns one task record into its {@link Outcome}: decode, find the evaluator, evaluate, stamp
- * provenance. Never throws: every failure becomes an error result plus a dead-letter record
- * holding the original bytes and the reason in headers. Free of Kafka I/O and actors, so it is
+ * provenance. Never throws: every failure becomes an error result (keeping what names the task,
+ * {@link Evaluator#identity}) plus a dead-letter record holding the original bytes and the reason
+ * in headers. Free of Kafka I/O and actors, so it is
  * tested directly.
  */
 public final class TaskProcessor {
@@ -50,6 +54,11 @@ public final class TaskProcessor {
   static final int MESSAGE_LIMIT = 4096;
   /** The largest result record produced; a bigger one becomes an error result (the broker takes 1 MiB by default). */
   static final int RESULT_LIMIT = 900 * 1024;
+
+  /** The most bytes of what names a task ({@link Evaluator#identity}) an error result keeps. */
+  static final int IDENTITY_LIMIT = 16 * 1024;
+  private static final OneofDescriptor PAYLOAD =
+      Result.getDescriptor().findFieldByNumber(Result.PAIR_FIELD_NUMBER).getContainingOneof();
 
   private final TaskTimeouts timeouts;
   private final TaskLimits limits;
@@ -100,10 +109,11 @@ public final class TaskProcessor {
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
     String experiment = "";
     TaskHeader header = TaskHeader.getDefaultInstance();
+    Message task = null;
     Result.Builder result;
     TaskFailure failure = null;
     try {
-      Message task = kind.parse(record.value());
+      task = kind.parse(record.value());
       header = kind.header(task);
       experiment = header.getExperimentId();
       if (!header.getTaskId().isEmpty()) {
@@ -138,14 +148,14 @@ public final class TaskProcessor {
     double seconds = (System.nanoTime() - start) / 1e9;
     result.setExperimentId(experiment).setTaskId(taskId);
     if (failure != null) {
-      result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record));
+      identity(result, kind, task).setError(error(failure.reason(), failure.getMessage(), record));
     }
     stamp(result, record, device, kind, header, attempt, startedMs, seconds);
     Result built = result.build();
     if (failure == null && built.getSerializedSize() > RESULT_LIMIT) {
       failure = new TaskFailure(TaskFailure.RESULT_TOO_LARGE, "the result is " + built.getSerializedSize()
           + " bytes, over the " + RESULT_LIMIT + "-byte limit of a result record");
-      built = result.clearPayload().setError(error(failure.reason(), failure.getMessage(), record)).build();
+      built = identity(result, kind, task).setError(error(failure.reason(), failure.getMessage(), record)).build();
     }
     observer.onFinished(device, kind, built, seconds);
     return outcome(record, built, failure == null ? null : failure.reason());
@@ -161,14 +171,17 @@ public final class TaskProcessor {
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
     TaskHeader header = TaskHeader.getDefaultInstance();
+    Message task = null;
     try {
-      header = kind.header(kind.parse(record.value()));
+      task = kind.parse(record.value());
+      header = kind.header(task);
       taskId = header.getTaskId().isEmpty() ? taskId : header.getTaskId();
     } catch (TaskFailure undecodable) {
       // the reason below says enough; the dead letter keeps the bytes
     }
     String reason = TaskFailure.POISON + ": " + deliveries + " deliveries";
-    Result.Builder b = Result.newBuilder().setExperimentId(header.getExperimentId()).setTaskId(taskId)
+    Result.Builder b = identity(Result.newBuilder(), kind, task).setExperimentId(header.getExperimentId())
+        .setTaskId(taskId)
         .setError(error(TaskFailure.POISON, reason + ": the broker delivered the task " + deliveries
             + " times and no worker produced a result (each took it down or was lost with it), so it is not run again",
             record));
@@ -178,6 +191,38 @@ public final class TaskProcessor {
     observer.onPoison(device, kind);
     observer.onFinished(device, kind, built, 0);
     return outcome(record, built, reason);
+  }
+
+  /**
+   * {@code result} with its payload replaced by what names {@code task} ({@link
+   * Evaluator#identity}; a pair task that no evaluator takes keeps its pair under the method as
+   * the task wrote it): an error result counts where the task's success would have, a failed pair
+   * in its category's errors and against its seed. No payload for a task that did not decode, nor
+   * for one whose names are over {@link #IDENTITY_LIMIT} (a hostile task: its error result stays small).
+   */
+  @SuppressWarnings("unchecked")
+  private Result.Builder identity(Result.Builder result, TaskKind kind, Message task) {
+    result.clearPayload();
+    if (task == null) {
+      return result;
+    }
+    Result.Builder id = null;
+    try {
+      id = ((Evaluator<Message>) registry.find(kind, task)).identity(task);
+    } catch (RuntimeException e) {
+      // no evaluator takes the task (unknown-model), or it cannot name it: the fallback below
+    }
+    if (id == null && task instanceof PairTask p) {
+      id = Result.newBuilder().setPair(PairIdentity.of(p, p.getMethod()));
+    }
+    Result named = id == null ? null : id.build();
+    if (named != null && named.getSerializedSize() <= IDENTITY_LIMIT) {
+      FieldDescriptor payload = named.getOneofFieldDescriptor(PAYLOAD);
+      if (payload != null) {
+        result.setField(payload, named.getField(payload)); // the payload alone: ids and provenance are the worker's
+      }
+    }
+    return result;
   }
 
   private TaskError.Builder error(String reason, String message, ConsumerRecord<String, byte[]> record) {

@@ -21,7 +21,6 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,19 +58,8 @@ class PythonPackageTest {
   /** A python3 with every module the package and its tests import, Debian's where another comes first on PATH. */
   private static Path python() throws Exception {
     ExternalTools.require("protoc", "protobuf-compiler");
-    String imports = "import confluent_kafka, google.protobuf, numpy, torch, pandas, setuptools, wheel, pip";
-    List<String> tried = new ArrayList<>();
-    for (Path p : List.of(ExternalTools.require("python3", "python3"), Path.of("/usr/bin/python3"))) {
-      if (Files.isExecutable(p)) {
-        ExternalTools.Run r = ExternalTools.run(List.of(p.toString(), "-c", imports), null, 120);
-        if (r.exitCode() == 0) {
-          return p;
-        }
-        tried.add(p + ": " + r.output().strip().lines().reduce((a, b) -> b).orElse(""));
-      }
-    }
-    throw new AssertionError(ExternalTools.missing("a python3 with " + imports.substring(7) + " (" + tried + ")",
-        PACKAGES));
+    return ExternalTools.python3("confluent_kafka, google.protobuf, numpy, torch, pandas, setuptools, wheel, pip",
+        PACKAGES);
   }
 
   /** {@code expresso results --json} for one experiment, in this process. */
@@ -135,7 +123,7 @@ class PythonPackageTest {
         String log = Files.readString(LOG);
         assertThat(done).as("the Python tests finished within 480 s:\n" + log).isTrue();
         assertThat(proc.exitValue()).as(log).isZero();
-        assertThat(log).containsPattern("Ran 18 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
+        assertThat(log).containsPattern("Ran 19 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
       } finally {
         refusing.close();
       }
@@ -166,7 +154,7 @@ class PythonPackageTest {
     assertThat(Files.readAllLines(out.resolve("pairs.csv"))).hasSize(5).first().asString().startsWith("task_id,suite");
 
     ObjectMapper json = new ObjectMapper();
-    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "py-retry", "java-3wl")) {
+    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "py-retry", "py-failed", "java-3wl")) {
       JsonNode pythonSummary = json.readTree(out.resolve(experiment + ".json").toFile());
       assertThat(pythonSummary).as(experiment + ": Python's summary, Java's `results --json`")
           .isEqualTo(javaSummary(CLUSTER.bootstrap(), experiment));

@@ -33,6 +33,37 @@ public final class ExternalTools {
     throw new AssertionError(missing(name, debianPackage));
   }
 
+  /**
+   * The first python3 that imports every module of {@code imports} (a Python import statement's
+   * list, {@code "numpy"} or {@code "numpy, torch"}): the one on PATH, else Debian's
+   * /usr/bin/python3, where python3-* packages install (a pyenv or venv first on PATH may lack
+   * them). {@code scripts/test-tools} checks the same way before installing anything. Otherwise an
+   * AssertionError naming the packages, what each interpreter said, and the script.
+   */
+  public static Path python3(String imports, String debianPackages) throws IOException, InterruptedException {
+    java.util.Set<Path> candidates = new java.util.LinkedHashSet<>();
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "python3"))) {
+        candidates.add(Path.of(dir, "python3")); // the first on PATH
+        break;
+      }
+    }
+    candidates.add(Path.of("/usr/bin/python3"));
+    List<String> tried = new ArrayList<>();
+    for (Path p : candidates) {
+      if (!Files.isExecutable(p)) {
+        continue;
+      }
+      Run r = run(List.of(p.toString(), "-c", "import " + imports), null, 120);
+      if (r.exitCode() == 0) {
+        return p;
+      }
+      tried.add(p + ": " + r.output().strip().lines().reduce((a, b) -> b).orElse(""));
+    }
+    throw new AssertionError(missing("a python3 with " + imports + " (" + (tried.isEmpty() ? "no python3 found" : tried)
+        + ")", debianPackages));
+  }
+
   /** The failure message for a missing tool: its Debian package and the script that installs it. */
   public static String missing(String what, String debianPackage) {
     return what + " is not installed: apt-get install -y " + debianPackage

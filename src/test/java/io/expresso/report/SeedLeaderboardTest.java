@@ -87,6 +87,57 @@ class SeedLeaderboardTest {
             org.assertj.core.groups.Tuple.tuple("Distance Regular", 1, 0, 1));
   }
 
+  /** An error result of a pair task as the worker writes it: the pair's identity kept, nothing measured. */
+  private static Result failed(int seed, int k) {
+    return Result.newBuilder().setExperimentId("brec").setTaskId("brec/" + MODEL + "/" + INDEX[k] + "/s" + seed)
+        .setPair(PairResult.newBuilder().setSuiteId(SUITE).setMethod(MODEL).setSeed(seed).setPairIndex(INDEX[k])
+            .setCategory(CATEGORY[k]))
+        .setProvenance(io.expresso.proto.v1.Provenance.newBuilder().setTaskKind("pair"))
+        .setError(io.expresso.proto.v1.TaskError.newBuilder().setReason("timeout").setMessage("ran past 2h")).build();
+  }
+
+  @Test
+  void aFailedPairCountsInItsCategorysErrorsAndAgainstItsSeed() throws Exception {
+    // seed 1's Extension pair (distinguished in threeSeeds) fails: Real_correct 5 - 1 - 1 = 3, so
+    // seed 2 (6 - 2 = 4) is now the best
+    List<Result> rs = new ArrayList<>(threeSeeds());
+    rs.replaceAll(r -> r.getPair().getSeed() == 1 && r.getPair().getPairIndex() == INDEX[4] ? failed(1, 4) : r);
+    ResultSummary s = new ResultSummary("brec", rs);
+    SeedLeaderboard.Entry e = s.leaderboard().get(0);
+    assertThat(e.configuration().seeds().get(1).realCorrect()).isEqualTo(3);
+    assertThat(e.bestSeed()).isEqualTo(2);
+    assertThat(e.configuration().failingSeeds()).containsExactly(1L, 2L);
+    assertThat(s.errors()).isEqualTo(1);
+    assertThat(s.rows()).extracting(ResultSummary.Row::method).containsOnly(MODEL);
+
+    // one seed: the failed pair is in its category's row, in every reader
+    List<Result> one = rs.stream().filter(r -> r.getPair().getSeed() == 1).toList();
+    ResultSummary single = new ResultSummary("brec", one);
+    assertThat(single.rows()).extracting(ResultSummary.Row::category, ResultSummary.Row::tasks,
+        ResultSummary.Row::distinguished, ResultSummary.Row::errors).contains(
+            org.assertj.core.groups.Tuple.tuple("Extension", 1, 0, 1));
+    assertThat(single.rows()).extracting(ResultSummary.Row::errors).containsExactly(0, 0, 1, 0, 0, 0);
+    JsonNode j = new ObjectMapper().readTree(single.json());
+    assertThat(j.get("errors").asInt()).isEqualTo(1);
+    assertThat(j.get("categories").get(2).get("name").asText()).isEqualTo("Extension");
+    assertThat(j.get("categories").get(2).get("errors").asInt()).isEqualTo(1);
+    JsonNode lb = j.get("leaderboard").get(0);
+    assertThat(lb.get("seeds").get(0).get("reliability_failures").asInt()).isEqualTo(1);
+    assertThat(lb.get("categories")).filteredOn(c -> c.get("name").asText().equals("Extension")).singleElement()
+        .satisfies(c -> {
+          assertThat(c.get("pairs").asInt()).isEqualTo(1);
+          assertThat(c.get("reliably_distinguished").asInt()).isZero();
+          assertThat(c.get("errors").asInt()).isEqualTo(1);
+        });
+    String text = ResultTables.render(single);
+    assertThat(text).containsPattern("Extension\\s+1\\s+0\\s+-\\s+0\\s+1")
+        .containsPattern("total\\s+8\\s+4\\s+57\\.1%\\s+7\\s+1")
+        .doesNotContain("pair tasks:");
+    assertThat(ReportFiles.markdown(single)).contains("| " + MODEL + " | Extension | 1 | 0 | - | 0 | 1 |",
+        "| Extension | 1 | 0 | 0.0 | 100/100 | 100.0 |");
+    assertThat(ReportFiles.html(single)).contains("<td>Extension</td><td class=n>1</td>");
+  }
+
   @Test
   void aConfigurationWhoseSeedsAllPassCountsAndSingleSeedRowsStayAsBefore() {
     List<Result> rs = threeSeeds().stream().filter(r -> r.getPair().getSeed() < 2).toList();

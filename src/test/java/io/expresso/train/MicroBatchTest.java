@@ -69,7 +69,7 @@ class MicroBatchTest {
   void a198VertexCfiPairTrainsAndIsJudgedUnderATightBudgetAsUnderARoomyOne() throws Exception {
     // BREC pair 345 (CFI row 85), the largest graphs of the benchmark: 198 vertices each. A smaller
     // PPGN and q = 8 keep the test short; the whole batch (16 graphs) would need about 1.9 GB. Under
-    // a roomy budget a CPU pass stops at its fastest size (GraphModel.CPU_PASS_BYTES: 4 of these
+    // a roomy budget a CPU pass stops at its fastest size (GraphModel.CPU_TRAINING_PASS_BYTES: 4 of these
     // graphs); 300 MB allows 2.
     List<String> cfi = NpyStringArray.readPairs(Path.of("../shared/data/brec-raw/cfi.npy"));
     GraphPair pair = new GraphPair(345, "CFI", Graph6.decode(cfi.get(170)), Graph6.decode(cfi.get(171)), null);
