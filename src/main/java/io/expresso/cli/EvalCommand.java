@@ -165,6 +165,9 @@ final class EvalCommand implements Callable<Integer> {
     ObjectNode config = configuration(modelSpec, settings);
     if (dev.isGpu()) { // CPU devices are always fp32: CPU results files keep their configuration
       config.put("precision", GpuPrecision.of(dev).label());
+    } else if (EngineDefaults.intraOpThreads() != 1) { // the order of float sums follows the thread count
+      // (one thread, the default, keeps the results files of before)
+      config.put("threads", EngineDefaults.intraOpThreads());
     }
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
         SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
@@ -312,7 +315,8 @@ final class EvalCommand implements Callable<Integer> {
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
         .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
         .append(", seed ").append(seedList[best])
-        .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label()).append(")\n");
+        .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label())
+        .append(dev.isGpu() ? "" : ", " + EngineDefaults.engineThreads() + " threads").append(")\n");
     Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
     int pairs = 0, d = 0, f = 0, rd = 0;
     List<PairEvaluation> run = runs.get(best);
@@ -415,6 +419,9 @@ final class EvalCommand implements Callable<Integer> {
     ObjectNode root = mapper.createObjectNode();
     root.put("model", m.family());
     root.put("device", Devices.name(dev)).put("precision", GpuPrecision.of(dev).label());
+    if (!dev.isGpu()) {
+      root.put("threads", EngineDefaults.engineThreads());
+    }
     root.put("suite", suiteSpec);
     root.put("seed", seedList[best]);
     root.put("convention", s.convention().id());

@@ -6,24 +6,52 @@ package io.expresso.model;
  * <ul>
  *   <li>{@code ai.djl.offline=true}: the native library comes from Maven Central; nothing is
  *       downloaded at run time.
- *   <li>{@code ai.djl.pytorch.num_threads=1}: one intra-op thread. Expressiveness graphs are small
- *       (10–200 vertices), so per-op parallelism buys little, and on a shared CPU OpenMP barriers
- *       waiting for descheduled threads made pairs 10–100× slower in our measurements
- *       (docs/gnn-evaluation.md). Parallelism comes from more workers instead; set the property to
- *       use more threads per op on a dedicated machine.
+ *   <li>{@code ai.djl.pytorch.num_threads=1}: one intra-op thread per evaluation. A worker runs one
+ *       CPU device per core, so its parallelism comes from evaluations side by side, with no
+ *       OpenMP barrier between them. For one {@code eval} on an idle 2-core machine, two threads
+ *       made 50–96-vertex CFI pairs 1.5× faster, strongly regular ones no faster and 10-vertex
+ *       ones 1.4× slower (docs/results/brec-cpu-side-by-side.md); one thread also gives the same
+ *       bits on every machine whatever its core count (the order of float sums follows the thread
+ *       count). Set the property for more.
+ *   <li>{@code OMP_WAIT_POLICY=PASSIVE} in the native environment: idle OpenMP threads sleep rather
+ *       than spin. Spinning threads took the cores the working ones needed whenever anything else
+ *       ran on the machine: two threads made pairs 10–100× slower on a shared 2-core machine
+ *       (docs/gnn-evaluation.md); passive, two threads were as fast as one under the same load
+ *       (docs/results/brec-cpu-side-by-side.md).
  *   <li>GPU arithmetic in full fp32 ({@code NVIDIA_TF32_OVERRIDE=0} in the native environment, see
  *       {@link GpuPrecision}), unless a command chose tf32.
  * </ul>
  */
 public final class EngineDefaults {
 
+  private static final String THREADS = "ai.djl.pytorch.num_threads";
+  private static final String OMP_WAIT_POLICY = "OMP_WAIT_POLICY";
+
   private EngineDefaults() {}
 
   /** Applies the defaults; call before the first DJL class loads (CLI start, model creation). */
-  public static void apply() {
+  public static synchronized void apply() {
     setIfAbsent("ai.djl.offline", "true");
-    setIfAbsent("ai.djl.pytorch.num_threads", "1");
+    setIfAbsent(THREADS, "1");
+    if (NativeEnvironment.get(OMP_WAIT_POLICY) == null) {
+      try {
+        NativeEnvironment.set(OMP_WAIT_POLICY, "PASSIVE");
+      } catch (IllegalStateException e) {
+        // no C library through JNA: OpenMP keeps its own default; nothing else depends on it
+      }
+    }
     GpuPrecision.prepare();
+  }
+
+  /** The intra-op threads DJL's engine is given when it loads (its configuration, before it runs). */
+  public static int intraOpThreads() {
+    String v = System.getProperty(THREADS, System.getenv(THREADS));
+    return v == null ? 1 : Integer.parseInt(v.trim());
+  }
+
+  /** The intra-op threads of the running engine (loads it): what a result was computed with. */
+  public static int engineThreads() {
+    return ai.djl.pytorch.jni.JniUtils.getNumThreads();
   }
 
   private static void setIfAbsent(String key, String value) {

@@ -73,11 +73,12 @@ class EvalCommandTest {
     assertThat(run("eval", "--model", "ppgn", "--suite", "pairs:" + pairsFile, "--epochs", "2",
         "--seed", "3", "--json")).isZero();
     JsonNode root = new ObjectMapper().readTree(out.toString());
-    assertThat(keys(root)).containsExactly("model", "device", "precision", "suite", "seed", "convention", "schedule",
+    assertThat(keys(root)).containsExactly("model", "device", "precision", "threads", "suite", "seed", "convention", "schedule",
         "categories", "total", "elapsed_seconds", "seconds_per_pair", "peak_rss_bytes", "pairs");
     assertThat(root.get("schedule").asText()).isEqualTo("plateau:factor=0.1,patience=10,min-lr=0.0"); // PyTorch's, as BREC's
     assertThat(root.get("model").asText()).isEqualTo("ppgn");
     assertThat(root.get("device").asText() + " " + root.get("precision").asText()).isEqualTo("cpu fp32");
+    assertThat(root.get("threads").asInt()).isPositive(); // the engine's intra-op threads (every core when it loads here)
     assertThat(root.get("seed").asLong()).isEqualTo(3);
     assertThat(root.get("convention").asText()).isEqualTo("brec");
     assertThat(keys(root.get("categories").get(0))).containsExactly("name", "pairs", "distinguished", "reliability_failures");
