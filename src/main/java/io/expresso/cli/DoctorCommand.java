@@ -55,6 +55,10 @@ final class DoctorCommand implements Callable<Integer> {
       String v = System.getenv(name);
       out.println("  " + name + "=" + (v == null ? "(unset)" : v));
     }
+    out.println("CPU: " + io.expresso.model.EngineDefaults.intraOpThreads() + " intra-op thread(s) per evaluation, "
+        + "OMP_WAIT_POLICY=" + Optional.ofNullable(NativeEnvironment.get("OMP_WAIT_POLICY")).orElse("(unset)")
+        + ", MALLOC_ARENA_MAX=" + Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
+            .orElse("(unset: tensor memory spread over glibc's per-thread arenas; scripts/expresso sets 1)"));
     out.println("GPU precision: " + GpuPrecision.current().label() + " (" + GpuPrecision.OVERRIDE + "="
         + Optional.ofNullable(NativeEnvironment.get(GpuPrecision.OVERRIDE)).orElse("unset")
         + " in this process; CPU devices always fp32)");

@@ -13,12 +13,14 @@ import com.sun.jna.Platform;
  * in the arena and freed pages are kept ({@code mallopt}); what a run of pairs of other sizes
  * leaves behind is given back by {@link #releaseIfGrown()} only once the resident size has grown
  * by {@link #SLACK_BYTES} since the last trim (2.4 to 5.5 GiB over BREC's CFI pairs before any
- * trim at all; a trim per model cost 20 ms of every 10-vertex pair).
+ * trim at all; a trim per model cost 20 ms of every 10-vertex pair, and a pair of 29–35-vertex
+ * strongly regular graphs, which grows the resident size by 250–600 MiB, faulted all of it in
+ * again after each trim).
  */
 public final class NativeMemory {
 
   /** Growth of the resident size since the last trim that makes the next trim pay. */
-  static final long SLACK_BYTES = 256L << 20;
+  static final long SLACK_BYTES = 1L << 30;
 
   private static final int M_TRIM_THRESHOLD = -1;
   private static final int M_MMAP_THRESHOLD = -3;
