@@ -16,7 +16,9 @@ class DoctorCommandTest {
     String out = console.out();
     assertThat(out).contains("worker devices (cpu:2): cpu:0 cpu:1")
         .contains("GPU precision: fp32 (NVIDIA_TF32_OVERRIDE=0 in this process")
-        .contains("PYTORCH_LIBRARY_PATH=");
+        .contains("PYTORCH_LIBRARY_PATH=")
+        // OpenMP threads sleep when idle (EngineDefaults), and the arenas line says what the launcher sets
+        .containsPattern("CPU: \\d+ intra-op thread\\(s\\) per evaluation, OMP_WAIT_POLICY=PASSIVE, MALLOC_ARENA_MAX=");
     // the CPU devices share one DJL device: one product, accurate to fp32
     assertThat(out.lines().filter(l -> l.startsWith("device cpu: a 256-square float32 product"))).hasSize(1);
     double error = Double.parseDouble(out.replaceAll("(?s).*max relative error ([0-9.eE+-]+) against exact.*", "$1"));
