@@ -135,6 +135,8 @@ def read_reference(log, parts):
     """{index: {distinguished, reliable, t2, seconds, epochs}} from test_BREC.py's loguru log."""
     out, part, cur = {}, None, None
     starts = {name: se[0] for name, se in parts.items()}
+    if not os.path.exists(log):
+        return out
     with open(log, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = LOG_LINE.match(line.rstrip("\n"))
@@ -235,7 +237,10 @@ def main():
     ap.add_argument("--ref-seed", type=int, default=100, help="test_BREC.py --SEED (default 100, BREC's first)")
     ap.add_argument("--work", default="/tmp/brec-side-by-side", help="work folder (emptied first)")
     ap.add_argument("--out", default=None, help="write the Markdown table here (and every pair to its .json)")
-    ap.add_argument("--skip", choices=["expresso", "reference"], help="run only the other one (reads the last run's files)")
+    ap.add_argument("--skip", choices=["expresso", "reference", "both"],
+                    help="run only the other one, or neither (reads the last run's files)")
+    ap.add_argument("--reference-log", help="with --skip reference or both: the reference-log.txt files of earlier runs"
+                    " (','-separated, e.g. one per range), read instead of the work folder's")
     a = ap.parse_args()
 
     ranges = parse_pairs(a.pairs)
@@ -261,7 +266,7 @@ def main():
 
     # ---- Expresso, one eval per range
     ex_files = [os.path.join(a.work, f"expresso-{lo}-{hi}.jsonl") for lo, hi in ranges]
-    if a.skip != "expresso":
+    if a.skip not in ("expresso", "both"):
         wall = 0.0
         for (lo, hi), res in zip(ranges, ex_files):
             rc, s = run(expresso + ["eval", "--model", "ppgn", "--suite", f"brec:{brec_file}", "--pairs", f"{lo}-{hi}",
@@ -275,7 +280,7 @@ def main():
     # ---- the reference
     ref_log = os.path.join(a.work, "reference-log.txt")
     parts = narrowed_parts(ranges)
-    if a.skip != "reference":
+    if a.skip not in ("reference", "both"):
         ref = os.path.join(a.work, "ref")
         shutil.rmtree(ref, ignore_errors=True)
         env = dict(os.environ)
@@ -313,7 +318,9 @@ def main():
         notes.append(f"reference: rc {rc}, {s:.1f} s wall (Python start-up and dataset load included), {uptime()} after")
 
     ex = read_expresso(ex_files)
-    refd = read_reference(ref_log, parts)
+    refd = {}
+    for log in (a.reference_log.split(",") if a.reference_log else [ref_log]):
+        refd.update(read_reference(log, parts))
     rows, lines, differ, missing = table(ex, refd, ranges)
     command = f"eval --model ppgn --device {a.device} --seed {a.seed} {a.expresso_args}".strip()
     report = [f"Expresso `{command}` (E) beside BREC's `test_BREC.py --SEED={a.ref_seed}` (R), "
