@@ -46,7 +46,15 @@ public final class EngineDefaults {
   /** The intra-op threads DJL's engine is given when it loads (its configuration, before it runs). */
   public static int intraOpThreads() {
     String v = System.getProperty(THREADS, System.getenv(THREADS));
-    return v == null ? 1 : Integer.parseInt(v.trim());
+    try {
+      int n = v == null ? 1 : Integer.parseInt(v.trim());
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // named below
+    }
+    throw new IllegalArgumentException(THREADS + " must be a whole number of threads above 0, not '" + v + "'");
   }
 
   /** The intra-op threads of the running engine (loads it): what a result was computed with. */
