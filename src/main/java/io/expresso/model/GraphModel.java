@@ -8,7 +8,6 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.Parameter;
-import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import ai.djl.training.Trainer;
 import ai.djl.training.TrainingConfig;
@@ -71,6 +70,7 @@ public final class GraphModel implements AutoCloseable {
   private final Model model;
   private final GraphBlock block;
   private MemoryBudget budget;
+  private int inferenceThreads = 1;
 
   private GraphModel(NetworkSpec spec, Head head, Device device, Model model, GraphBlock block) {
     this.spec = spec;
@@ -155,6 +155,28 @@ public final class GraphModel implements AutoCloseable {
 
   public MemoryBudget memoryBudget() {
     return budget;
+  }
+
+  /**
+   * Lets inference passes run side by side on up to {@code threads} threads, as far as the memory
+   * budget holds that many passes at once (each pass keeps its size, so embeddings do not change).
+   * For an evaluation that owns several cores: {@link #embed} is most of a short pair's time after
+   * training, and its passes are independent. 1 (the default) runs them one after another.
+   */
+  public void useInferenceThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("inference threads must be at least 1, got " + threads);
+    }
+    this.inferenceThreads = threads;
+  }
+
+  /** How many passes over {@code graphs} {@link #embed} runs at once. */
+  public int inferencePassesAtOnce(List<Graph> graphs) {
+    int per = graphsPerInferencePass(graphs);
+    int passes = (graphs.size() + per - 1) / per;
+    long perPass = Math.max(1, per * bytesPerGraph(graphs, paddedSize(graphs)));
+    long fit = Math.max(1, budget.bytes() / perPass);
+    return (int) Math.max(1, Math.min(Math.min(inferenceThreads, passes), fit));
   }
 
   /**
@@ -307,21 +329,17 @@ public final class GraphModel implements AutoCloseable {
   }
 
   private void forEachBatch(GraphBatch graphs, BatchSink sink) {
-    boolean grad = JniUtils.isGradMode();
-    JniUtils.setGradMode(false); // inference: no autograd graph (grad mode is per thread)
-    try {
-      int per = graphsPerInferencePass(graphs.graphs());
-      for (int from = 0; from < graphs.size(); from += per) {
-        GraphBatch batch = graphs.slice(from, Math.min(graphs.size(), from + per));
-        try (NDManager sub = model.getNDManager().newSubManager()) {
-          NDList in = encode(sub, batch, null);
-          NDArray y = block.forward(new ParameterStore(sub, false), in, false).singletonOrThrow();
-          sink.accept(from, y.toType(DataType.FLOAT32, false).toFloatArray());
-        }
+    int per = graphsPerInferencePass(graphs.graphs());
+    int passes = (graphs.size() + per - 1) / per;
+    PassThreads.run(passes, inferencePassesAtOnce(graphs.graphs()), pass -> {
+      int from = pass * per;
+      GraphBatch batch = graphs.slice(from, Math.min(graphs.size(), from + per));
+      try (NDManager sub = model.getNDManager().newSubManager()) {
+        NDList in = encode(sub, batch, null);
+        NDArray y = block.forward(new ParameterStore(sub, false), in, false).singletonOrThrow();
+        sink.accept(from, y.toType(DataType.FLOAT32, false).toFloatArray());
       }
-    } finally {
-      JniUtils.setGradMode(grad);
-    }
+    });
   }
 
   /** Clears the gradients that backward passes accumulated (a step that must not be applied). */

@@ -2,6 +2,7 @@ package io.expresso.model;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
@@ -170,7 +171,7 @@ final class PpgnBlock extends GraphBlock {
     NDArray diagonal = mask == null ? eye : mask.mul(eye);
     NDArray offDiagonal = mask == null ? eye.neg().add(1f) : mask.sub(diagonal);
     // what the max readout subtracts from the cells it leaves out, and whether it keeps any
-    NDArray[] diagonalMax = variant == Variant.BREC ? maxMask(diagonal) : null;
+    NDArray[] diagonalMax = variant == Variant.BREC && mask != null ? maxMask(diagonal) : null;
     NDArray[] offDiagonalMax = variant == Variant.BREC ? maxMask(offDiagonal) : null;
     NDArray out = null;
     // Each intermediate is closed once used, as PyTorch frees a tensor when its last reference goes
@@ -193,7 +194,8 @@ final class PpgnBlock extends GraphBlock {
         x = masked(forward1(cellNorms.get(l), ps, x, training), mask);
         free(unnormalised);
       }
-      NDArray onDiagonal = variant == Variant.BREC ? maxOver(x, diagonalMax) : sumOver(x, diagonal);
+      NDArray onDiagonal = variant != Variant.BREC ? sumOver(x, diagonal)
+          : mask == null ? maxOverDiagonal(x) : maxOver(x, diagonalMax);
       NDArray elsewhere = variant == Variant.BREC ? maxOver(x, offDiagonalMax) : sumOver(x, offDiagonal);
       NDArray pooled = onDiagonal.concat(elsewhere, 1);
       free(onDiagonal, elsewhere);
@@ -238,14 +240,29 @@ final class PpgnBlock extends GraphBlock {
     return sum;
   }
 
+  /**
+   * The per-channel max over the diagonal of unpadded graphs (B×c): the n diagonal cells taken as a
+   * strided view, where {@link #maxOver} would subtract a mask from all n² cells and scan them.
+   * The same maximum and, for its gradient, the same cell (the first of equal values in both).
+   */
+  static NDArray maxOverDiagonal(NDArray x) {
+    Shape s = x.getShape();
+    long n = s.get(2);
+    NDArray cells = x.reshape(s.get(0), s.get(1), n * n);
+    NDArray diagonal = cells.get(new NDIndex(":, :, ::" + (n + 1)));
+    NDArray max = diagonal.max(new int[] {2});
+    free(cells, diagonal);
+    return max;
+  }
+
   /** For {@link #maxOver}: EXCLUDED on the cells {@code where} leaves out, and 1 per graph that it selects any. */
-  private static NDArray[] maxMask(NDArray where) {
+  static NDArray[] maxMask(NDArray where) {
     NDArray any = where.sum(new int[] {2, 3}).gt(0).toType(where.getDataType(), false); // B×1
     return new NDArray[] {where.neg().add(1f).mul(EXCLUDED), any};
   }
 
   /** The per-channel max over the cells a {@link #maxMask} selects; 0 where it selects none (n = 1). */
-  private static NDArray maxOver(NDArray x, NDArray[] where) {
+  static NDArray maxOver(NDArray x, NDArray[] where) {
     NDArray masked = x.sub(where[0]);
     NDArray cells = masked.reshape(masked.getShape().get(0), masked.getShape().get(1), -1);
     NDArray max = cells.max(new int[] {2}); // B×c

@@ -60,12 +60,23 @@ public final class PairEvaluator {
    */
   public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       MemoryBudget budget, BooleanSupplier cancelled) {
+    return evaluate(pair, spec, s, seed, device, budget, 1, cancelled);
+  }
+
+  /**
+   * As {@link #evaluate(GraphPair, NetworkSpec, EvaluationSettings, long, Device, MemoryBudget, BooleanSupplier)},
+   * the embedding passes side by side on up to {@code inferenceThreads} threads (the same
+   * embeddings; see {@link GraphModel#useInferenceThreads}).
+   */
+  public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
+      MemoryBudget budget, int inferenceThreads, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     int q = s.training().q();
     Relabelings r = RelabelingDraw.forPair(pair, q, seed);
     try (PeakRss rss = PeakRss.watch();
         GraphModel model = GraphModel.create(spec, Head.EMBEDDING, device, seed)) {
       model.useMemoryBudget(budget);
+      model.useInferenceThreads(inferenceThreads);
       TrainingOutcome trained;
       try {
         trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()), s.training(), cancelled);
