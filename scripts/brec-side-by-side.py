@@ -13,13 +13,15 @@ embedding pass, judgement). The two run one after the other, never at once.
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
       [--python PY] [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
-      [--expresso 'scripts/expresso'] [--expresso-args '...'] [--seed 0] [--ref-seed 100]
+      [--expresso 'scripts/expresso'] [--expresso-args '...'] [--seed 0] [--ref-seed 100] [--rounds 3]
 
 --brec is a clone (a work tree) or a bare git directory of GraphPKU/BREC. --raw builds brec_v3.npy
 with `expresso suite build-brec`; --brec-file uses a file you have. --pythonpath adds folders to the
 reference's PYTHONPATH (e.g. one holding loguru and easydict). On a GPU (--device gpu:N) the reference
 sees only that GPU (CUDA_VISIBLE_DEVICES=N); on the CPU it sees none. Results: a Markdown table on
-stdout and in --out, every pair in --out's .json beside it.
+stdout and in --out, every pair in --out's .json beside it. With --rounds N the two run in turn N
+times and the table gives every round's ratio and the medians over rounds: on a shared or virtual
+machine whose speed drifts from minute to minute, one round's medians alone can differ by a third.
 """
 import argparse
 import datetime
@@ -220,6 +222,58 @@ def table(ex, ref, ranges):
     return rows, lines, differ, missing
 
 
+def prepare_reference(a, brec_file, gpu):
+    """BREC's PPGN folder in WORK/ref, its dataset converted once (minutes, kept in WORK/ref-data and
+    out of the timing); returns the reference's environment and folder."""
+    ref = os.path.join(a.work, "ref")
+    shutil.rmtree(ref, ignore_errors=True)
+    env = dict(os.environ)
+    env["CUDA_VISIBLE_DEVICES"] = a.device.split(":", 1)[1] if gpu else ""
+    fetch_reference(a.brec, ref)
+    # the reference reads Data/raw/brec_v3.npy and converts it once to Data/no_param/processed
+    data = os.path.join(a.work, "ref-data")
+    raw = os.path.join(data, "raw", "brec_v3.npy")
+    processed = os.path.join(data, "no_param", "processed", "brec_v3_numlabel=0.pt")
+    if os.path.exists(processed) and os.path.getmtime(processed) < os.path.getmtime(brec_file):
+        shutil.rmtree(os.path.join(data, "no_param"))
+    os.makedirs(os.path.dirname(raw), exist_ok=True)
+    if os.path.lexists(raw):
+        os.remove(raw)
+    os.symlink(brec_file, raw)
+    shutil.rmtree(os.path.join(ref, "Data"), ignore_errors=True)
+    os.symlink(data, os.path.join(ref, "Data"))
+    env["PYTHONPATH"] = ":".join(p for p in [a.pythonpath, env.get("PYTHONPATH", "")] if p)
+    env["PYTHONUNBUFFERED"] = "1"
+    rc, _ = run([a.python, "-c", "from BRECDataset_v3 import BRECDataset; print(len(BRECDataset()))"],
+                os.path.join(a.work, "reference-dataset.log"), env=env, cwd=ref)
+    if rc != 0:
+        raise SystemExit(f"the reference's dataset step failed (rc {rc}), see {a.work}/reference-dataset.log")
+    return env, ref
+
+
+def summary(rounds):
+    """Per category over the rounds: the median of each side's median seconds per pair, and every
+    round's ratio E / R (the ratio within a round is what a drifting machine leaves intact)."""
+    names = [w["category"] for w in rounds[0][2]]
+    rows, lines = [], [
+        "| category | pairs | median s/pair E (median of rounds) | median s/pair R | E / R by round | "
+        "median E / R |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        per = [next(w for w in r[2] if w["category"] == name) for r in rounds]
+        ratios = [w["ratio"] for w in per]
+        row = {"category": name, "pairs": per[0]["pairs"],
+               "expresso_median_s": median([w["expresso_median_s"] for w in per]),
+               "reference_median_s": median([w["reference_median_s"] for w in per]),
+               "ratios": ratios, "median_ratio": median(ratios)}
+        rows.append(row)
+        lines.append(f"| {name} | {row['pairs']} | {row['expresso_median_s']:.3f} | {row['reference_median_s']:.3f} | "
+                     + " ".join(f"{x:.2f}" for x in ratios) + f" | **{row['median_ratio']:.2f}** |")
+    lines += ["", f"last round ({len(rounds)}):", ""] + rounds[-1][3]
+    return rows, lines
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -239,11 +293,16 @@ def main():
     ap.add_argument("--out", default=None, help="write the Markdown table here (and every pair to its .json)")
     ap.add_argument("--skip", choices=["expresso", "reference", "both"],
                     help="run only the other one, or neither (reads the last run's files)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run Expresso then the reference this many times in turn, each round in WORK/round-K, and "
+                    "report every round's ratio and the medians over rounds (default 1)")
     ap.add_argument("--reference-log", help="with --skip reference or both: the reference-log.txt files of earlier runs"
                     " (','-separated, e.g. one per range), read instead of the work folder's")
     a = ap.parse_args()
 
     ranges = parse_pairs(a.pairs)
+    if a.rounds < 1:
+        raise SystemExit("--rounds must be at least 1")
     gpu = a.device.startswith("gpu")
     if a.skip is None and os.path.isdir(a.work):
         for name in os.listdir(a.work):  # all but the reference's converted dataset (minutes to make)
@@ -264,64 +323,52 @@ def main():
                 raise SystemExit(f"build-brec failed (rc {rc}), see {a.work}/build-brec.log")
     brec_file = os.path.abspath(brec_file)
 
-    # ---- Expresso, one eval per range
-    ex_files = [os.path.join(a.work, f"expresso-{lo}-{hi}.jsonl") for lo, hi in ranges]
-    if a.skip not in ("expresso", "both"):
-        wall = 0.0
-        for (lo, hi), res in zip(ranges, ex_files):
-            rc, s = run(expresso + ["eval", "--model", "ppgn", "--suite", f"brec:{brec_file}", "--pairs", f"{lo}-{hi}",
-                                    "--device", a.device, "--seed", str(a.seed), "--results", res, "--no-resume"]
-                        + shlex.split(a.expresso_args), os.path.join(a.work, f"expresso-{lo}-{hi}.log"))
-            wall += s
-            if rc not in (0, 1):
-                print(f"expresso eval {lo}-{hi} ended with rc {rc}", file=sys.stderr)
-        notes.append(f"Expresso: {wall:.1f} s wall for every range (JVM start-up included), {uptime()} after")
-
-    # ---- the reference
-    ref_log = os.path.join(a.work, "reference-log.txt")
+    # ---- the rounds: Expresso, then the reference, in turn (never at once); a machine whose speed
+    # drifts moves both alike within a round, so the ratio of a round is the figure to trust
     parts = narrowed_parts(ranges)
-    if a.skip not in ("reference", "both"):
-        ref = os.path.join(a.work, "ref")
-        shutil.rmtree(ref, ignore_errors=True)
-        env = dict(os.environ)
-        env["CUDA_VISIBLE_DEVICES"] = a.device.split(":", 1)[1] if gpu else ""
-        fetch_reference(a.brec, ref)
-        # the reference reads Data/raw/brec_v3.npy and converts it once to Data/no_param/processed
-        data = os.path.join(a.work, "ref-data")
-        raw = os.path.join(data, "raw", "brec_v3.npy")
-        processed = os.path.join(data, "no_param", "processed", "brec_v3_numlabel=0.pt")
-        if os.path.exists(processed) and os.path.getmtime(processed) < os.path.getmtime(brec_file):
-            shutil.rmtree(os.path.join(data, "no_param"))
-        os.makedirs(os.path.dirname(raw), exist_ok=True)
-        if os.path.lexists(raw):
-            os.remove(raw)
-        os.symlink(brec_file, raw)
-        shutil.rmtree(os.path.join(ref, "Data"), ignore_errors=True)
-        os.symlink(data, os.path.join(ref, "Data"))
-        env["PYTHONPATH"] = ":".join(p for p in [a.pythonpath, env.get("PYTHONPATH", "")] if p)
-        env["PYTHONUNBUFFERED"] = "1"
-        # BRECDataset() converts the file once (minutes); kept out of the timed run
-        rc, s = run([a.python, "-c", "from BRECDataset_v3 import BRECDataset; print(len(BRECDataset()))"],
-                    os.path.join(a.work, "reference-dataset.log"), env=env, cwd=ref)
-        if rc != 0:
-            raise SystemExit(f"the reference's dataset step failed (rc {rc}), see {a.work}/reference-dataset.log")
-        rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, "main_scripts", "test_BREC.py"), json.dumps(parts),
-                     "--config", "configs/BREC.json", f"--SEED={a.ref_seed}"],
-                    os.path.join(a.work, "reference-stdout.txt"), env=env, cwd=os.path.join(ref, "main_scripts"))
-        res = os.path.join(ref, "result_BREC")
-        logs = sorted((os.path.join(r, f) for r, _, fs in os.walk(res) for f in fs if f.startswith("log")),
-                      key=os.path.getmtime)  # loguru rotates log.txt at 5 MB
-        with open(ref_log, "w", encoding="utf-8") as out:
-            for l in logs:
-                with open(l, encoding="utf-8", errors="replace") as f:
-                    out.write(f.read())
-        notes.append(f"reference: rc {rc}, {s:.1f} s wall (Python start-up and dataset load included), {uptime()} after")
+    rounds = []
+    ref_ready = False
+    for k in range(1, a.rounds + 1):
+        out_dir = a.work if a.rounds == 1 else os.path.join(a.work, f"round-{k}")
+        os.makedirs(out_dir, exist_ok=True)
+        ex_files = [os.path.join(out_dir, f"expresso-{lo}-{hi}.jsonl") for lo, hi in ranges]
+        if a.skip not in ("expresso", "both"):
+            wall = 0.0
+            for (lo, hi), res in zip(ranges, ex_files):
+                rc, s = run(expresso + ["eval", "--model", "ppgn", "--suite", f"brec:{brec_file}", "--pairs", f"{lo}-{hi}",
+                                        "--device", a.device, "--seed", str(a.seed), "--results", res, "--no-resume"]
+                            + shlex.split(a.expresso_args), os.path.join(out_dir, f"expresso-{lo}-{hi}.log"))
+                wall += s
+                if rc not in (0, 1):
+                    print(f"expresso eval {lo}-{hi} ended with rc {rc}", file=sys.stderr)
+            notes.append(f"round {k}: Expresso {wall:.1f} s wall for every range (JVM start-up included), {uptime()} after")
+        ref_log = os.path.join(out_dir, "reference-log.txt")
+        if a.skip not in ("reference", "both"):
+            if not ref_ready:
+                env, ref = prepare_reference(a, brec_file, gpu)
+                ref_ready = True
+            res = os.path.join(ref, "result_BREC")
+            shutil.rmtree(res, ignore_errors=True)
+            rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, "main_scripts", "test_BREC.py"), json.dumps(parts),
+                         "--config", "configs/BREC.json", f"--SEED={a.ref_seed}"],
+                        os.path.join(out_dir, "reference-stdout.txt"), env=env, cwd=os.path.join(ref, "main_scripts"))
+            logs = sorted((os.path.join(r, f) for r, _, fs in os.walk(res) for f in fs if f.startswith("log")),
+                          key=os.path.getmtime)  # loguru rotates log.txt at 5 MB
+            with open(ref_log, "w", encoding="utf-8") as out:
+                for l in logs:
+                    with open(l, encoding="utf-8", errors="replace") as f:
+                        out.write(f.read())
+            notes.append(f"round {k}: reference rc {rc}, {s:.1f} s wall (Python start-up and dataset load included), "
+                         f"{uptime()} after")
+        ex = read_expresso(ex_files)
+        refd = {}
+        for log in (a.reference_log.split(",") if a.reference_log else [ref_log]):
+            refd.update(read_reference(log, parts))
+        rounds.append((ex, refd) + table(ex, refd, ranges))
 
-    ex = read_expresso(ex_files)
-    refd = {}
-    for log in (a.reference_log.split(",") if a.reference_log else [ref_log]):
-        refd.update(read_reference(log, parts))
-    rows, lines, differ, missing = table(ex, refd, ranges)
+    ex, refd, rows, lines, differ, missing = rounds[-1]
+    if len(rounds) > 1:
+        rows, lines = summary(rounds)
     command = f"eval --model ppgn --device {a.device} --seed {a.seed} {a.expresso_args}".strip()
     report = [f"Expresso `{command}` (E) beside BREC's `test_BREC.py --SEED={a.ref_seed}` (R), "
               f"`{os.path.basename(brec_file)}`", ""] + lines + [""]
@@ -338,7 +385,8 @@ def main():
         with open(a.out, "w", encoding="utf-8") as f:
             f.write(text + "\n")
         with open(os.path.splitext(a.out)[0] + ".json", "w", encoding="utf-8") as f:
-            json.dump({"rows": rows, "expresso": ex, "reference": refd, "notes": notes}, f, indent=1, default=str)
+            json.dump({"rows": rows, "rounds": [r[2] for r in rounds], "expresso": ex, "reference": refd,
+                       "notes": notes}, f, indent=1, default=str)
     return 0 if not differ and not missing else 1
 
 
