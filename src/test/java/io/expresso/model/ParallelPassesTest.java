@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Inference passes side by side compute exactly what they compute one after another. */
 class ParallelPassesTest {
@@ -46,6 +47,18 @@ class ParallelPassesTest {
       assertThat(m.inferencePassesAtOnce(graphs)).isEqualTo(3);
       float[][] parallel = m.embed(graphs);
       assertThat(parallel).isDeepEqualTo(sequential);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"gin.pt", "dense-gin.pt,input=dense"})
+  void aTorchScriptModuleEmbedsTheSameOnThreeThreads(String module) {
+    List<Graph> graphs = graphs();
+    try (GraphModel m = GraphModel.create(TorchScriptFixtures.spec(module), Head.EMBEDDING, Device.cpu(), 3)) {
+      float[][] sequential = m.embed(graphs);
+      m.useInferenceThreads(3);
+      assertThat(m.inferencePassesAtOnce(graphs)).isGreaterThan(1);
+      assertThat(m.embed(graphs)).isDeepEqualTo(sequential);
     }
   }
 
