@@ -37,7 +37,7 @@ final class BaselineCommand implements Callable<Integer> {
   @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
   String suiteSpec;
 
-  @Option(names = "--pairs", paramLabel = "A-B", description = "only pairs whose index lies in A..B (inclusive), or the single pair A")
+  @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and single indices, comma-separated, e.g. 0-59,110,260-299")
   String pairs;
 
   @Option(names = "--json", description = "print one JSON object instead of a table")

@@ -101,7 +101,7 @@ final class PublishCommand implements Runnable {
     @Option(names = "--seeds", paramLabel = "A-B", description = "seeds A..B, one task per pair and seed (default: 0)")
     String seeds = "0";
 
-    @Option(names = "--pairs", paramLabel = "A-B", description = "only pairs whose index lies in A..B")
+    @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and single indices, comma-separated, e.g. 0-59,110,260-299")
     String pairs;
 
     @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: model's own)")

@@ -1,5 +1,7 @@
 package io.expresso.cli;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,6 +33,22 @@ final class Ranges {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(option + " '" + text + "': number too large");
     }
+  }
+
+  /**
+   * Comma-separated ranges and numbers ("0-59,110,260-299") as {from, to} ints; a malformed item is
+   * bad usage (exit code 2), named with the whole value.
+   */
+  static List<int[]> options(CommandSpec spec, String option, String text) {
+    List<int[]> out = new ArrayList<>();
+    for (String item : text.split(",", -1)) {
+      if (item.isBlank()) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            option + " '" + text + "' has an empty item (write ranges and numbers separated by commas: 0-59,110)");
+      }
+      out.add(option(spec, option, item));
+    }
+    return out;
   }
 
   /** {from, to} as ints for an option of a command; a malformed value is bad usage (exit code 2). */

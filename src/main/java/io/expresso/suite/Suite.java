@@ -27,9 +27,14 @@ public record Suite(String id, List<Category> categories) {
 
   /** The suite restricted to pairs whose index lies in {@code [from, to]} (inclusive). */
   public Suite restrict(int from, int to) {
+    return restrict(i -> i >= from && i <= to);
+  }
+
+  /** The pairs whose index {@code keep} accepts, categories that keep none dropped. */
+  public Suite restrict(java.util.function.IntPredicate keep) {
     List<Category> kept = new ArrayList<>();
     for (Category c : categories) {
-      List<GraphPair> ps = c.pairs().stream().filter(p -> p.index() >= from && p.index() <= to).toList();
+      List<GraphPair> ps = c.pairs().stream().filter(p -> keep.test(p.index())).toList();
       if (!ps.isEmpty()) {
         kept.add(new Category(c.name(), ps));
       }

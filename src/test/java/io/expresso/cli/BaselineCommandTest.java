@@ -108,6 +108,19 @@ class BaselineCommandTest {
   }
 
   @Test
+  void pairsOptionTakesAListOfRangesAndIndices() throws Exception {
+    assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + pairsFile, "--pairs", "0,2", "--json")).isZero();
+    assertThat(new ObjectMapper().readTree(out.toString()).get("total").get("pairs").asInt()).isEqualTo(2);
+    out.getBuffer().setLength(0);
+    assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + pairsFile, "--pairs", "0-1, 2", "--json")).isZero();
+    assertThat(new ObjectMapper().readTree(out.toString()).get("total").get("pairs").asInt()).isEqualTo(3);
+    assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + pairsFile, "--pairs", "0,,2")).isEqualTo(2);
+    assertThat(err.toString()).contains("--pairs '0,,2' has an empty item");
+    assertThat(run("baseline", "--method", "1-wl", "--suite", "pairs:" + pairsFile, "--pairs", "0,x")).isEqualTo(2);
+    assertThat(err.toString()).contains("--pairs 'x' is not a range");
+  }
+
+  @Test
   void unknownMethodIsAUsageErrorListingTheValidNames() {
     assertThat(run("baseline", "--method", "5-wl", "--suite", "pairs:" + pairsFile)).isEqualTo(2);
     assertThat(err.toString()).contains("unknown method '5-wl'").contains("1-wl, 3-wl, 4-wl, spd-wl, s3, s4, n1, n2, m1");
