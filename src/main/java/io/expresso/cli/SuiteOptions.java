@@ -3,6 +3,7 @@ package io.expresso.cli;
 import io.expresso.graph.GraphFormatException;
 import io.expresso.suite.Suite;
 import io.expresso.suite.SuiteSpecs;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -12,12 +13,12 @@ final class SuiteOptions {
   private SuiteOptions() {}
 
   /**
-   * The suite of {@code suiteSpec}, restricted to {@code pairs} (ranges and numbers, comma-separated) when given. A bad spec or range, or
-   * a range that selects nothing, is bad usage (exit 2); an unreadable suite file is a failure
+   * The suite of {@code suiteSpec}, restricted to {@code pairs} (ranges and numbers, comma-separated)
+   * when given. A bad spec or range, or ranges that select nothing, is bad usage (exit 2); an unreadable suite file is a failure
    * (exit 1), so its {@link GraphFormatException} passes through.
    */
   static Suite load(CommandSpec spec, String suiteSpec, String pairs) {
-    java.util.List<int[]> ranges = pairs == null ? null : Ranges.options(spec, "--pairs", pairs);
+    List<int[]> ranges = pairs == null ? null : Ranges.options(spec, "--pairs", pairs);
     Suite suite;
     try {
       suite = SuiteSpecs.load(suiteSpec);

@@ -172,7 +172,11 @@ public final class GraphModel implements AutoCloseable {
 
   /** How many passes over {@code graphs} {@link #embed} runs at once. */
   public int inferencePassesAtOnce(List<Graph> graphs) {
-    int per = graphsPerInferencePass(graphs);
+    return passesAtOnce(graphs, graphsPerInferencePass(graphs));
+  }
+
+  /** {@link #inferencePassesAtOnce} for passes of {@code per} graphs. */
+  private int passesAtOnce(List<Graph> graphs, int per) {
     int passes = (graphs.size() + per - 1) / per;
     long perPass = Math.max(1, per * bytesPerGraph(graphs, paddedSize(graphs)));
     long fit = Math.max(1, budget.bytes() / perPass);
@@ -331,7 +335,7 @@ public final class GraphModel implements AutoCloseable {
   private void forEachBatch(GraphBatch graphs, BatchSink sink) {
     int per = graphsPerInferencePass(graphs.graphs());
     int passes = (graphs.size() + per - 1) / per;
-    PassThreads.run(passes, inferencePassesAtOnce(graphs.graphs()), pass -> {
+    PassThreads.run(passes, passesAtOnce(graphs.graphs(), per), pass -> {
       int from = pass * per;
       GraphBatch batch = graphs.slice(from, Math.min(graphs.size(), from + per));
       try (NDManager sub = model.getNDManager().newSubManager()) {

@@ -13,6 +13,8 @@ import io.expresso.graph.Graph;
 import io.expresso.suite.Constructions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import org.assertj.core.api.AbstractIntegerAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -40,24 +42,22 @@ class ParallelPassesTest {
   @ParameterizedTest
   @EnumSource(Architecture.class)
   void embeddingsOnThreeThreadsEqualTheSequentialOnesBitForBit(Architecture a) {
-    List<Graph> graphs = graphs();
-    try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 3)) {
-      float[][] sequential = m.embed(graphs);
-      m.useInferenceThreads(3);
-      assertThat(m.inferencePassesAtOnce(graphs)).isEqualTo(3);
-      float[][] parallel = m.embed(graphs);
-      assertThat(parallel).isDeepEqualTo(sequential);
-    }
+    assertSameOnThreeThreads(ModelSpec.defaults(a), passes -> passes.isEqualTo(3));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"gin.pt", "dense-gin.pt,input=dense"})
   void aTorchScriptModuleEmbedsTheSameOnThreeThreads(String module) {
+    assertSameOnThreeThreads(TorchScriptFixtures.spec(module), passes -> passes.isGreaterThan(1));
+  }
+
+  /** Embeds {@link #graphs} one pass after another, then on three threads: the same bits. */
+  private static void assertSameOnThreeThreads(NetworkSpec spec, Consumer<AbstractIntegerAssert<?>> passesAtOnce) {
     List<Graph> graphs = graphs();
-    try (GraphModel m = GraphModel.create(TorchScriptFixtures.spec(module), Head.EMBEDDING, Device.cpu(), 3)) {
+    try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 3)) {
       float[][] sequential = m.embed(graphs);
       m.useInferenceThreads(3);
-      assertThat(m.inferencePassesAtOnce(graphs)).isGreaterThan(1);
+      passesAtOnce.accept(assertThat(m.inferencePassesAtOnce(graphs)));
       assertThat(m.embed(graphs)).isDeepEqualTo(sequential);
     }
   }
