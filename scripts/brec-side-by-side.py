@@ -8,12 +8,17 @@ torch, torch_geometric, numpy, networkx, tqdm, loguru, easydict). Its part_dict 
 pairs asked for: the script is executed in a namespace of our own and part_dict is cut before main()
 runs; nothing else of it changes. Its seconds per pair are read from its log ('ID:' line to the pair's
 'reliability:' line); Expresso's from the 'seconds' of each JSONL line (model creation, training,
-embedding pass, judgement). The two run one after the other, never at once.
+embedding pass, judgement). The two run one after the other, never at once. By default each of
+Expresso's pairs has the machine to itself, as the reference's pairs have it (--pairs-at-once 1);
+`expresso eval` itself judges one pair per core at once, and --pairs-at-once 0 runs it so (any other
+N is passed on). Either way the notes give both sides' time judging all the pairs (Expresso's eval
+'elapsed', the reference's pairs' seconds summed): the throughput a user sees.
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
       [--python PY] [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
-      [--expresso 'scripts/expresso'] [--expresso-args '...'] [--seed 0] [--ref-seed 100] [--rounds 3]
+      [--expresso 'scripts/expresso'] [--expresso-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
+      [--rounds 3]
 
 --brec is a clone (a work tree) or a bare git directory of GraphPKU/BREC. --raw builds brec_v3.npy
 with `expresso suite build-brec`; --brec-file uses a file you have. --pythonpath adds folders to the
@@ -62,6 +67,7 @@ ns["main"]()
 '''
 
 LOG_LINE = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) \| \w+\s*\| .*? - (.*)$")
+EVAL_ELAPSED = re.compile(r"elapsed ([0-9.]+) s in this run, (\d+) pairs? at once")
 TENSOR = re.compile(r"tensor\(\[*\s*([-+0-9.eEinfatn]+)")
 
 
@@ -287,6 +293,9 @@ def main():
     ap.add_argument("--pairs", default="0-159,260-299", help="ranges of BREC pair indices, e.g. 0-159,260-299")
     ap.add_argument("--expresso", default=os.path.join(here, "expresso"), help="the command that runs Expresso")
     ap.add_argument("--expresso-args", default="", help="more arguments for `expresso eval` (e.g. '--memory-budget 1g')")
+    ap.add_argument("--pairs-at-once", type=int, default=1,
+                    help="Expresso's pairs judged at once (default 1: each pair alone, as the reference's; 0: eval's"
+                    " own default, one per core)")
     ap.add_argument("--seed", type=int, default=0, help="Expresso's seed (default 0)")
     ap.add_argument("--ref-seed", type=int, default=100, help="test_BREC.py --SEED (default 100, BREC's first)")
     ap.add_argument("--work", default="/tmp/brec-side-by-side", help="work folder (emptied first)")
@@ -303,6 +312,8 @@ def main():
     ranges = parse_pairs(a.pairs)
     if a.rounds < 1:
         raise SystemExit("--rounds must be at least 1")
+    if a.pairs_at_once < 0:
+        raise SystemExit("--pairs-at-once must be 0 (eval's default) or more")
     gpu = a.device.startswith("gpu")
     if a.skip is None and os.path.isdir(a.work):
         for name in os.listdir(a.work):  # all but the reference's converted dataset (minutes to make)
@@ -329,19 +340,27 @@ def main():
     rounds = []
     ref_ready = False
     for k in range(1, a.rounds + 1):
+        ex_judging = None
         out_dir = a.work if a.rounds == 1 else os.path.join(a.work, f"round-{k}")
         os.makedirs(out_dir, exist_ok=True)
         ex_files = [os.path.join(out_dir, f"expresso-{lo}-{hi}.jsonl") for lo, hi in ranges]
         if a.skip not in ("expresso", "both"):
-            wall = 0.0
+            wall, judging, at_once = 0.0, 0.0, set()
             for (lo, hi), res in zip(ranges, ex_files):
+                log = os.path.join(out_dir, f"expresso-{lo}-{hi}.log")
                 rc, s = run(expresso + ["eval", "--model", "ppgn", "--suite", f"brec:{brec_file}", "--pairs", f"{lo}-{hi}",
                                         "--device", a.device, "--seed", str(a.seed), "--results", res, "--no-resume"]
-                            + shlex.split(a.expresso_args), os.path.join(out_dir, f"expresso-{lo}-{hi}.log"))
+                            + (["--pairs-at-once", str(a.pairs_at_once)] if a.pairs_at_once > 0 else [])
+                            + shlex.split(a.expresso_args), log)
                 wall += s
                 if rc not in (0, 1):
                     print(f"expresso eval {lo}-{hi} ended with rc {rc}", file=sys.stderr)
+                m = EVAL_ELAPSED.search(open(log, encoding="utf-8", errors="replace").read())
+                if m:
+                    judging += float(m.group(1))
+                    at_once.add(m.group(2))
             notes.append(f"round {k}: Expresso {wall:.1f} s wall for every range (JVM start-up included), {uptime()} after")
+            ex_judging = (judging, "/".join(sorted(at_once)))
         ref_log = os.path.join(out_dir, "reference-log.txt")
         if a.skip not in ("reference", "both"):
             if not ref_ready:
@@ -365,11 +384,19 @@ def main():
         for log in (a.reference_log.split(",") if a.reference_log else [ref_log]):
             refd.update(read_reference(log, parts))
         rounds.append((ex, refd) + table(ex, refd, ranges))
+        if ex_judging and ex_judging[0] > 0 and refd:
+            # the throughput a user sees: Expresso's pairs may run side by side (--pairs-at-once), the
+            # reference's one after another
+            r_sum = sum(refd[i]["seconds"] for i in ex if i in refd)
+            notes.append(f"round {k}: time judging the pairs, Expresso {ex_judging[0]:.1f} s ({ex_judging[1]} at once;"
+                         f" its eval's 'elapsed'), reference {r_sum:.1f} s (its pairs' seconds summed), "
+                         f"E / R {ex_judging[0] / r_sum:.2f}")
 
     ex, refd, rows, lines, differ, missing = rounds[-1]
     if len(rounds) > 1:
         rows, lines = summary(rounds)
-    command = f"eval --model ppgn --device {a.device} --seed {a.seed} {a.expresso_args}".strip()
+    at_once = f"--pairs-at-once {a.pairs_at_once} " if a.pairs_at_once > 0 else ""
+    command = f"eval --model ppgn --device {a.device} --seed {a.seed} {at_once}{a.expresso_args}".strip()
     report = [f"Expresso `{command}` (E) beside BREC's `test_BREC.py --SEED={a.ref_seed}` (R), "
               f"`{os.path.basename(brec_file)}`", ""] + lines + [""]
     report.append("verdicts agree on every common pair" if not differ else

@@ -115,8 +115,13 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory per forward/backward pass,"
       + " e.g. 4g or 512m; larger batches are split into micro-batches with the same result (default: half of a GPU's"
-      + " memory, or half of the machine's)")
+      + " memory, or half of the machine's, split between the pairs at once)")
   String memoryBudget;
+
+  @Option(names = "--pairs-at-once", paramLabel = "N", description = "pairs judged side by side, each on its own"
+      + " thread with the engine's intra-op threads; the results do not depend on N (default: one per core on the CPU,"
+      + " as a worker's CPU devices; 1 on a GPU)")
+  Integer pairsAtOnce;
 
   @Option(names = "--results", paramLabel = "FILE", description = "JSONL file each pair's result is appended to as soon"
       + " as it is judged (default: expresso-out/eval/<suite>-<model>-<hash of the configuration>.jsonl)")
@@ -135,6 +140,7 @@ final class EvalCommand implements Callable<Integer> {
     Device dev;
     EvaluationSettings settings;
     long[] seedList;
+    int atOnce;
     MemoryBudget budget;
     try {
       modelSpec = NetworkSpec.parse(model, TorchScriptSpec.files());
@@ -155,7 +161,11 @@ final class EvalCommand implements Callable<Integer> {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
       }
       seedList = seedList();
-      budget = memoryBudget == null ? MemoryBudget.defaultFor(dev, 1) : MemoryBudget.parse(memoryBudget);
+      atOnce = pairsAtOnce != null ? pairsAtOnce : dev.isGpu() ? 1 : defaultPairsAtOnce();
+      if (atOnce < 1 || atOnce > MAX_PAIRS_AT_ONCE) {
+        throw new IllegalArgumentException("--pairs-at-once must be 1 to " + MAX_PAIRS_AT_ONCE + ", got " + atOnce);
+      }
+      budget = memoryBudget == null ? null : MemoryBudget.parse(memoryBudget);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -165,9 +175,6 @@ final class EvalCommand implements Callable<Integer> {
     System.gc();
     // the engine's one-off start (native libraries, about 0.7 s) is the process's, not the first pair's
     ai.djl.engine.Engine.getEngine("PyTorch");
-    // one evaluation at a time owns the machine: its embedding passes run on every core (same bits)
-    int inferenceThreads = dev.isGpu() ? 1
-        : Math.max(1, Runtime.getRuntime().availableProcessors() / EngineDefaults.intraOpThreads());
 
     PrintWriter err = spec.commandLine().getErr();
     ObjectNode config = configuration(modelSpec, settings);
@@ -180,55 +187,85 @@ final class EvalCommand implements Callable<Integer> {
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
         SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
     long start = System.nanoTime();
-    List<List<PairEvaluation>> runs = new ArrayList<>();
-    List<String> errors = new ArrayList<>();
+    int running = atOnce;
+    PairEvaluation[][] judgedPairs = new PairEvaluation[seedList.length][suite.size()];
+    String[][] errorAt = new String[seedList.length][suite.size()];
     try (EvalResults results = openResults(file, config)) {
       err.println("results stream to " + results.file() + (results.resumed() > 0
           ? " (" + results.resumed() + " pair results already there are kept; --no-resume starts over)" : ""));
       try (ProgressBar progress = ProgressBars.start("eval", (long) suite.size() * seedList.length, err)) {
-        int judged = 0;
-        int resumed = 0;
-        for (long s : seedList) {
-          List<PairEvaluation> run = new ArrayList<>();
+        int[] counts = new int[3]; // judged, resumed, errors
+        List<PairsAtOnce.Job> jobs = new ArrayList<>();
+        for (int run = 0; run < seedList.length; run++) {
+          int position = 0;
           for (Category c : suite.categories()) {
             for (GraphPair p : c.pairs()) {
-              PairEvaluation e = results.judged(s, p.index());
+              PairEvaluation e = results.judged(seedList[run], p.index());
               if (e != null) {
-                run.add(e);
-                resumed++;
+                judgedPairs[run][position] = e;
+                counts[1]++;
                 ProgressBars.step(progress, "pair " + p.index() + " (resumed)");
-                continue;
+              } else {
+                jobs.add(new PairsAtOnce.Job(run, position, seedList[run], p));
               }
-              try {
-                e = PairEvaluator.evaluate(p, modelSpec, settings, s, dev, budget, inferenceThreads, () -> false);
-                results.append(e);
-                run.add(e);
-                judged++;
-                ProgressBars.step(progress,
-                    "pair " + p.index() + " " + c.name() + (e.distinguished() ? " distinguished" : ""));
-              } catch (PairEvaluationException x) {
-                errors.add("seed " + s + ": " + x.getMessage());
-                run.add(null);
-                ProgressBars.step(progress, "pair " + p.index() + " error");
-              }
+              position++;
             }
           }
-          runs.add(run);
         }
-        progress.setExtraMessage(judged + " judged, " + resumed + " resumed, " + errors.size() + " errors");
+        // fewer pairs to judge than threads (one pair, a resumed run's last ones): fewer run at once
+        running = Math.max(1, Math.min(atOnce, jobs.size()));
+        // the default budget is the device's share split between the pairs at once, as a worker's devices
+        MemoryBudget perPair = budget != null ? budget : MemoryBudget.defaultFor(dev, running);
+        // the cores the pairs at once leave idle run their embedding passes (the same bits)
+        int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, defaultPairsAtOnce() / running);
+        PairsAtOnce.run(jobs, running,
+            (job, stop) -> PairEvaluator.evaluate(job.pair(), modelSpec, settings, job.seed(), dev, perPair,
+                inferenceThreads, stop),
+            (job, e, error) -> {
+              GraphPair p = job.pair();
+              if (error != null) {
+                errorAt[job.run()][job.position()] = "seed " + job.seed() + ": " + error.getMessage();
+                counts[2]++;
+                ProgressBars.step(progress, "pair " + p.index() + " error");
+                return;
+              }
+              results.append(e);
+              judgedPairs[job.run()][job.position()] = e;
+              counts[0]++;
+              ProgressBars.step(progress, "pair " + p.index() + " " + p.category() + (e.distinguished() ? " distinguished" : ""));
+            });
+        progress.setExtraMessage(counts[0] + " judged, " + counts[1] + " resumed, " + counts[2] + " errors");
       }
     }
     double elapsed = (System.nanoTime() - start) / 1e9;
+    List<List<PairEvaluation>> runs = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
+    for (int run = 0; run < seedList.length; run++) {
+      runs.add(java.util.Arrays.asList(judgedPairs[run]));
+      for (String e : errorAt[run]) {
+        if (e != null) {
+          errors.add(e);
+        }
+      }
+    }
 
     int bestIndex = bestSeed(runs, seedList);
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev)
-        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev));
+    out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running)
+        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running));
     out.flush();
     for (String e : errors) {
       err.println("expresso: error: " + e);
     }
     return errors.isEmpty() ? 0 : 1;
+  }
+
+  /** More pairs at once than this is a typo, not a machine. */
+  private static final int MAX_PAIRS_AT_ONCE = 1024;
+
+  /** One pair per core's worth of the engine's intra-op threads: every core trains. */
+  private static int defaultPairsAtOnce() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors() / EngineDefaults.intraOpThreads());
   }
 
   /**
@@ -318,7 +355,7 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private static String table(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev) {
+      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev, int atOnce) {
     StringBuilder sb = new StringBuilder();
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
         .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
@@ -358,8 +395,9 @@ final class EvalCommand implements Callable<Integer> {
     PairTimes times = PairTimes.of(runs);
     String peak = times.peakRssBytes() < 0 ? "unknown"
         : String.format(Locale.ROOT, "%.2f GiB", times.peakRssBytes() / (double) (1L << 30));
-    sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run; %.3f s per judged pair (%d pairs, resumed ones"
-        + " included); peak resident memory %s%n", elapsed, times.secondsPerPair(), times.pairs(), peak));
+    sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run, %d pair%s at once; %.3f s per judged pair (%d pairs,"
+        + " resumed ones included); peak resident memory %s%n", elapsed, atOnce, atOnce == 1 ? "" : "s",
+        times.secondsPerPair(), times.pairs(), peak));
     return sb.toString();
   }
 
@@ -422,7 +460,7 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private String json(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev) throws Exception {
+      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev, int atOnce) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("model", m.family());
@@ -430,6 +468,7 @@ final class EvalCommand implements Callable<Integer> {
     if (!dev.isGpu()) {
       root.put("threads", EngineDefaults.engineThreads());
     }
+    root.put("pairs_at_once", atOnce);
     root.put("suite", suiteSpec);
     root.put("seed", seedList[best]);
     root.put("convention", s.convention().id());

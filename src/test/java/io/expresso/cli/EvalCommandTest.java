@@ -73,7 +73,7 @@ class EvalCommandTest {
     assertThat(run("eval", "--model", "ppgn", "--suite", "pairs:" + pairsFile, "--epochs", "2",
         "--seed", "3", "--json")).isZero();
     JsonNode root = new ObjectMapper().readTree(out.toString());
-    assertThat(keys(root)).containsExactly("model", "device", "precision", "threads", "suite", "seed", "convention", "schedule",
+    assertThat(keys(root)).containsExactly("model", "device", "precision", "threads", "pairs_at_once", "suite", "seed", "convention", "schedule",
         "categories", "total", "elapsed_seconds", "seconds_per_pair", "peak_rss_bytes", "pairs");
     assertThat(root.get("schedule").asText()).isEqualTo("plateau:factor=0.1,patience=10,min-lr=0.0"); // PyTorch's, as BREC's
     assertThat(root.get("model").asText()).isEqualTo("ppgn");
@@ -93,6 +93,41 @@ class EvalCommandTest {
     assertThat(root.get("total").get("distinguished").asInt()).isEqualTo(2);
     assertThat(root.get("total").get("reliability_failures").asInt()).isZero();
     assertThat(err.toString()).contains("3/3"); // the progress bar went to stderr
+  }
+
+  @Test
+  void pairsJudgedSideBySideGiveTheSameBitsAsOneAfterAnother() throws Exception {
+    // PPGN trains long enough on these pairs for any difference in arithmetic to show in T²;
+    // two seeds make six jobs, so the three threads each judge more than one
+    Path npy = SharedData.require("data/brec-excerpt/brec_excerpt.npy");
+    String[] base = {"eval", "--model", "ppgn", "--suite", "brec:" + npy + "#indices=0,60,110,160", "--pairs", "0,60,110",
+        "--seeds", "0-1", "--json"};
+    List<String> one = new ArrayList<>(List.of(base));
+    one.addAll(List.of("--pairs-at-once", "1"));
+    assertThat(run(one.toArray(new String[0]))).as(err::toString).isZero();
+    JsonNode alone = new ObjectMapper().readTree(out.toString());
+    out.getBuffer().setLength(0);
+    List<String> three = new ArrayList<>(List.of(base));
+    three.addAll(List.of("--pairs-at-once", "3"));
+    assertThat(run(three.toArray(new String[0]))).isZero();
+    JsonNode beside = new ObjectMapper().readTree(out.toString());
+    assertThat(alone.get("pairs_at_once").asInt()).isEqualTo(1);
+    assertThat(beside.get("pairs_at_once").asInt()).isEqualTo(3);
+    assertThat(beside.get("pairs")).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      JsonNode a = alone.get("pairs").get(i);
+      JsonNode b = beside.get("pairs").get(i);
+      assertThat(b.get("index")).isEqualTo(a.get("index")); // the suite's order, whatever order they ended in
+      assertThat(b.get("t2_test").asDouble()).isEqualTo(a.get("t2_test").asDouble());
+      assertThat(b.get("t2_reliability").asDouble()).isEqualTo(a.get("t2_reliability").asDouble());
+      assertThat(b.get("epochs")).isEqualTo(a.get("epochs"));
+    }
+    assertThat(beside.get("seeds")).isEqualTo(alone.get("seeds"));
+    // every job's line reached the results file (three pairs, two seeds, after the configuration)
+    assertThat(Files.readAllLines(dir.resolve("results-1.jsonl"))).hasSize(7);
+
+    assertThat(run("eval", "--model", "gin", "--suite", "builtin", "--pairs-at-once", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--pairs-at-once must be 1 to 1024, got 0");
   }
 
   @Test
@@ -142,7 +177,7 @@ class EvalCommandTest {
   void resultsStreamToAFileAndTheSameCommandResumesWhereItStopped() throws Exception {
     Path results = dir.resolve("stream.jsonl");
     String[] first = {"eval", "--model", "gin:layers=1,hidden=4", "--suite", "pairs:" + pairsFile, "--epochs", "1",
-        "--pairs", "0-1", "--results", results.toString()};
+        "--pairs", "0-1", "--results", results.toString(), "--pairs-at-once", "1"}; // lines in the suite's order
     assertThat(run(first)).isZero();
     List<String> lines = Files.readAllLines(results);
     assertThat(lines).hasSize(3); // the configuration, then one line per judged pair
@@ -156,7 +191,7 @@ class EvalCommandTest {
     err.getBuffer().setLength(0);
     String[] more = first.clone();
     more[8] = "0-2";
-    assertThat(run(more)).isZero();
+    assertThat(run(more)).as(err::toString).isZero();
     assertThat(err.toString()).contains("1 pair results already there are kept")
         .contains("2 judged, 1 resumed, 0 errors"); // the progress bar's last state
     List<String> after = Files.readAllLines(results);
