@@ -1,38 +1,19 @@
 package io.expresso.cli;
 
+import io.expresso.suite.IndexRanges;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import java.util.regex.Pattern;
 
-/** Parses inclusive ranges "A-B" or a single "A" of non-negative integers from options. */
+/** Range options of commands ("A-B", "A", lists of them), parsed by {@link IndexRanges}; bad values are bad usage. */
 final class Ranges {
-
-  private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
 
   private Ranges() {}
 
   /** {from, to}; an {@link IllegalArgumentException} naming the option when malformed. */
   static long[] parse(String option, String text) {
-    Matcher m = RANGE.matcher(text.strip());
-    if (!m.matches()) {
-      throw new IllegalArgumentException(option + " '" + text + "' is not a range A-B or a number A (non-negative integers)");
-    }
-    try {
-      long from = Long.parseLong(m.group(1));
-      long to = m.group(2) == null ? from : Long.parseLong(m.group(2));
-      if (from > to) {
-        throw new IllegalArgumentException(option + " '" + text + "' runs backwards");
-      }
-      if (to - from >= 1_000_000) {
-        throw new IllegalArgumentException(option + " '" + text + "' spans more than a million values");
-      }
-      return new long[] {from, to};
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + " '" + text + "': number too large");
-    }
+    return IndexRanges.range(option, text);
   }
 
   /**
@@ -41,12 +22,12 @@ final class Ranges {
    */
   static List<int[]> options(CommandSpec spec, String option, String text) {
     List<int[]> out = new ArrayList<>();
-    for (String item : text.split(",", -1)) {
-      if (item.isBlank()) {
-        throw new CommandLine.ParameterException(spec.commandLine(),
-            option + " '" + text + "' has an empty item (write ranges and numbers separated by commas: 0-59,110)");
+    try {
+      for (long[] r : IndexRanges.list(option, text)) {
+        out.add(ints(option, text, r));
       }
-      out.add(option(spec, option, item));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     return out;
   }
@@ -54,13 +35,16 @@ final class Ranges {
   /** {from, to} as ints for an option of a command; a malformed value is bad usage (exit code 2). */
   static int[] option(CommandSpec spec, String option, String text) {
     try {
-      long[] r = parse(option, text);
-      if (r[1] > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException(option + " '" + text + "': number too large");
-      }
-      return new int[] {(int) r[0], (int) r[1]};
+      return ints(option, text, IndexRanges.range(option, text));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+  }
+
+  private static int[] ints(String option, String text, long[] r) {
+    if (r[1] > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(option + " '" + text + "': number too large");
+    }
+    return new int[] {(int) r[0], (int) r[1]};
   }
 }

@@ -179,31 +179,11 @@ public final class SuiteSpecs {
 
   /** A comma-separated list of indices and inclusive ranges a-b. */
   static int[] parseIndices(String text, String spec) {
-    List<Integer> out = new ArrayList<>();
-    for (String part : text.split(",", -1)) {
-      String p = part.strip();
-      try {
-        int dash = p.indexOf('-', 1);
-        if (dash > 0) {
-          int from = Integer.parseInt(p.substring(0, dash).strip());
-          int to = Integer.parseInt(p.substring(dash + 1).strip());
-          if (from > to) {
-            throw new IllegalArgumentException("range " + p + " runs backwards");
-          }
-          for (int i = from; i <= to; i++) {
-            out.add(i);
-          }
-        } else {
-          out.add(Integer.parseInt(p));
-        }
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("suite spec '" + spec + "': '" + p
-            + "' is not a pair index or range a-b; valid forms: " + FORMS);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("suite spec '" + spec + "': " + e.getMessage() + "; valid forms: " + FORMS);
-      }
+    try {
+      return IndexRanges.values("indices", text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("suite spec '" + spec + "': " + e.getMessage() + "; valid forms: " + FORMS);
     }
-    return out.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** The graphs of a suite file: an NPY array (by its magic bytes) or graph6/sparse6 text. */

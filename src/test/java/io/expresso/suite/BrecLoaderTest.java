@@ -104,7 +104,7 @@ class BrecLoaderTest {
   void indexRangesAreAccepted() {
     int[] idx = SuiteSpecs.parseIndices("0, 60-62,110", "spec");
     assertThat(idx).containsExactly(0, 60, 61, 62, 110);
-    assertThatThrownBy(() -> SuiteSpecs.parseIndices("5-3", "spec")).hasMessageContaining("range 5-3 runs backwards");
+    assertThatThrownBy(() -> SuiteSpecs.parseIndices("5-3", "spec")).hasMessageContaining("indices '5-3' runs backwards");
   }
 
   @Test
@@ -151,7 +151,7 @@ class BrecLoaderTest {
         .hasMessageContaining("nope.npy: suite file not found");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + EXCERPT.resolve("brec_excerpt.g6") + "#indices=0,x"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'x' is not a pair index");
+        .hasMessageContaining("indices 'x' is not a range A-B or a number A");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + EXCERPT.resolve("brec_excerpt.g6") + "#indices=0,1,2"))
         .hasMessageContaining("brec_excerpt.g6: 3 pair indices given for 4 pairs");
     assertThatThrownBy(() -> SuiteSpecs.load("brec:" + EXCERPT.resolve("brec_excerpt.g6") + "#indices=0,1,2,400"))
