@@ -101,25 +101,6 @@ class TaskProcessorTest {
   }
 
   @Test
-  void nanStatisticFromAnEvaluatorIsCaught() {
-    EvaluatorRegistry r = new EvaluatorRegistry();
-    r.register(TaskKind.PAIR, new Evaluator<PairTask>() {
-      @Override
-      public boolean accepts(PairTask task) {
-        return true;
-      }
-
-      @Override
-      public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
-        return Result.newBuilder().setPair(io.expresso.proto.v1.PairResult.newBuilder().setT2Test(Double.NaN));
-      }
-    });
-    PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("t")).setMethod("gnn").build();
-    Outcome o = new TaskProcessor(r, "w", TaskObserver.NONE).process(record(Topics.TASKS_PAIR, "t", t.toByteArray()), cpu);
-    assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.NAN);
-  }
-
-  @Test
   void syntheticWorkRunsForRoughlyTheRequestedTime() throws Exception {
     SyntheticTask t = SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/s/1")).setWorkMs(20).build();
     Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
