@@ -34,6 +34,7 @@ import io.expresso.train.TrainingSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -53,6 +54,9 @@ import picocli.CommandLine.Option;
     description = "Evaluate a GNN on an expressiveness suite: train a fresh siamese model per pair and"
         + " count the pairs it reliably distinguishes (BREC's RPC/RAPC).")
 final class EvalCommand implements Callable<Integer> {
+
+  /** More pairs at once than this is a typo, not a machine. */
+  private static final int MAX_PAIRS_AT_ONCE = 1024;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -241,7 +245,7 @@ final class EvalCommand implements Callable<Integer> {
     List<List<PairEvaluation>> runs = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (int run = 0; run < seedList.length; run++) {
-      runs.add(java.util.Arrays.asList(judgedPairs[run]));
+      runs.add(Arrays.asList(judgedPairs[run]));
       for (String e : errorAt[run]) {
         if (e != null) {
           errors.add(e);
@@ -259,9 +263,6 @@ final class EvalCommand implements Callable<Integer> {
     }
     return errors.isEmpty() ? 0 : 1;
   }
-
-  /** More pairs at once than this is a typo, not a machine. */
-  private static final int MAX_PAIRS_AT_ONCE = 1024;
 
   /** One pair per core's worth of the engine's intra-op threads: every core trains. */
   private static int defaultPairsAtOnce() {

@@ -58,18 +58,20 @@ final class PairsAtOnce {
           if (stop.get()) {
             return;
           }
-          PairEvaluation result = null;
-          PairEvaluationException error = null;
           try {
-            result = judge.judge(job, stop::get);
-          } catch (PairEvaluationException e) {
-            error = e;
-          } catch (RuntimeException | Error e) {
+            PairEvaluation result = null;
+            PairEvaluationException error = null;
+            try {
+              result = judge.judge(job, stop::get);
+            } catch (PairEvaluationException e) {
+              error = e;
+            }
+            synchronized (lock) {
+              done.accept(job, result, error);
+            }
+          } catch (RuntimeException | Error e) { // a results file that cannot be written stops the rest too
             stop.set(true);
             throw e;
-          }
-          synchronized (lock) {
-            done.accept(job, result, error);
           }
         }));
       }

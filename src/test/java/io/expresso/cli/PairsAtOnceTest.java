@@ -74,6 +74,20 @@ class PairsAtOnceTest {
   }
 
   @Test
+  void aResultThatCannotBeKeptStopsTheRestToo() {
+    AtomicInteger started = new AtomicInteger();
+    assertThatThrownBy(() -> PairsAtOnce.run(jobs(50), 1, (job, stop) -> {
+      started.incrementAndGet();
+      return (PairEvaluation) null;
+    }, (job, result, error) -> {
+      if (job.position() == 1) {
+        throw new java.io.UncheckedIOException("results.jsonl: disk full", new java.io.IOException("disk full"));
+      }
+    })).isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("disk full");
+    assertThat(started.get()).isEqualTo(2);
+  }
+
+  @Test
   void refusesFewerThanOneAtOnce() {
     assertThatThrownBy(() -> PairsAtOnce.run(jobs(1), 0, (job, stop) -> null, (job, r, e) -> { }))
         .hasMessageContaining("at least 1, got 0");
