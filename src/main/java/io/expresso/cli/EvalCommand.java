@@ -218,6 +218,10 @@ final class EvalCommand implements Callable<Integer> {
         }
         // fewer pairs to judge than threads (one pair, a resumed run's last ones): fewer run at once
         running = Math.max(1, Math.min(atOnce, jobs.size()));
+        if (budget == null && running > 1 && !dev.isGpu()) {
+          running = pairsThatFit(largestPair(modelSpec, dev, jobs), MemoryBudget.defaultFor(dev, 1).bytes(), running,
+              pairsAtOnce == null, err);
+        }
         // the default budget is the device's share split between the pairs at once, as a worker's devices
         MemoryBudget perPair = budget != null ? budget : MemoryBudget.defaultFor(dev, running);
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
@@ -262,6 +266,40 @@ final class EvalCommand implements Callable<Integer> {
       err.println("expresso: error: " + e);
     }
     return errors.isEmpty() ? 0 : 1;
+  }
+
+  /** The pair whose passes need the most budget to run as they would alone, and that budget in bytes. */
+  record LargestPair(int index, long need) {}
+
+  private static LargestPair largestPair(NetworkSpec spec, Device dev, List<PairsAtOnce.Job> jobs) {
+    LargestPair largest = new LargestPair(-1, 1);
+    try (GraphModel probe = GraphModel.create(spec, Head.EMBEDDING, dev, 0L)) {
+      for (PairsAtOnce.Job job : jobs) {
+        long need = probe.budgetForFullPasses(List.of(job.pair().first(), job.pair().second()));
+        if (need > largest.need()) {
+          largest = new LargestPair(job.pair().index(), need);
+        }
+      }
+    }
+    return largest;
+  }
+
+  /**
+   * How many of {@code atOnce} pairs run at once so that each one's share of the device's whole
+   * default budget holds the largest pair's passes as the whole budget would: the same passes, so
+   * the same bits as one at a time. By default fewer run where memory is short; a count the user
+   * gave is kept, with a note naming what it changes.
+   */
+  static int pairsThatFit(LargestPair largest, long whole, int atOnce, boolean byDefault, PrintWriter err) {
+    int fit = (int) Math.max(1, Math.min(atOnce, whole / Math.max(1, largest.need())));
+    if (fit == atOnce || byDefault) {
+      return fit;
+    }
+    err.println("expresso: note: " + atOnce + " pairs at once leave each " + new MemoryBudget(Math.max(1L << 20, whole / atOnce)).text()
+        + " of the memory budget; pair " + largest.index() + " needs " + new MemoryBudget(Math.max(1L << 20, largest.need())).text()
+        + " to run its passes as it would alone, so it runs smaller training passes and its last bits differ"
+        + " (--pairs-at-once " + fit + " or less keeps them)");
+    return atOnce;
   }
 
   /** One pair per core's worth of the engine's intra-op threads: every core trains. */

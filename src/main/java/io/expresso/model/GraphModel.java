@@ -203,6 +203,23 @@ public final class GraphModel implements AutoCloseable {
     return (int) Math.min(batch, pass - (pass % 2));
   }
 
+  /**
+   * The least budget under which passes over {@code graphs} are sized as under any larger one on
+   * this CPU: its fastest training and inference passes, or two graphs where even those are more.
+   * Under a smaller budget a training pass splits the batch, which changes the batch norm's
+   * statistics and so the last bits of the result. On a GPU passes grow with the budget: no such
+   * size ({@link Long#MAX_VALUE}).
+   */
+  public long budgetForFullPasses(List<Graph> graphs) {
+    if (device.isGpu()) {
+      return Long.MAX_VALUE;
+    }
+    long perGraph = Math.max(1, bytesPerGraph(graphs, paddedSize(graphs)));
+    long training = Math.max(2, fastestPass(perGraph, CPU_TRAINING_PASS_BYTES)) * perGraph;
+    long inference = Math.max(1, fastestPass(perGraph, CPU_INFERENCE_PASS_BYTES)) * perGraph;
+    return Math.max(training, inference);
+  }
+
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
   public int graphsPerInferencePass(List<Graph> graphs) {
     long perGraph = bytesPerGraph(graphs, paddedSize(graphs));

@@ -50,6 +50,36 @@ class GraphModelTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(Architecture.class)
+  void underTheFullPassBudgetPassesAreSizedAsUnderAnyLargerOne(Architecture a) {
+    // 32 graphs as a BREC batch, 128 as its embedding pass; a 60-vertex cycle and a small graph
+    for (Graph g : List.of(Constructions.cycle(60), DECALIN)) {
+      List<Graph> batch = java.util.Collections.nCopies(32, g);
+      List<Graph> all = java.util.Collections.nCopies(128, g);
+      try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 1)) {
+        long full = m.budgetForFullPasses(List.of(g, g));
+        m.useMemoryBudget(MemoryBudget.parse("64g"));
+        int training = m.graphsPerTrainingPass(batch);
+        int inference = m.graphsPerInferencePass(all);
+        m.useMemoryBudget(new MemoryBudget(Math.max(1L << 20, full)));
+        assertThat(m.graphsPerTrainingPass(batch)).as(a + ", " + g.n() + " vertices").isEqualTo(training);
+        assertThat(m.graphsPerInferencePass(all)).as(a + ", " + g.n() + " vertices").isEqualTo(inference);
+      }
+    }
+    if (a == Architecture.PPGN) { // dense: at 60 vertices its fastest training pass is under 32 graphs
+      try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 1)) {
+        Graph g = Constructions.cycle(60);
+        long full = m.budgetForFullPasses(List.of(g, g));
+        m.useMemoryBudget(new MemoryBudget(full));
+        int training = m.graphsPerTrainingPass(java.util.Collections.nCopies(32, g));
+        m.useMemoryBudget(new MemoryBudget(full * 8 / 10)); // a fifth less splits the batch further
+        assertThat(training).isLessThan(32);
+        assertThat(m.graphsPerTrainingPass(java.util.Collections.nCopies(32, g))).isLessThan(training);
+      }
+    }
+  }
+
   @Test
   void ppgnSeparatesWhatOneWlCannotAtRandomWeights() {
     // decalin and bicyclopentyl are 1-WL equivalent but 3-WL distinguishable
