@@ -192,13 +192,13 @@ final class EvalCommand implements Callable<Integer> {
         SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
     long start = System.nanoTime();
     int running = atOnce;
+    int[] counts = new int[3]; // judged here, resumed, errors
     PairEvaluation[][] judgedPairs = new PairEvaluation[seedList.length][suite.size()];
     String[][] errorAt = new String[seedList.length][suite.size()];
     try (EvalResults results = openResults(file, config)) {
       err.println("results stream to " + results.file() + (results.resumed() > 0
           ? " (" + results.resumed() + " pair results already there are kept; --no-resume starts over)" : ""));
       try (ProgressBar progress = ProgressBars.start("eval", (long) suite.size() * seedList.length, err)) {
-        int[] counts = new int[3]; // judged, resumed, errors
         List<PairsAtOnce.Job> jobs = new ArrayList<>();
         for (int run = 0; run < seedList.length; run++) {
           int position = 0;
@@ -260,7 +260,7 @@ final class EvalCommand implements Callable<Integer> {
     int bestIndex = bestSeed(runs, seedList);
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running)
-        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running));
+        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running, counts[0]));
     out.flush();
     for (String e : errors) {
       err.println("expresso: error: " + e);
@@ -394,7 +394,7 @@ final class EvalCommand implements Callable<Integer> {
   }
 
   private static String table(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev, int atOnce) {
+      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev, int atOnce, int judgedHere) {
     StringBuilder sb = new StringBuilder();
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
         .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
@@ -434,9 +434,11 @@ final class EvalCommand implements Callable<Integer> {
     PairTimes times = PairTimes.of(runs);
     String peak = times.peakRssBytes() < 0 ? "unknown"
         : String.format(Locale.ROOT, "%.2f GiB", times.peakRssBytes() / (double) (1L << 30));
-    sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run, %d pair%s at once; %.3f s per judged pair (%d pairs,"
-        + " resumed ones included); peak resident memory %s%n", elapsed, atOnce, atOnce == 1 ? "" : "s",
-        times.secondsPerPair(), times.pairs(), peak));
+    // with pairs side by side, a pair's own seconds and the wall time per pair part ways
+    String wall = judgedHere == 0 ? "" : String.format(Locale.ROOT, ", %.3f s of it per pair judged here", elapsed / judgedHere);
+    sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run, %d pair%s at once%s; %.3f s per judged pair on its own"
+        + " clock (%d pairs, resumed ones included); peak resident memory %s%n", elapsed, atOnce, atOnce == 1 ? "" : "s",
+        wall, times.secondsPerPair(), times.pairs(), peak));
     return sb.toString();
   }
 

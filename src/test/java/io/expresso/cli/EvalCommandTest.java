@@ -149,7 +149,9 @@ class EvalCommandTest {
   @Test
   void ginDistinguishesNoOneWlEquivalentPairAndTableShowsCounts() {
     assertThat(run("eval", "--model", "gin:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "2")).isZero();
-    assertThat(out.toString()).containsPattern("total\\s+3\\s+0\\s+0\\s+0");
+    assertThat(out.toString()).containsPattern("total\\s+3\\s+0\\s+0\\s+0")
+        .containsPattern("elapsed [0-9.]+ s in this run, [0-9]+ pairs? at once, [0-9.]+ s of it per pair judged here;"
+            + " [0-9.]+ s per judged pair on its own clock \\(3 pairs");
   }
 
   @Test
