@@ -295,10 +295,11 @@ final class EvalCommand implements Callable<Integer> {
     if (fit == atOnce || byDefault) {
       return fit;
     }
-    err.println("expresso: note: " + atOnce + " pairs at once leave each " + new MemoryBudget(Math.max(1L << 20, whole / atOnce)).text()
-        + " of the memory budget; pair " + largest.index() + " needs " + new MemoryBudget(Math.max(1L << 20, largest.need())).text()
-        + " to run its passes as it would alone, so it runs smaller training passes and its last bits differ"
-        + " (--pairs-at-once " + fit + " or less keeps them)");
+    String share = new MemoryBudget(Math.max(1L << 20, whole / atOnce)).text();
+    String need = new MemoryBudget(Math.max(1L << 20, largest.need())).text();
+    err.println("expresso: note: " + atOnce + " pairs at once leave each " + share + " of the memory budget; pair "
+        + largest.index() + " needs " + need + " to run its passes as it would alone, so it runs smaller training"
+        + " passes and its last bits differ (--pairs-at-once " + fit + " or less keeps them)");
     return atOnce;
   }
 
@@ -435,7 +436,8 @@ final class EvalCommand implements Callable<Integer> {
     String peak = times.peakRssBytes() < 0 ? "unknown"
         : String.format(Locale.ROOT, "%.2f GiB", times.peakRssBytes() / (double) (1L << 30));
     // with pairs side by side, a pair's own seconds and the wall time per pair part ways
-    String wall = judgedHere == 0 ? "" : String.format(Locale.ROOT, ", %.3f s of it per pair judged here", elapsed / judgedHere);
+    String wall = judgedHere == 0 ? ""
+        : String.format(Locale.ROOT, ", %.3f s of it per pair judged here", elapsed / judgedHere);
     sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run, %d pair%s at once%s; %.3f s per judged pair on its own"
         + " clock (%d pairs, resumed ones included); peak resident memory %s%n", elapsed, atOnce, atOnce == 1 ? "" : "s",
         wall, times.secondsPerPair(), times.pairs(), peak));

@@ -204,8 +204,9 @@ public final class GraphModel implements AutoCloseable {
   }
 
   /**
-   * The least budget under which passes over {@code graphs} are sized as under any larger one on
-   * this CPU: its fastest training and inference passes, or two graphs where even those are more.
+   * A budget under which passes over graphs like {@code graphs} are sized as under any larger one
+   * on this CPU: its fastest training and inference passes, or two graphs where even those are more
+   * (the least such budget for batches at least that large; smaller batches need less).
    * Under a smaller budget a training pass splits the batch, which changes the batch norm's
    * statistics and so the last bits of the result. On a GPU passes grow with the budget: no such
    * size ({@link Long#MAX_VALUE}).
