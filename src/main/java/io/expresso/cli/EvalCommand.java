@@ -291,7 +291,7 @@ final class EvalCommand implements Callable<Integer> {
    * gave is kept, with a note naming what it changes.
    */
   static int pairsThatFit(LargestPair largest, long whole, int atOnce, boolean byDefault, PrintWriter err) {
-    int fit = (int) Math.max(1, Math.min(atOnce, whole / Math.max(1, largest.need())));
+    int fit = MemoryBudget.sharesHolding(whole, largest.need(), atOnce);
     if (fit == atOnce || byDefault) {
       return fit;
     }

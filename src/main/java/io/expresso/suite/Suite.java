@@ -2,6 +2,7 @@ package io.expresso.suite;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 
 /**
@@ -31,7 +32,7 @@ public record Suite(String id, List<Category> categories) {
   }
 
   /** The pairs whose index {@code keep} accepts, categories that keep none dropped. */
-  public Suite restrict(java.util.function.IntPredicate keep) {
+  public Suite restrict(IntPredicate keep) {
     List<Category> kept = new ArrayList<>();
     for (Category c : categories) {
       List<GraphPair> ps = c.pairs().stream().filter(p -> keep.test(p.index())).toList();
