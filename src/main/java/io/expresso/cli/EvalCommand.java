@@ -10,6 +10,8 @@ import io.expresso.model.GpuPrecision;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.MemoryBudget;
+import io.expresso.model.MemoryPool;
+import io.expresso.model.MemorySource;
 import io.expresso.model.NetworkSpec;
 import io.expresso.model.TorchScriptSpec;
 import io.expresso.report.EvalResults;
@@ -118,8 +120,9 @@ final class EvalCommand implements Callable<Integer> {
   boolean json;
 
   @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory per forward/backward pass,"
-      + " e.g. 4g or 512m; larger batches are split into micro-batches with the same result (default: half of a GPU's"
-      + " memory, or half of the machine's, split between the pairs at once)")
+      + " e.g. 4g or 512m, for each pair; larger batches are split into micro-batches with the same result (default:"
+      + " half of a GPU's memory; on the CPU a pool of half of the machine's, from which each pair takes what it needs"
+      + " to run as alone)")
   String memoryBudget;
 
   @Option(names = "--pairs-at-once", paramLabel = "N", description = "pairs judged side by side, each on its own"
@@ -218,16 +221,15 @@ final class EvalCommand implements Callable<Integer> {
         }
         // fewer pairs to judge than threads (one pair, a resumed run's last ones): fewer run at once
         running = Math.max(1, Math.min(atOnce, jobs.size()));
-        if (budget == null && running > 1 && !dev.isGpu()) {
-          running = pairsThatFit(largestPair(modelSpec, dev, jobs), MemoryBudget.defaultFor(dev, 1).bytes(), running,
-              pairsAtOnce == null, err);
-        }
-        // the default budget is the device's share split between the pairs at once, as a worker's devices
-        MemoryBudget perPair = budget != null ? budget : MemoryBudget.defaultFor(dev, running);
+        // By default the pairs at once lease what each needs from one pool of the CPU's default budget
+        // (every pair runs the passes it runs alone: the same bits), as a worker's CPU devices do; a
+        // GPU's evaluations split its budget; a user's --memory-budget is every pair's own.
+        MemorySource memory = budget != null ? MemorySource.fixed(budget)
+            : dev.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(dev, running)) : MemoryPool.defaultFor(dev);
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
         int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, defaultPairsAtOnce() / running);
         PairsAtOnce.run(jobs, running,
-            (job, stop) -> PairEvaluator.evaluate(job.pair(), modelSpec, settings, job.seed(), dev, perPair,
+            (job, stop) -> PairEvaluator.evaluate(job.pair(), modelSpec, settings, job.seed(), dev, memory,
                 inferenceThreads, stop),
             (job, e, error) -> {
               GraphPair p = job.pair();
@@ -266,41 +268,6 @@ final class EvalCommand implements Callable<Integer> {
       err.println("expresso: error: " + e);
     }
     return errors.isEmpty() ? 0 : 1;
-  }
-
-  /** The pair whose passes need the most budget to run as they would alone, and that budget in bytes. */
-  record LargestPair(int index, long need) {}
-
-  private static LargestPair largestPair(NetworkSpec spec, Device dev, List<PairsAtOnce.Job> jobs) {
-    LargestPair largest = new LargestPair(-1, 1);
-    try (GraphModel probe = GraphModel.create(spec, Head.EMBEDDING, dev, 0L)) {
-      for (PairsAtOnce.Job job : jobs) {
-        long need = probe.budgetForFullPasses(List.of(job.pair().first(), job.pair().second()));
-        if (need > largest.need()) {
-          largest = new LargestPair(job.pair().index(), need);
-        }
-      }
-    }
-    return largest;
-  }
-
-  /**
-   * How many of {@code atOnce} pairs run at once so that each one's share of the device's whole
-   * default budget holds the largest pair's passes as the whole budget would: the same passes, so
-   * the same bits as one at a time. By default fewer run where memory is short; a count the user
-   * gave is kept, with a note naming what it changes.
-   */
-  static int pairsThatFit(LargestPair largest, long whole, int atOnce, boolean byDefault, PrintWriter err) {
-    int fit = MemoryBudget.sharesHolding(whole, largest.need(), atOnce);
-    if (fit == atOnce || byDefault) {
-      return fit;
-    }
-    String share = new MemoryBudget(Math.max(1L << 20, whole / atOnce)).text();
-    String need = new MemoryBudget(Math.max(1L << 20, largest.need())).text();
-    err.println("expresso: note: " + atOnce + " pairs at once leave each " + share + " of the memory budget; pair "
-        + largest.index() + " needs " + need + " to run its passes as it would alone, so it runs smaller training"
-        + " passes and its last bits differ (--pairs-at-once " + fit + " or less keeps them)");
-    return atOnce;
   }
 
   /** One pair per core's worth of the engine's intra-op threads: every core trains. */

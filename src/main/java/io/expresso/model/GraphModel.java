@@ -204,21 +204,25 @@ public final class GraphModel implements AutoCloseable {
   }
 
   /**
-   * A budget under which passes over graphs like {@code graphs} are sized as under any larger one
-   * on this CPU: its fastest training and inference passes, or two graphs where even those are more
-   * (the least such budget for batches at least that large; smaller batches need less).
-   * Under a smaller budget a training pass splits the batch, which changes the batch norm's
-   * statistics and so the last bits of the result. On a GPU passes grow with the budget: no such
-   * size ({@link Long#MAX_VALUE}).
+   * The least budget under which training on {@code training} and embedding {@code embedded} run
+   * the very passes they run under any larger budget on this CPU: the same sizes (the fastest, or
+   * two graphs where even those are more), and as many inference passes side by side as the
+   * inference threads take. Under less, a training pass splits the batch, which changes the batch
+   * norm's statistics and so the last bits of the result; this is what an evaluation leases from a
+   * {@link MemoryPool}. On a GPU passes grow with the budget: no such size ({@link Long#MAX_VALUE}).
    */
-  public long budgetForFullPasses(List<Graph> graphs) {
+  public long budgetForFullPasses(List<Graph> training, List<Graph> embedded) {
     if (device.isGpu()) {
       return Long.MAX_VALUE;
     }
-    long perGraph = Math.max(1, bytesPerGraph(graphs, paddedSize(graphs)));
-    long training = Math.max(2, fastestPass(perGraph, CPU_TRAINING_PASS_BYTES)) * perGraph;
-    long inference = Math.max(1, fastestPass(perGraph, CPU_INFERENCE_PASS_BYTES)) * perGraph;
-    return Math.max(training, inference);
+    long trainingPerGraph = Math.max(1, bytesPerGraph(training, paddedSize(training)));
+    int batch = training.size() + (training.size() % 2);
+    long trainingPass = Math.min(Math.max(2, batch), Math.max(2, fastestPass(trainingPerGraph, CPU_TRAINING_PASS_BYTES)));
+    long perGraph = Math.max(1, bytesPerGraph(embedded, paddedSize(embedded)));
+    int per = inferencePassGraphs(embedded.size(), Math.max(1, fastestPass(perGraph, CPU_INFERENCE_PASS_BYTES)));
+    int passes = (embedded.size() + per - 1) / per;
+    long inference = (long) Math.min(inferenceThreads, passes) * per * perGraph;
+    return Math.max(trainingPass * trainingPerGraph, inference);
   }
 
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
@@ -226,9 +230,13 @@ public final class GraphModel implements AutoCloseable {
     long perGraph = bytesPerGraph(graphs, paddedSize(graphs));
     long fit = Math.min(MAX_INFERENCE_BATCH, budget.bytes() / Math.max(1, perGraph));
     long most = Math.max(1, Math.min(fit, fastestPass(perGraph, CPU_INFERENCE_PASS_BYTES)));
-    // passes of equal size: 128 graphs at most 62 go as 43 + 43 + 42, not 62 + 62 + 4
-    long passes = (graphs.size() + most - 1) / most;
-    return (int) Math.max(1, (graphs.size() + passes - 1) / Math.max(1, passes));
+    return inferencePassGraphs(graphs.size(), most);
+  }
+
+  /** Graphs per pass for {@code count} graphs in passes of equal size: at most 62 each, 128 go as 43 + 43 + 42, not 62 + 62 + 4. */
+  private static int inferencePassGraphs(int count, long most) {
+    long passes = (count + most - 1) / most;
+    return (int) Math.max(1, (count + passes - 1) / Math.max(1, passes));
   }
 
   /**

@@ -65,14 +65,6 @@ public record MemoryBudget(long bytes) {
     return new MemoryBudget(Math.max(1L << 20, (long) (total * MACHINE_SHARE / Math.max(1, sharing))));
   }
 
-  /**
-   * How many of at most {@code most} evaluations can split a budget of {@code whole} bytes so that
-   * each share still holds {@code need} bytes (see {@link GraphModel#budgetForFullPasses}); at least 1.
-   */
-  public static int sharesHolding(long whole, long need, int most) {
-    return (int) Math.max(1, Math.min(most, whole / Math.max(1, need)));
-  }
-
   /** Human-readable, e.g. {@code 1.0 GiB}. */
   public String text() {
     return bytes >= (1L << 30) ? String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30))

@@ -10,6 +10,8 @@ import io.expresso.model.TorchScriptSpec;
 import io.expresso.model.EngineDefaults;
 import io.expresso.model.MemoryBudget;
 import io.expresso.model.MemoryBudgetException;
+import io.expresso.model.MemoryPool;
+import io.expresso.model.MemorySource;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
@@ -41,10 +43,13 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   private final Supplier<Optional<MemoryBudget>> budget;
   private final TorchScriptSpec.ModuleSource modules;
+  /** What the CPU devices lease from by default: half of the machine's memory, for all of them together. */
+  private MemoryPool cpuMemory;
 
   /**
-   * @param budget the worker's per-device memory budget; empty: half of the GPU's memory, or half
-   *     of the machine's split between as many CPU devices as there are cores
+   * @param budget the worker's per-device memory budget; empty: half of the GPU's memory split
+   *     between its slots, or for the CPU devices a pool of half of the machine's from which each
+   *     pair leases what its passes need to run as they would alone (see {@link MemoryPool})
    * @param modules users' TorchScript modules by key ({@link EvaluatorRegistry#userModule}), which
    *     throws a {@link TaskFailure} where they are not allowed
    */
@@ -85,9 +90,10 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     ai.djl.Device djl = device.djl();
     PairEvaluation e;
     try {
-      MemoryBudget b = budget.get().orElseGet(() ->
-          MemoryBudget.defaultFor(djl, djl.isGpu() ? device.slots() : Runtime.getRuntime().availableProcessors()));
-      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, b, cancelled);
+      Optional<MemoryBudget> given = budget.get();
+      MemorySource memory = given.isPresent() ? MemorySource.fixed(given.get())
+          : djl.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(djl, device.slots())) : cpuMemory();
+      e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, memory, 1, cancelled);
     } catch (IllegalArgumentException x) {
       // a TorchScript module that does not fit: its signature, output or values
       throw new TaskFailure(TaskFailure.INVALID_TASK, "model '" + spec.toText() + "': " + x.getMessage(), x);
@@ -111,6 +117,13 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
         .setRpc(recorded(settings))
         .setRapcGroups(settings.rapcGroups())
         .setRelabelingsGiven(pair.relabelings() != null));
+  }
+
+  private synchronized MemoryPool cpuMemory() {
+    if (cpuMemory == null) {
+      cpuMemory = MemoryPool.defaultFor(ai.djl.Device.cpu());
+    }
+    return cpuMemory;
   }
 
   /**

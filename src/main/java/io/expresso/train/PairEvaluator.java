@@ -7,6 +7,7 @@ import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.MemoryBudget;
 import io.expresso.model.MemoryBudgetException;
+import io.expresso.model.MemorySource;
 import io.expresso.model.PeakRss;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.NetworkSpec;
@@ -70,57 +71,77 @@ public final class PairEvaluator {
    */
   public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       MemoryBudget budget, int inferenceThreads, BooleanSupplier cancelled) {
+    return evaluate(pair, spec, s, seed, device, MemorySource.fixed(budget), inferenceThreads, cancelled);
+  }
+
+  /**
+   * As {@link #evaluate(GraphPair, NetworkSpec, EvaluationSettings, long, Device, MemoryBudget, int, BooleanSupplier)},
+   * the budget leased from {@code memory} for what this pair's passes need (see {@link
+   * GraphModel#budgetForFullPasses}) and given back when the pair ends, however it ends.
+   *
+   * @throws CancellationException also when cancelled while waiting for memory
+   */
+  public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
+      MemorySource memory, int inferenceThreads, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     int q = s.training().q();
     Relabelings r = RelabelingDraw.forPair(pair, q, seed);
+    List<Graph> trainingGraphs = RelabelingDraw.interleave(r.first(), r.second());
+    List<List<Graph>> blocks = new ArrayList<>(List.of(r.first(), r.second(), r.reliabilityFirst(), r.reliabilitySecond()));
+    // the threshold's within-graph groups (none under RPC), alternating between G and H
+    ThresholdRule rule = s.threshold();
+    SplitMix64 rng = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 0xA5C);
+    for (int k = 0; k < rule.groups(); k++) {
+      Graph g = k % 2 == 0 ? pair.first() : pair.second();
+      blocks.add(RelabelingDraw.relabel(g, q, rng));
+      blocks.add(RelabelingDraw.relabel(g, q, rng));
+    }
+    List<Graph> all = new ArrayList<>();
+    blocks.forEach(all::addAll);
     try (PeakRss rss = PeakRss.watch();
         GraphModel model = GraphModel.create(spec, Head.EMBEDDING, device, seed)) {
-      model.useMemoryBudget(budget);
       model.useInferenceThreads(inferenceThreads);
-      TrainingOutcome trained;
-      try {
-        trained = SiameseTrainer.train(model, RelabelingDraw.interleave(r.first(), r.second()), s.training(), cancelled);
-      } catch (MemoryBudgetException e) {
-        throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage(), e);
-      }
-
-      List<List<Graph>> blocks = new ArrayList<>(List.of(r.first(), r.second(), r.reliabilityFirst(), r.reliabilitySecond()));
-      // the threshold's within-graph groups (none under RPC), alternating between G and H
-      ThresholdRule rule = s.threshold();
-      SplitMix64 rng = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 0xA5C);
-      for (int k = 0; k < rule.groups(); k++) {
-        Graph g = k % 2 == 0 ? pair.first() : pair.second();
-        blocks.add(RelabelingDraw.relabel(g, q, rng));
-        blocks.add(RelabelingDraw.relabel(g, q, rng));
-      }
-      List<Graph> all = new ArrayList<>();
-      blocks.forEach(all::addAll);
-      // The embedding pass over 4q graphs or more costs about an epoch: not worth starting once cancelled.
-      if (cancelled.getAsBoolean()) {
-        throw new CancellationException("pair " + pair.index() + " cancelled after training, before the embedding pass");
-      }
-      float[][] emb = model.embed(all);
-      List<double[][]> tables = new ArrayList<>();
-      for (int b = 0; b < blocks.size(); b++) {
-        tables.add(rows(emb, b * q, q));
-      }
-
-      PairJudgement judgement;
-      try {
-        List<PairedEmbeddings> groups = new ArrayList<>();
-        for (int k = 0; k < rule.groups(); k++) {
-          groups.add(new PairedEmbeddings(tables.get(4 + 2 * k), tables.get(5 + 2 * k)));
+      long asked = System.nanoTime();
+      // a training pass holds one batch at most (SiameseTrainer sizes its passes on the first)
+      List<Graph> firstBatch = trainingGraphs.subList(0, Math.min(trainingGraphs.size(), s.training().batchSize()));
+      try (MemorySource.Lease lease = memory.lease(model.budgetForFullPasses(firstBatch, all), cancelled)) {
+        long waited = System.nanoTime() - asked; // for memory that pairs beside it held: not this pair's time
+        MemoryBudget budget = lease.budget();
+        model.useMemoryBudget(budget);
+        TrainingOutcome trained;
+        try {
+          trained = SiameseTrainer.train(model, trainingGraphs, s.training(), cancelled);
+        } catch (MemoryBudgetException e) {
+          throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage(), e);
         }
-        Threshold threshold = rule.threshold(q, model.embeddingWidth(), groups, s.convention());
-        judgement = PairedComparison.judge(tables.get(0), tables.get(1), tables.get(2), tables.get(3), threshold, s.convention());
-      } catch (IllegalArgumentException e) {
-        throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage()
-            + " (training skipped " + trained.skippedSteps() + " non-finite steps)", e);
+
+        // The embedding pass over 4q graphs or more costs about an epoch: not worth starting once cancelled.
+        if (cancelled.getAsBoolean()) {
+          throw new CancellationException("pair " + pair.index() + " cancelled after training, before the embedding pass");
+        }
+        float[][] emb = model.embed(all);
+        List<double[][]> tables = new ArrayList<>();
+        for (int b = 0; b < blocks.size(); b++) {
+          tables.add(rows(emb, b * q, q));
+        }
+
+        PairJudgement judgement;
+        try {
+          List<PairedEmbeddings> groups = new ArrayList<>();
+          for (int k = 0; k < rule.groups(); k++) {
+            groups.add(new PairedEmbeddings(tables.get(4 + 2 * k), tables.get(5 + 2 * k)));
+          }
+          Threshold threshold = rule.threshold(q, model.embeddingWidth(), groups, s.convention());
+          judgement = PairedComparison.judge(tables.get(0), tables.get(1), tables.get(2), tables.get(3), threshold, s.convention());
+        } catch (IllegalArgumentException e) {
+          throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage()
+              + " (training skipped " + trained.skippedSteps() + " non-finite steps)", e);
+        }
+        MemoryUse use = new MemoryUse(budget.bytes(), trained.graphsPerPass(), model.graphsPerInferencePass(all),
+            rss.peakBytes());
+        return new PairEvaluation(pair.index(), pair.category(), seed, judgement, trained,
+            (System.nanoTime() - start - waited) / 1e9, model.parameterCount(), use);
       }
-      MemoryUse memory = new MemoryUse(budget.bytes(), trained.graphsPerPass(), model.graphsPerInferencePass(all),
-          rss.peakBytes());
-      return new PairEvaluation(pair.index(), pair.category(), seed, judgement, trained,
-          (System.nanoTime() - start) / 1e9, model.parameterCount(), memory);
     }
   }
 

@@ -131,22 +131,6 @@ class EvalCommandTest {
   }
 
   @Test
-  void byDefaultOnlyAsManyPairsRunAtOnceAsTheirSharesHoldTheLargestPairAsAlone() {
-    EvalCommand.LargestPair pair345 = new EvalCommand.LargestPair(345, 800L << 20);
-    StringWriter note = new StringWriter();
-    PrintWriter w = new PrintWriter(note, true);
-    // 8 GiB for 16 cores: 512 MiB shares are too small for pair 345's passes; 10 shares hold them
-    assertThat(EvalCommand.pairsThatFit(pair345, 8L << 30, 16, true, w)).isEqualTo(10);
-    assertThat(note.toString()).isEmpty();
-    assertThat(EvalCommand.pairsThatFit(pair345, 12L << 30, 2, true, w)).isEqualTo(2);
-    assertThat(EvalCommand.pairsThatFit(pair345, 512L << 20, 4, true, w)).isEqualTo(1);
-    // a count the user gave is kept, with a note naming the pair and the count that keeps its bits
-    assertThat(EvalCommand.pairsThatFit(pair345, 8L << 30, 16, false, w)).isEqualTo(16);
-    assertThat(note.toString()).contains("16 pairs at once leave each 512 MiB").contains("pair 345 needs 800 MiB")
-        .contains("--pairs-at-once 10 or less keeps them");
-  }
-
-  @Test
   void ginDistinguishesNoOneWlEquivalentPairAndTableShowsCounts() {
     assertThat(run("eval", "--model", "gin:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "2")).isZero();
     assertThat(out.toString()).containsPattern("total\\s+3\\s+0\\s+0\\s+0")

@@ -53,29 +53,37 @@ class GraphModelTest {
   @ParameterizedTest
   @EnumSource(Architecture.class)
   void underTheFullPassBudgetPassesAreSizedAsUnderAnyLargerOne(Architecture a) {
-    // 32 graphs as a BREC batch, 128 as its embedding pass; a 60-vertex cycle and a small graph
+    // 32 graphs as a BREC batch, 128 as its embedding; a 60-vertex cycle and a small graph; passes
+    // one after another and two side by side (eval's idle cores)
     for (Graph g : List.of(Constructions.cycle(60), DECALIN)) {
-      List<Graph> batch = java.util.Collections.nCopies(32, g);
-      List<Graph> all = java.util.Collections.nCopies(128, g);
-      try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 1)) {
-        long full = m.budgetForFullPasses(List.of(g, g));
-        m.useMemoryBudget(MemoryBudget.parse("64g"));
-        int training = m.graphsPerTrainingPass(batch);
-        int inference = m.graphsPerInferencePass(all);
-        m.useMemoryBudget(new MemoryBudget(Math.max(1L << 20, full)));
-        assertThat(m.graphsPerTrainingPass(batch)).as(a + ", " + g.n() + " vertices").isEqualTo(training);
-        assertThat(m.graphsPerInferencePass(all)).as(a + ", " + g.n() + " vertices").isEqualTo(inference);
+      for (int threads : new int[] {1, 2}) {
+        List<Graph> batch = java.util.Collections.nCopies(32, g);
+        List<Graph> all = java.util.Collections.nCopies(128, g);
+        String what = a + ", " + g.n() + " vertices, " + threads + " inference threads";
+        try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 1)) {
+          m.useInferenceThreads(threads);
+          long full = m.budgetForFullPasses(batch, all);
+          m.useMemoryBudget(MemoryBudget.parse("64g"));
+          int training = m.graphsPerTrainingPass(batch);
+          int inference = m.graphsPerInferencePass(all);
+          int atOnce = m.inferencePassesAtOnce(all);
+          m.useMemoryBudget(new MemoryBudget(Math.max(1L << 20, full)));
+          assertThat(m.graphsPerTrainingPass(batch)).as(what).isEqualTo(training);
+          assertThat(m.graphsPerInferencePass(all)).as(what).isEqualTo(inference);
+          assertThat(m.inferencePassesAtOnce(all)).as(what).isEqualTo(atOnce);
+        }
       }
     }
     if (a == Architecture.PPGN) { // dense: at 60 vertices its fastest training pass is under 32 graphs
       try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 1)) {
         Graph g = Constructions.cycle(60);
-        long full = m.budgetForFullPasses(List.of(g, g));
+        List<Graph> batch = java.util.Collections.nCopies(32, g);
+        long full = m.budgetForFullPasses(batch, java.util.Collections.nCopies(128, g));
         m.useMemoryBudget(new MemoryBudget(full));
-        int training = m.graphsPerTrainingPass(java.util.Collections.nCopies(32, g));
+        int training = m.graphsPerTrainingPass(batch);
         m.useMemoryBudget(new MemoryBudget(full * 8 / 10)); // a fifth less splits the batch further
         assertThat(training).isLessThan(32);
-        assertThat(m.graphsPerTrainingPass(java.util.Collections.nCopies(32, g))).isLessThan(training);
+        assertThat(m.graphsPerTrainingPass(batch)).isLessThan(training);
       }
     }
   }

@@ -77,6 +77,10 @@ class ConcurrentSlotsTest {
         assertThat(together.getEpochs()).isEqualTo(alone.getEpochs());
         assertThat(together.getDistinguished()).isEqualTo(alone.getDistinguished());
         assertThat(together.getReliable()).isEqualTo(alone.getReliable());
+        // each took from the CPU devices' pool what its passes need, alone or beside the others
+        assertThat(together.getTrainingGraphsPerPass()).isEqualTo(alone.getTrainingGraphsPerPass());
+        assertThat(together.getMemoryBudgetBytes()).isEqualTo(alone.getMemoryBudgetBytes())
+            .isLessThan(io.expresso.model.MemoryBudget.defaultFor(ai.djl.Device.cpu(), 1).bytes());
       }
     } finally {
       pool.shutdownNow();

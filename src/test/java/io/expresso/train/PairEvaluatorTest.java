@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ai.djl.Device;
 import io.expresso.graph.Graph;
 import io.expresso.model.Architecture;
+import io.expresso.model.GraphModel;
+import io.expresso.model.Head;
+import io.expresso.model.MemoryPool;
 import io.expresso.model.ModelSpec;
 import io.expresso.stats.Threshold;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -76,5 +80,44 @@ class PairEvaluatorTest {
     PairEvaluation e = PairEvaluator.evaluate(DECALIN, ModelSpec.parse("ppgn:layers=3,hidden=16"), s, 2L, Device.cpu());
     assertThat(e.judgement().threshold()).isNotEqualTo(Threshold.rpc().value());
     assertThat(e.distinguished()).isTrue();
+  }
+
+  @Test
+  void pairsLeasingFromAPoolThatHoldsOneAtATimeGiveTheBitsTheyGiveAlone() throws Exception {
+    // a pool as large as one pair's need: the second pair waits for the first to give it back, then
+    // runs the same passes as alone (same T², epochs, passes), and the pool is whole afterwards
+    ModelSpec spec = ModelSpec.defaults(Architecture.PPGN);
+    EvaluationSettings s = EvaluationSettings.defaults(Architecture.PPGN);
+    PairEvaluation aloneDecalin = PairEvaluator.evaluate(DECALIN, spec, s, 1L, Device.cpu());
+    PairEvaluation aloneCsl = PairEvaluator.evaluate(CSL, spec, s, 1L, Device.cpu());
+    MemoryPool pool = new MemoryPool(poolFor(spec, CSL));
+    ExecutorService two = Executors.newFixedThreadPool(2);
+    try {
+      CompletableFuture<PairEvaluation> d = CompletableFuture.supplyAsync(
+          () -> PairEvaluator.evaluate(DECALIN, spec, s, 1L, Device.cpu(), pool, 1, () -> false), two);
+      CompletableFuture<PairEvaluation> c = CompletableFuture.supplyAsync(
+          () -> PairEvaluator.evaluate(CSL, spec, s, 1L, Device.cpu(), pool, 1, () -> false), two);
+      for (PairEvaluation[] both : new PairEvaluation[][] {{aloneDecalin, d.get()}, {aloneCsl, c.get()}}) {
+        PairEvaluation alone = both[0];
+        PairEvaluation pooled = both[1];
+        assertThat(pooled.judgement().t2Test()).isEqualTo(alone.judgement().t2Test());
+        assertThat(pooled.judgement().t2Reliability()).isEqualTo(alone.judgement().t2Reliability());
+        assertThat(pooled.training().epochs()).isEqualTo(alone.training().epochs());
+        assertThat(pooled.memory().trainingGraphsPerPass()).isEqualTo(alone.memory().trainingGraphsPerPass());
+        assertThat(pooled.memory().inferenceGraphsPerPass()).isEqualTo(alone.memory().inferenceGraphsPerPass());
+        assertThat(pooled.memory().budgetBytes()).isLessThanOrEqualTo(pool.total()); // what it leased, not half the machine
+      }
+    } finally {
+      two.shutdown();
+    }
+    assertThat(pool.free()).isEqualTo(pool.total());
+  }
+
+  /** The budget CSL's passes need (11 vertices: more than decalin's 10), so the pool holds one pair at a time. */
+  private static long poolFor(ModelSpec spec, GraphPair p) {
+    try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 1L)) {
+      List<Graph> batch = java.util.Collections.nCopies(32, p.first());
+      return m.budgetForFullPasses(batch, java.util.Collections.nCopies(128, p.first()));
+    }
   }
 }

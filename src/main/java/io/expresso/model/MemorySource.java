@@ -1,0 +1,49 @@
+package io.expresso.model;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Where one evaluation's activation memory budget comes from: a budget of its own ({@link
+ * #fixed}, what a user's {@code --memory-budget} gives every evaluation), or a share of a {@link
+ * MemoryPool} that the evaluations running at once draw from.
+ */
+public interface MemorySource {
+
+  /**
+   * The budget for an evaluation whose passes keep their size under {@code need} bytes (see {@link
+   * GraphModel#budgetForFullPasses}); it is given back when the lease is closed.
+   *
+   * @throws java.util.concurrent.CancellationException once {@code cancelled} is true while waiting
+   */
+  Lease lease(long need, BooleanSupplier cancelled);
+
+  /** The same budget for every evaluation, whatever it needs and however many run at once. */
+  static MemorySource fixed(MemoryBudget budget) {
+    return (need, cancelled) -> new Lease(budget, () -> { });
+  }
+
+  /** A budget held until {@link #close()}. */
+  final class Lease implements AutoCloseable {
+    private final MemoryBudget budget;
+    private final Runnable giveBack;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    Lease(MemoryBudget budget, Runnable giveBack) {
+      this.budget = budget;
+      this.giveBack = giveBack;
+    }
+
+    public MemoryBudget budget() {
+      return budget;
+    }
+
+    /** Gives the budget back (once, however often it is called). */
+    @Override
+    public void close() {
+      if (closed.compareAndSet(false, true)) {
+        giveBack.run();
+      }
+    }
+  }
+}
