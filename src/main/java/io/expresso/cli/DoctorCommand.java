@@ -59,6 +59,10 @@ final class DoctorCommand implements Callable<Integer> {
         + "OMP_WAIT_POLICY=" + Optional.ofNullable(NativeEnvironment.get("OMP_WAIT_POLICY")).orElse("(unset)")
         + ", MALLOC_ARENA_MAX=" + Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
             .orElse("(unset: tensor memory spread over glibc's per-thread arenas; scripts/expresso sets 1)"));
+    out.println("CPU memory: a pool of " + new io.expresso.model.MemoryBudget(
+        io.expresso.model.MemoryPool.defaultFor(ai.djl.Device.cpu()).total()).text()
+        + " (half of the machine's or the container's) shared by the CPU devices; each pair takes what its passes"
+        + " need to run as alone (--memory-budget SIZE: that much for every pair instead)");
     out.println("GPU precision: " + GpuPrecision.current().label() + " (" + GpuPrecision.OVERRIDE + "="
         + Optional.ofNullable(NativeEnvironment.get(GpuPrecision.OVERRIDE)).orElse("unset")
         + " in this process; CPU devices always fp32)");
