@@ -60,7 +60,7 @@ final class DoctorCommand implements Callable<Integer> {
         + ", MALLOC_ARENA_MAX=" + Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
             .orElse("(unset: tensor memory spread over glibc's per-thread arenas; scripts/expresso sets 1)"));
     out.println("CPU memory: a pool of " + new io.expresso.model.MemoryBudget(
-        io.expresso.model.MemoryPool.defaultFor(ai.djl.Device.cpu()).total()).text()
+        io.expresso.model.MemoryPool.cpu().total()).text()
         + " (half of the machine's or the container's) shared by the CPU devices; each pair takes what its passes"
         + " need to run as alone (--memory-budget SIZE: that much for every pair instead)");
     out.println("GPU precision: " + GpuPrecision.current().label() + " (" + GpuPrecision.OVERRIDE + "="

@@ -225,7 +225,7 @@ final class EvalCommand implements Callable<Integer> {
         // (every pair runs the passes it runs alone: the same bits), as a worker's CPU devices do; a
         // GPU's evaluations split its budget; a user's --memory-budget is every pair's own.
         MemorySource memory = budget != null ? MemorySource.fixed(budget)
-            : dev.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(dev, running)) : MemoryPool.defaultFor(dev);
+            : dev.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(dev, running)) : MemoryPool.cpu();
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
         int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, defaultPairsAtOnce() / running);
         PairsAtOnce.run(jobs, running,

@@ -45,6 +45,12 @@ public final class MeterNames {
   public static final String TASK_LOOP_RESTARTS = "expresso.task.loop.restarts";
   /** {@code expresso_device_task_age_seconds{device}}: how long the device's current task has run (0 when idle). */
   public static final String DEVICE_TASK_AGE = "expresso.device.task.age";
+  /** {@code expresso_memory_pool_size_bytes}: the process's CPU memory pool (half the machine's memory). */
+  public static final String MEMORY_POOL_SIZE = "expresso.memory.pool.size";
+  /** {@code expresso_memory_pool_leased_bytes}: what the pairs running on CPU devices hold of it. */
+  public static final String MEMORY_POOL_LEASED = "expresso.memory.pool.leased";
+  /** {@code expresso_memory_pool_waiting_pairs}: pairs waiting for the pool to hold their passes. */
+  public static final String MEMORY_POOL_WAITING = "expresso.memory.pool.waiting";
 
   // ---- pair suites (aggregator, from results) ----
   /** {@code expresso_pairs_evaluated_total{experiment,suite,category,model}}. */
@@ -119,6 +125,9 @@ public final class MeterNames {
       "expresso_tasks_poison_total",
       "expresso_task_loop_restarts_total",
       "expresso_device_task_age_seconds",
+      "expresso_memory_pool_size_bytes",
+      "expresso_memory_pool_leased_bytes",
+      "expresso_memory_pool_waiting_pairs",
       "expresso_pairs_evaluated_total",
       "expresso_pairs_distinguished_total",
       "expresso_pairs_reliability_failures_total",

@@ -2,6 +2,7 @@ package io.expresso.metrics;
 
 import static io.expresso.metrics.MeterNames.*;
 
+import io.expresso.model.MemoryPool;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -159,6 +160,19 @@ public final class TaskMeters {
           .tag(GROUP, group).tag(TOPIC, topic).register(registry);
       return value;
     }).set(records);
+  }
+
+  /**
+   * Exposes {@code pool}'s size, what is leased of it and the pairs waiting for it (a worker's CPU
+   * devices lease from {@link MemoryPool#cpu()}): a device that waits for memory shows here.
+   */
+  public void memoryPool(MemoryPool pool) {
+    Gauge.builder(MEMORY_POOL_SIZE, pool, MemoryPool::total).baseUnit("bytes")
+        .description("Activation memory the CPU devices of this process share (half of the machine's)").register(registry);
+    Gauge.builder(MEMORY_POOL_LEASED, pool, p -> p.total() - p.free()).baseUnit("bytes")
+        .description("What the pairs running on CPU devices hold of the memory pool").register(registry);
+    Gauge.builder(MEMORY_POOL_WAITING, pool, MemoryPool::waiting).baseUnit("pairs")
+        .description("Pairs waiting for the memory pool to hold their passes").register(registry);
   }
 
   private AtomicInteger inFlightOf(String device) {

@@ -32,9 +32,17 @@ public final class MemoryPool implements MemorySource {
     this.free = total;
   }
 
-  /** A pool as large as the device's default budget for one evaluation (half its memory, see {@link MemoryBudget#defaultFor}). */
-  public static MemoryPool defaultFor(ai.djl.Device device) {
-    return new MemoryPool(MemoryBudget.defaultFor(device, 1).bytes());
+  /**
+   * This process's pool for the CPU: half of the machine's memory (the container's limit where
+   * there is one, see {@link MemoryBudget#defaultFor}), shared by all its CPU evaluations.
+   */
+  public static MemoryPool cpu() {
+    return Cpu.POOL;
+  }
+
+  /** Made on first use: a process that never judges a pair on the CPU never sizes one. */
+  private static final class Cpu {
+    static final MemoryPool POOL = new MemoryPool(MemoryBudget.defaultFor(ai.djl.Device.cpu(), 1).bytes());
   }
 
   /** The pool's size in bytes. */
@@ -45,6 +53,11 @@ public final class MemoryPool implements MemorySource {
   /** Bytes not leased now. */
   public synchronized long free() {
     return free;
+  }
+
+  /** Leases asked for and not yet granted: pairs waiting for memory. */
+  public synchronized int waiting() {
+    return waiting.size();
   }
 
   /**

@@ -43,8 +43,6 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   private final Supplier<Optional<MemoryBudget>> budget;
   private final TorchScriptSpec.ModuleSource modules;
-  /** What the CPU devices lease from by default: half of the machine's memory, for all of them together. */
-  private MemoryPool cpuMemory;
 
   /**
    * @param budget the worker's per-device memory budget; empty: half of the GPU's memory split
@@ -92,7 +90,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     try {
       Optional<MemoryBudget> given = budget.get();
       MemorySource memory = given.isPresent() ? MemorySource.fixed(given.get())
-          : djl.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(djl, device.slots())) : cpuMemory();
+          : djl.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(djl, device.slots())) : MemoryPool.cpu();
       e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, memory, 1, cancelled);
     } catch (IllegalArgumentException x) {
       // a TorchScript module that does not fit: its signature, output or values
@@ -117,13 +115,6 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
         .setRpc(recorded(settings))
         .setRapcGroups(settings.rapcGroups())
         .setRelabelingsGiven(pair.relabelings() != null));
-  }
-
-  private synchronized MemoryPool cpuMemory() {
-    if (cpuMemory == null) {
-      cpuMemory = MemoryPool.defaultFor(ai.djl.Device.cpu());
-    }
-    return cpuMemory;
   }
 
   /**

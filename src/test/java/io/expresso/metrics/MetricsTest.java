@@ -3,7 +3,11 @@ package io.expresso.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.expresso.model.MemoryPool;
+import io.expresso.model.MemorySource;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class MetricsTest {
@@ -145,5 +149,23 @@ class MetricsTest {
       assertThat(run.output()).as(run.output()).doesNotContain("error");
       assertThat(run.exitCode()).as(run.output()).isZero();
     }
+  }
+
+  @Test
+  void theMemoryPoolShowsWhatPairsHoldAndHowManyWait() throws Exception {
+    io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
+        new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+    MemoryPool pool = new MemoryPool(64L << 20);
+    new TaskMeters(registry, LabelGuard.fromEnvironment()).memoryPool(pool);
+    MemorySource.Lease running = pool.lease(48L << 20, () -> false);
+    CompletableFuture<MemorySource.Lease> next = CompletableFuture.supplyAsync(() -> pool.lease(32L << 20, () -> false));
+    for (int i = 0; i < 100 && pool.waiting() == 0; i++) {
+      Thread.sleep(20);
+    }
+    assertThat(registry.scrape()).contains("expresso_memory_pool_size_bytes 6.7108864E7")
+        .contains("expresso_memory_pool_leased_bytes 5.0331648E7").contains("expresso_memory_pool_waiting_pairs 1.0");
+    running.close();
+    next.get(5, TimeUnit.SECONDS).close();
+    assertThat(registry.scrape()).contains("expresso_memory_pool_leased_bytes 0.0").contains("expresso_memory_pool_waiting_pairs 0.0");
   }
 }

@@ -31,6 +31,9 @@ class ZeroAtStartupTest {
       // labelled by the running train task's experiment, model, pattern and seed
       "expresso_train_epoch", "expresso_train_l1", "expresso_train_learning_rate");
 
+  /** Sizes, not counts: present from start-up at their value. */
+  private static final Set<String> SIZES = Set.of("expresso_memory_pool_size_bytes");
+
   /** What `up` builds before its first task: a device, the worker's observer, the aggregator's listener. */
   private static String startUp(Metrics m) {
     m.tasks().registerDevice("cpu:0");
@@ -47,6 +50,11 @@ class ZeroAtStartupTest {
       DashboardQueries.all().forEach(q -> queried.addAll(DashboardQueries.metricNames(q.expr())));
       queried.removeIf(n -> !n.startsWith("expresso_") || OPEN_LABELS.contains(n));
       assertThat(queried).as("the dashboards query expresso counters").isNotEmpty();
+      for (String name : SIZES) {
+        assertThat(queried).contains(name);
+        assertThat(scrape).as(name + " in the first scrape, above 0").containsPattern("(?m)^" + name + " [1-9][0-9.E]*$");
+      }
+      queried.removeAll(SIZES);
       for (String name : queried) {
         assertThat(scrape).as(name + " in the first scrape, at 0").containsPattern("(?m)^" + name + "(\\{[^}]*\\})? 0\\.0$");
         assertThat(scrape).as(name + " has no non-zero series at start-up")
