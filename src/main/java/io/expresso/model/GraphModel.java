@@ -233,7 +233,7 @@ public final class GraphModel implements AutoCloseable {
     return inferencePassGraphs(graphs.size(), most);
   }
 
-  /** Graphs per pass for {@code count} graphs in passes of equal size: at most 62 each, 128 go as 43 + 43 + 42, not 62 + 62 + 4. */
+  /** Graphs per pass for {@code count} graphs in passes of equal size, at most {@code most} each: 128 at most 62 go as 43 + 43 + 42, not 62 + 62 + 4. */
   private static int inferencePassGraphs(int count, long most) {
     long passes = (count + most - 1) / most;
     return (int) Math.max(1, (count + passes - 1) / Math.max(1, passes));

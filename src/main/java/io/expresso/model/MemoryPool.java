@@ -9,9 +9,10 @@ import java.util.function.BooleanSupplier;
  * devices, {@code eval}'s pairs side by side). Each leases what its passes need to keep the sizes
  * they have under any larger budget ({@link GraphModel#budgetForFullPasses}), at most the whole
  * pool, and waits, in the order the leases were asked for, while the pool cannot hold it. So each
- * pair runs the passes it runs alone (the same bits), together they stay within the pool, and a
- * large pair holds back only the pairs that ask after it while it runs, not a whole run (where a
- * fixed share per evaluation would split its batches, or fewer evaluations would run throughout).
+ * pair runs the passes it runs alone (the same bits) and together they stay within the pool; a pair
+ * too large to run beside the others waits until enough of them end, holding back meanwhile only
+ * the pairs that asked after it (where a fixed share per evaluation would split its batches, or
+ * fewer evaluations would run throughout).
  */
 public final class MemoryPool implements MemorySource {
 

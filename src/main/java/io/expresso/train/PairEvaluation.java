@@ -10,7 +10,8 @@ import io.expresso.stats.PairJudgement;
  * @param seed the seed that fixed initialisation and drawn relabelings
  * @param judgement T² values, threshold and the official decision
  * @param training what training did (epochs, final loss, skipped steps)
- * @param seconds wall-clock time for the whole pair (training and judging)
+ * @param seconds wall-clock time for the whole pair (training and judging; not the wait for memory that
+ *     pairs beside it held, see {@link io.expresso.model.MemoryPool})
  * @param parameters trainable parameters of the model
  * @param memory the memory budget, the passes it allowed and the peak resident memory
  */
