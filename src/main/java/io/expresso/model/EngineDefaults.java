@@ -8,11 +8,13 @@ package io.expresso.model;
  *       downloaded at run time.
  *   <li>{@code ai.djl.pytorch.num_threads=1}: one intra-op thread per evaluation. A worker runs one
  *       CPU device per core, so its parallelism comes from evaluations side by side, with no
- *       OpenMP barrier between them. For one {@code eval} on an idle 2-core machine, two threads
- *       made 50–96-vertex CFI pairs 1.5× faster, strongly regular ones no faster and 10-vertex
- *       ones 1.4× slower (docs/results/brec-cpu-side-by-side.md); one thread also gives the same
- *       bits on every machine whatever its core count (the order of float sums follows the thread
- *       count). Set the property for more.
+ *       OpenMP barrier between them, which is fast on an idle machine and a loaded one alike. For
+ *       one pair at a time on an idle 2-core machine, two threads made 50–96-vertex CFI pairs 1.5×
+ *       faster and, with a short spin before OpenMP's threads sleep ({@code GOMP_SPINCOUNT=30000}),
+ *       a strongly regular epoch 1.36× faster; under load the spin made it 2× slower
+ *       (docs/results/brec-cpu-side-by-side.md). One thread also gives the same bits on every
+ *       machine whatever its core count (the order of float sums follows the thread count). Set
+ *       the property for more.
  *   <li>{@code OMP_WAIT_POLICY=PASSIVE} in the native environment: idle OpenMP threads sleep rather
  *       than spin. Spinning threads took the cores the working ones needed whenever anything else
  *       ran on the machine: two threads made pairs 10–100× slower on a shared 2-core machine
