@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * exact (full fp32 stays near 1e-6 relative; TF32 about 1e-3).
  *
  * @param device where it ran
- * @param seconds wall time of the product, the copies included
+ * @param seconds wall time of the product, the copies and the device's first use (a GPU's context) included;
+ *     not the engine's start
  * @param maxRelativeError the largest |device − exact| / max |exact| over the product's entries
  */
 public record DeviceCheck(Device device, double seconds, double maxRelativeError) {
@@ -35,9 +36,10 @@ public record DeviceCheck(Device device, double seconds, double maxRelativeError
       a[i] = (float) rng.nextDouble(-1, 1);
       b[i] = (float) rng.nextDouble(-1, 1);
     }
+    Engine engine = Engine.getEngine("PyTorch"); // its start (native libraries) is not the device's time
     long start = System.nanoTime();
     float[] product;
-    try (NDManager m = Engine.getEngine("PyTorch").newBaseManager(device)) {
+    try (NDManager m = engine.newBaseManager(device)) {
       NDArray x = m.create(a, new Shape(SIDE, SIDE));
       NDArray y = m.create(b, new Shape(SIDE, SIDE));
       product = x.matMul(y).toFloatArray();
