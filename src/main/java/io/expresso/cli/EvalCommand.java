@@ -10,7 +10,6 @@ import io.expresso.model.GpuPrecision;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.MemoryBudget;
-import io.expresso.model.MemoryPool;
 import io.expresso.model.MemorySource;
 import io.expresso.model.NetworkSpec;
 import io.expresso.model.TorchScriptSpec;
@@ -224,8 +223,7 @@ final class EvalCommand implements Callable<Integer> {
         // By default the pairs at once lease what each needs from one pool of the CPU's default budget
         // (every pair runs the passes it runs alone: the same bits), as a worker's CPU devices do; a
         // GPU's evaluations split its budget; a user's --memory-budget is every pair's own.
-        MemorySource memory = budget != null ? MemorySource.fixed(budget)
-            : dev.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(dev, running)) : MemoryPool.cpu();
+        MemorySource memory = MemorySource.forDevice(dev, budget, running);
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
         int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, defaultPairsAtOnce() / running);
         PairsAtOnce.run(jobs, running,

@@ -18,6 +18,16 @@ public interface MemorySource {
    */
   Lease lease(long need, BooleanSupplier cancelled);
 
+  /**
+   * Where an evaluation on {@code device} takes its memory from: the budget a user gave (every
+   * evaluation's own), else a GPU's default budget split between the {@code atOnce} evaluations it
+   * runs, else the CPU's {@link MemoryPool#cpu() pool}.
+   */
+  static MemorySource forDevice(ai.djl.Device device, MemoryBudget given, int atOnce) {
+    return given != null ? fixed(given)
+        : device.isGpu() ? fixed(MemoryBudget.defaultFor(device, atOnce)) : MemoryPool.cpu();
+  }
+
   /** The same budget for every evaluation, whatever it needs and however many run at once. */
   static MemorySource fixed(MemoryBudget budget) {
     return (need, cancelled) -> new Lease(budget, () -> { });

@@ -10,7 +10,6 @@ import io.expresso.model.TorchScriptSpec;
 import io.expresso.model.EngineDefaults;
 import io.expresso.model.MemoryBudget;
 import io.expresso.model.MemoryBudgetException;
-import io.expresso.model.MemoryPool;
 import io.expresso.model.MemorySource;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
@@ -47,7 +46,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   /**
    * @param budget the worker's per-device memory budget; empty: half of the GPU's memory split
    *     between its slots, or for the CPU devices a pool of half of the machine's from which each
-   *     pair leases what its passes need to run as they would alone (see {@link MemoryPool})
+   *     pair leases what its passes need to run as they would alone (see {@link io.expresso.model.MemoryPool})
    * @param modules users' TorchScript modules by key ({@link EvaluatorRegistry#userModule}), which
    *     throws a {@link TaskFailure} where they are not allowed
    */
@@ -88,9 +87,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     ai.djl.Device djl = device.djl();
     PairEvaluation e;
     try {
-      Optional<MemoryBudget> given = budget.get();
-      MemorySource memory = given.isPresent() ? MemorySource.fixed(given.get())
-          : djl.isGpu() ? MemorySource.fixed(MemoryBudget.defaultFor(djl, device.slots())) : MemoryPool.cpu();
+      MemorySource memory = MemorySource.forDevice(djl, budget.get().orElse(null), device.slots());
       e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, memory, 1, cancelled);
     } catch (IllegalArgumentException x) {
       // a TorchScript module that does not fit: its signature, output or values

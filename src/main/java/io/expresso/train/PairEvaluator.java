@@ -61,23 +61,15 @@ public final class PairEvaluator {
    */
   public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       MemoryBudget budget, BooleanSupplier cancelled) {
-    return evaluate(pair, spec, s, seed, device, budget, 1, cancelled);
+    return evaluate(pair, spec, s, seed, device, MemorySource.fixed(budget), 1, cancelled);
   }
 
   /**
    * As {@link #evaluate(GraphPair, NetworkSpec, EvaluationSettings, long, Device, MemoryBudget, BooleanSupplier)},
-   * the embedding passes side by side on up to {@code inferenceThreads} threads (the same
-   * embeddings; see {@link GraphModel#useInferenceThreads}).
-   */
-  public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
-      MemoryBudget budget, int inferenceThreads, BooleanSupplier cancelled) {
-    return evaluate(pair, spec, s, seed, device, MemorySource.fixed(budget), inferenceThreads, cancelled);
-  }
-
-  /**
-   * As {@link #evaluate(GraphPair, NetworkSpec, EvaluationSettings, long, Device, MemoryBudget, int, BooleanSupplier)},
    * the budget leased from {@code memory} for what this pair's passes need (see {@link
-   * GraphModel#budgetForFullPasses}) and given back when the pair ends, however it ends.
+   * GraphModel#budgetForFullPasses}) and given back when the pair ends, however it ends, and the
+   * embedding passes side by side on up to {@code inferenceThreads} threads (the same embeddings;
+   * see {@link GraphModel#useInferenceThreads}).
    *
    * @throws CancellationException also when cancelled while waiting for memory
    */
