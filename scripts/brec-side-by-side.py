@@ -307,6 +307,9 @@ def main():
                     "report every round's ratio and the medians over rounds (default 1)")
     ap.add_argument("--reference-log", help="with --skip reference or both: the reference-log.txt files of earlier runs"
                     " (','-separated, e.g. one per range), read instead of the work folder's")
+    ap.add_argument("--prepare-only", action="store_true",
+                    help="only convert the reference's dataset into WORK/ref-data (kept by later runs with the same"
+                    " --work), e.g. in the background while something else runs, then stop")
     a = ap.parse_args()
 
     ranges = parse_pairs(a.pairs)
@@ -333,6 +336,12 @@ def main():
             if rc != 0:
                 raise SystemExit(f"build-brec failed (rc {rc}), see {a.work}/build-brec.log")
     brec_file = os.path.abspath(brec_file)
+
+    if a.prepare_only:
+        t0 = time.time()
+        prepare_reference(a, brec_file, gpu)
+        print(f"the reference's dataset is ready in {os.path.join(a.work, 'ref-data')} ({time.time() - t0:.1f} s)")
+        return 0
 
     # ---- the rounds: Expresso, then the reference, in turn (never at once); a machine whose speed
     # drifts moves both alike within a round, so the ratio of a round is the figure to trust

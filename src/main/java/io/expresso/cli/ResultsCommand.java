@@ -33,7 +33,8 @@ final class ResultsCommand implements Callable<Integer> {
   @Option(names = "--wait", paramLabel = "N", description = "wait until N unique results arrived")
   Integer wait;
 
-  @Option(names = "--timeout", paramLabel = "S", description = "give up waiting after S seconds (default: ${DEFAULT-VALUE})")
+  @Option(names = "--timeout", paramLabel = "S", description = "give up waiting after S seconds (default: ${DEFAULT-VALUE});"
+      + " what arrived by then is still printed and written, and the exit status is 1")
   int timeoutSeconds = 600;
 
   @Option(names = "--json", description = "print the JSON summary instead of tables")
@@ -55,6 +56,7 @@ final class ResultsCommand implements Callable<Integer> {
     Topics.require(clients, List.of(Topics.RESULTS)); // a reader creates nothing
     List<io.expresso.proto.v1.Result> results;
     ResultSummary.DuplicateRecords duplicates;
+    String incomplete = null;
     try (Aggregator a = new Aggregator(clients, experiment)) {
       if (wait != null) {
         boolean ok;
@@ -64,8 +66,9 @@ final class ResultsCommand implements Callable<Integer> {
           ok = a.awaitUnique(wait, timeout);
         }
         if (!ok) {
-          throw new IllegalStateException("only " + a.uniqueCount() + " of " + wait + " unique results of experiment "
-              + experiment + " arrived within " + timeoutSeconds + " s");
+          // a long run cut short still shows what it has: the tables and files say how many arrived
+          incomplete = "only " + a.uniqueCount() + " of " + wait + " unique results of experiment " + experiment
+              + " arrived within " + timeoutSeconds + " s; the tables and files hold those";
         }
       } else {
         a.start();
@@ -89,6 +92,10 @@ final class ResultsCommand implements Callable<Integer> {
       for (Path p : ReportFiles.write(out, summary)) {
         System.err.println("wrote " + p);
       }
+    }
+    if (incomplete != null) {
+      spec.commandLine().getErr().println("expresso results: " + incomplete);
+      return 1;
     }
     return 0;
   }

@@ -95,6 +95,15 @@ class DuplicateResultsTest {
   }
 
   @Test
+  void aWaitCutShortStillPrintsAndWritesWhatArrivedAndExitsOne(@TempDir Path out) throws Exception {
+    assertThat(Main.execute("results", "--bootstrap", broker.bootstrap(), "--experiment", "dup", "--wait", "9",
+        "--timeout", "2", "--out", out.toString())).isEqualTo(1);
+    assertThat(console.out()).contains("experiment dup: 5 unique results");
+    assertThat(console.err()).contains("only 5 of 9 unique results of experiment dup arrived within 2 s");
+    assertThat(Files.readAllLines(out.resolve("dup.results.jsonl"))).hasSize(5);
+  }
+
+  @Test
   void theLivePageAndTheMetricsOfUpAndWatchCountEachTaskOnce() throws Exception {
     try (Metrics metrics = new Metrics()) {
       LiveService live = LiveService.start(broker.bootstrap(), "127.0.0.1", 0, metrics);
