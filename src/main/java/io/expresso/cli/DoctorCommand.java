@@ -65,7 +65,9 @@ final class DoctorCommand implements Callable<Integer> {
         + " need to run as alone (--memory-budget SIZE: that much for every pair instead)");
     out.println("GPU precision: " + GpuPrecision.current().label() + " (" + GpuPrecision.OVERRIDE + "="
         + Optional.ofNullable(NativeEnvironment.get(GpuPrecision.OVERRIDE)).orElse("unset")
-        + " in this process; CPU devices always fp32)");
+        + " in this process; CPU devices always fp32); cuDNN's deterministic algorithms: "
+        + (io.expresso.model.CudnnDeterminism.wanted() ? "on" : "off (-D" + io.expresso.model.CudnnDeterminism.PROPERTY
+            + "=false)"));
     out.flush();
 
     int failed = 0;

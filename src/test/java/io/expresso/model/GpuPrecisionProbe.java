@@ -3,7 +3,7 @@ package io.expresso.model;
 /**
  * Run in a fresh JVM by {@link GpuPrecisionTest} (the precision is fixed once per process): makes
  * GPU devices the ways Expresso does, with no GPU present, and prints what the native environment
- * says after each step.
+ * and ATen's cuDNN flag (the CPU libtorch holds it too) say after each step.
  */
 public final class GpuPrecisionProbe {
 
@@ -17,10 +17,14 @@ public final class GpuPrecisionProbe {
     }
     Devices.parse("cpu");
     say("after-cpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
+    EngineSeeds.seeded(1, () -> { }); // a CPU model: PyTorch loaded, cuDNN left as it is
+    say("cudnn-deterministic-cpu-only", String.valueOf(CudnnDeterminism.current()));
     ai.djl.Device gpu = new io.expresso.runtime.Device("gpu", 1).djl();
     say("gpu", gpu.isGpu() + " " + gpu.getDeviceId());
     say("after-gpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
     say("precision", GpuPrecision.of(gpu).label());
+    EngineSeeds.seeded(1, () -> { }); // the next model's seeding, as every model's
+    say("cudnn-deterministic", String.valueOf(CudnnDeterminism.current()));
     Precision other = GpuPrecision.current() == Precision.FP32 ? Precision.TF32 : Precision.FP32;
     try {
       GpuPrecision.choose(other);

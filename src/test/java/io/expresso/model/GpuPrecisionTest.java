@@ -22,9 +22,12 @@ import org.junit.jupiter.api.Test;
  */
 class GpuPrecisionTest {
 
-  private static Map<String, String> probe(String mode) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-        "-cp", System.getProperty("java.class.path"), GpuPrecisionProbe.class.getName(), mode).redirectErrorStream(true);
+  private static Map<String, String> probe(String mode, String... jvmOptions) throws IOException, InterruptedException {
+    List<String> command = new java.util.ArrayList<>(List.of(
+        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java", "-Dai.djl.offline=true"));
+    command.addAll(List.of(jvmOptions));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), GpuPrecisionProbe.class.getName(), mode));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put(GpuPrecision.OVERRIDE, "1");
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -50,6 +53,15 @@ class GpuPrecisionTest {
     assertThat(p.get("precision")).isEqualTo("fp32");
     assertThat(p.get("switch")).contains("already fp32").contains("before the first GPU device");
     assertThat(p.get("end")).isEqualTo("0");
+  }
+
+  @Test
+  void modelsOfAProcessWithAGpuDeviceRunCudnnsDeterministicAlgorithms() throws Exception {
+    Map<String, String> p = probe("default");
+    assertThat(p.get("cudnn-deterministic-cpu-only")).isEqualTo("false"); // PyTorch's default, untouched
+    assertThat(p.get("cudnn-deterministic")).isEqualTo("true");
+    Map<String, String> off = probe("default", "-D" + CudnnDeterminism.PROPERTY + "=false");
+    assertThat(off.get("cudnn-deterministic")).isEqualTo("false");
   }
 
   @Test

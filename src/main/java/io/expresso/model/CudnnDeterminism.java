@@ -1,0 +1,89 @@
+package io.expresso.model;
+
+import com.sun.jna.Function;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
+
+/**
+ * cuDNN's deterministic algorithms for this process's GPU devices, so that a seed gives the same
+ * bits, and so the same verdicts, every time it runs on a GPU.
+ *
+ * <p>Measured on an H200 (docs/results/gpu-h200-brec.md): with PyTorch's default, cuDNN chose
+ * algorithms that accumulate in a run-dependent order for the larger BREC graphs (strongly regular
+ * from pair 113 on, CFI, 4-vertex, distance regular), and one seed's T² differed between two runs
+ * on 828 of 2000 tasks, 9 verdicts among them; graphs up to 10-odd vertices were identical.
+ * This is PyTorch's {@code torch.backends.cudnn.deterministic = True}. DJL's JNI has no switch for
+ * it, so it calls ATen's {@code at::globalContext().setDeterministicCuDNN(true)} in the loaded
+ * {@code libtorch_cpu} through JNA; the symbols are C++-mangled (Itanium ABI, stable across the
+ * PyTorch releases Expresso runs on: 2.7 to 2.13).
+ *
+ * <p>{@code -Dexpresso.gpu.deterministic=false} leaves PyTorch's default, for measuring what
+ * determinism costs.
+ */
+public final class CudnnDeterminism {
+
+  /** The system property that turns it off (for measurement). */
+  public static final String PROPERTY = "expresso.gpu.deterministic";
+
+  private static final String GLOBAL_CONTEXT = "_ZN2at13globalContextEv";
+  private static final String SET = "_ZN2at7Context21setDeterministicCuDNNEb";
+  private static final String GET = "_ZNK2at7Context18deterministicCuDNNEv";
+
+  private static Boolean applied;
+
+  private CudnnDeterminism() {}
+
+  /** Whether this process asks for it (the default), by {@link #PROPERTY}. */
+  public static boolean wanted() {
+    return !"false".equalsIgnoreCase(System.getProperty(PROPERTY, "true").strip());
+  }
+
+  /**
+   * Applies the setting once, loading the PyTorch engine if it is not yet loaded; every model of a
+   * process with a GPU device comes through here ({@link EngineSeeds#seeded}).
+   *
+   * @return whether cuDNN now runs deterministic algorithms in this process
+   * @throws IllegalStateException if it was wanted and could not be set
+   */
+  static synchronized boolean apply() {
+    if (applied == null) {
+      if (!wanted()) {
+        applied = false;
+      } else {
+        ai.djl.engine.Engine.getEngine("PyTorch"); // loads libtorch where not yet loaded
+        set(true);
+        applied = true;
+      }
+    }
+    return applied;
+  }
+
+  /** What ATen's context says now: {@code torch.backends.cudnn.deterministic}. */
+  public static boolean current() {
+    return (context().getFunction(GET).invokeInt(new Object[] {contextPointer()}) & 0xff) != 0;
+  }
+
+  private static void set(boolean on) {
+    Function f = context().getFunction(SET);
+    f.invokeVoid(new Object[] {contextPointer(), on});
+    if (current() != on) {
+      throw new IllegalStateException("cuDNN's deterministic flag did not take (" + LoadedTorch.find().map(LoadedTorch::text)
+          .orElse("no PyTorch mapped") + "); run with -D" + PROPERTY + "=false to go on without it");
+    }
+  }
+
+  private static Pointer contextPointer() {
+    return context().getFunction(GLOBAL_CONTEXT).invokePointer(new Object[0]);
+  }
+
+  private static NativeLibrary context() {
+    LoadedTorch torch = LoadedTorch.find().orElseThrow(() -> new IllegalStateException(
+        "cannot set cuDNN's deterministic flag: no PyTorch library is mapped in this process"));
+    try {
+      return NativeLibrary.getInstance(torch.libtorch().toString()); // the loaded library's handle again
+    } catch (UnsatisfiedLinkError e) {
+      throw new IllegalStateException("cannot open " + torch.libtorch() + " for cuDNN's deterministic flag: "
+          + e.getMessage(), e);
+    }
+  }
+}
