@@ -21,6 +21,8 @@ import java.util.Map;
  */
 public final class ReportFiles {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReportFiles.class);
+
   private static final JsonFormat.Printer JSON = JsonFormat.printer().preservingProtoFieldNames()
       .omittingInsignificantWhitespace();
 
@@ -28,8 +30,33 @@ public final class ReportFiles {
 
   /** Writes the files into {@code dir} (created if missing) and returns their paths. */
   public static List<Path> write(Path dir, ResultSummary summary) throws IOException {
+    return write(dir, summary, ReportFiles::writePlot);
+  }
+
+  /** Draws the accuracy plot into a file. */
+  @FunctionalInterface
+  interface PlotWriter {
+    void write(Path png, ResultSummary s) throws IOException;
+  }
+
+  static List<Path> write(Path dir, ResultSummary summary, PlotWriter plot) throws IOException {
     Files.createDirectories(dir);
     String base = safe(summary.experiment());
+    List<Path> written = new java.util.ArrayList<>();
+    // the plot first: where this Java cannot draw, the reports say so instead of linking a missing file
+    String noPlot = null;
+    if (!brecEntries(summary).isEmpty()) {
+      Path png = dir.resolve(plotName(summary));
+      try {
+        plot.write(png, summary);
+        written.add(png);
+      } catch (LinkageError | java.awt.AWTError | InternalError e) {
+        // seen on a GPU host: a jlink'd runtime whose font library needs a libharfbuzz the host lacks
+        noPlot = "no plot: this Java runtime cannot draw text here (" + e.getClass().getSimpleName() + ": "
+            + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + ")";
+        LOG.warn("{}; the tables are complete", noPlot);
+      }
+    }
     Path jsonl = dir.resolve(base + ".results.jsonl");
     try (BufferedWriter w = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8)) {
       for (Result r : summary.results()) {
@@ -40,15 +67,11 @@ public final class ReportFiles {
     Path json = dir.resolve(base + ".summary.json");
     Files.writeString(json, summary.json() + "\n", StandardCharsets.UTF_8);
     Path md = dir.resolve(base + ".report.md");
-    Files.writeString(md, markdown(summary), StandardCharsets.UTF_8);
+    Files.writeString(md, markdown(summary, noPlot), StandardCharsets.UTF_8);
     Path html = dir.resolve(base + ".report.html");
-    Files.writeString(html, html(summary), StandardCharsets.UTF_8);
-    if (brecEntries(summary).isEmpty()) {
-      return List.of(jsonl, json, md, html);
-    }
-    Path png = dir.resolve(plotName(summary));
-    writePlot(png, summary);
-    return List.of(jsonl, json, md, html, png);
+    Files.writeString(html, html(summary, noPlot), StandardCharsets.UTF_8);
+    written.addAll(0, List.of(jsonl, json, md, html));
+    return List.copyOf(written);
   }
 
   /** The configurations run on BREC: those get the paper's columns and the plot. */
@@ -101,6 +124,11 @@ public final class ReportFiles {
   }
 
   static String markdown(ResultSummary s) {
+    return markdown(s, null);
+  }
+
+  /** The Markdown report; {@code noPlot}, if not null, says why the plot is missing. */
+  static String markdown(ResultSummary s, String noPlot) {
     StringBuilder sb = new StringBuilder();
     sb.append("# Experiment ").append(md(s.experiment())).append("\n\n");
     sb.append(String.format(Locale.ROOT, "%d unique results, %d duplicates in report, %d errors.%n%n%s.%n",
@@ -124,7 +152,7 @@ public final class ReportFiles {
       sb.append(String.format(Locale.ROOT, "%nSynthetic tasks, publish to finish: p50 %.3f s, p99 %.3f s.%n",
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
-    markdownLeaderboard(sb, s);
+    markdownLeaderboard(sb, s, noPlot);
     for (RobustTable t : robustTables(s)) {
       sb.append("\n## ").append(md(t.title())).append("\n\n| ")
           .append(String.join(" | ", t.header().stream().map(ReportFiles::md).toList())).append(" |\n|")
@@ -137,7 +165,7 @@ public final class ReportFiles {
   }
 
   /** Seeds and verdicts when any method ran under several seeds or on BREC; then each BREC configuration beside the paper. */
-  private static void markdownLeaderboard(StringBuilder sb, ResultSummary s) {
+  private static void markdownLeaderboard(StringBuilder sb, ResultSummary s, String noPlot) {
     if (s.leaderboard().stream().noneMatch(e -> e.seeds() > 1 || e.brec())) {
       return;
     }
@@ -158,11 +186,12 @@ public final class ReportFiles {
     if (!brecEntries(s).isEmpty()) {
       sb.append("\nOurs: pairs reliably distinguished by the best seed. Regular is simple and strongly regular"
           + " (100 pairs); the paper's Regular (140) adds 4-Vertex Condition and Distance Regular.\n\n")
-          .append("![accuracy per category and model](").append(plotName(s)).append(")\n");
+          .append(noPlot != null ? "(" + md(noPlot) + ".)"
+              : "![accuracy per category and model](" + plotName(s) + ")").append('\n');
     }
   }
 
-  private static void htmlLeaderboard(StringBuilder sb, ResultSummary s) {
+  private static void htmlLeaderboard(StringBuilder sb, ResultSummary s, String noPlot) {
     if (s.leaderboard().stream().noneMatch(e -> e.seeds() > 1 || e.brec())) {
       return;
     }
@@ -186,8 +215,8 @@ public final class ReportFiles {
     if (!brecEntries(s).isEmpty()) {
       sb.append("<p>Ours: pairs reliably distinguished by the best seed. Regular is simple and strongly regular"
           + " (100 pairs); the paper's Regular (140) adds 4-Vertex Condition and Distance Regular.</p>\n")
-          .append("<p><img src=\"").append(esc(plotName(s)))
-          .append("\" alt=\"accuracy per category and model\"></p>\n");
+          .append(noPlot != null ? "<p>(" + esc(noPlot) + ".)</p>\n"
+              : "<p><img src=\"" + esc(plotName(s)) + "\" alt=\"accuracy per category and model\"></p>\n");
     }
   }
 
@@ -230,6 +259,11 @@ public final class ReportFiles {
   }
 
   static String html(ResultSummary s) {
+    return html(s, null);
+  }
+
+  /** The HTML report; {@code noPlot}, if not null, says why the plot is missing. */
+  static String html(ResultSummary s, String noPlot) {
     StringBuilder sb = new StringBuilder();
     sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Expresso: ")
         .append(esc(s.experiment())).append("</title>\n<style>body{font-family:sans-serif;margin:2em}"
@@ -258,7 +292,7 @@ public final class ReportFiles {
       sb.append(String.format(Locale.ROOT, "<p>Synthetic tasks, publish to finish: p50 %.3f s, p99 %.3f s.</p>%n",
           s.syntheticLatency(0.5), s.syntheticLatency(0.99)));
     }
-    htmlLeaderboard(sb, s);
+    htmlLeaderboard(sb, s, noPlot);
     for (RobustTable t : robustTables(s)) {
       sb.append("<h2>").append(esc(t.title())).append("</h2>\n<table><tr>");
       t.header().forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));

@@ -9,6 +9,7 @@ import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.Result;
 import io.expresso.testing.Pngs;
 import java.awt.image.BufferedImage;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -178,6 +179,23 @@ class SeedLeaderboardTest {
 
     List<Path> files = ReportFiles.write(dir, s);
     assertThat(files).extracting(p -> p.getFileName().toString()).contains("brec.accuracy.png");
+  }
+
+  @Test
+  void aJavaThatCannotDrawStillWritesEveryTableAndSaysWhyThePlotIsMissing(@TempDir Path dir) throws Exception {
+    ResultSummary s = new ResultSummary("brec", threeSeeds());
+    List<Path> files = ReportFiles.write(dir, s, (png, summary) -> {
+      throw new UnsatisfiedLinkError("/jre/lib/libfontmanager.so: libharfbuzz.so.0: cannot open shared object file");
+    });
+    assertThat(files).extracting(p -> p.getFileName().toString())
+        .containsExactly("brec.results.jsonl", "brec.summary.json", "brec.report.md", "brec.report.html");
+    assertThat(dir.resolve("brec.accuracy.png")).doesNotExist();
+    String md = Files.readString(dir.resolve("brec.report.md"));
+    assertThat(md).contains("| total | 8 | 5 | 62.5 | 233/400 | 58.3 |",
+        "no plot: this Java runtime cannot draw text here (UnsatisfiedLinkError: /jre/lib/libfontmanager.so:"
+            + " libharfbuzz.so.0").doesNotContain("brec.accuracy.png");
+    assertThat(Files.readString(dir.resolve("brec.report.html"))).contains("no plot: this Java runtime")
+        .doesNotContain("<img");
   }
 
   @Test
