@@ -9,9 +9,9 @@ import com.sun.jna.Pointer;
  * bits, and so the same verdicts, every time it runs on a GPU.
  *
  * <p>Measured on an H200 (docs/results/gpu-h200-brec.md): with PyTorch's default, cuDNN chose
- * algorithms that accumulate in a run-dependent order for the larger BREC graphs (strongly regular
- * from pair 113 on, CFI, 4-vertex, distance regular), and one seed's T² differed between two runs
- * on 828 of 2000 tasks, 9 verdicts among them; graphs up to 10-odd vertices were identical.
+ * algorithms that accumulate in a run-dependent order for the larger BREC graphs (25 vertices and
+ * more: strongly regular, CFI, 4-vertex, distance regular), and one seed's T² differed between two
+ * runs on 828 of 2000 tasks, 9 verdicts among them; 10–11-vertex graphs were identical.
  * This is PyTorch's {@code torch.backends.cudnn.deterministic = True}. DJL's JNI has no switch for
  * it, so it calls ATen's {@code at::globalContext().setDeterministicCuDNN(true)} in the loaded
  * {@code libtorch_cpu} through JNA; the symbols are C++-mangled (Itanium ABI, stable across the
