@@ -64,8 +64,14 @@ public final class CudnnDeterminism {
   }
 
   private static void set(boolean on) {
-    Function f = context().getFunction(SET);
-    f.invokeVoid(new Object[] {contextPointer(), on});
+    try {
+      Function f = context().getFunction(SET);
+      f.invokeVoid(new Object[] {contextPointer(), on});
+    } catch (UnsatisfiedLinkError e) { // a libtorch without these symbols
+      throw new IllegalStateException("cannot set cuDNN's deterministic flag in " + LoadedTorch.find()
+          .map(LoadedTorch::text).orElse("this PyTorch") + ": " + e.getMessage() + "; run with -D" + PROPERTY
+          + "=false to go on without it", e);
+    }
     if (current() != on) {
       throw new IllegalStateException("cuDNN's deterministic flag did not take (" + LoadedTorch.find().map(LoadedTorch::text)
           .orElse("no PyTorch mapped") + "); run with -D" + PROPERTY + "=false to go on without it");
