@@ -33,9 +33,17 @@ public final class CudnnDeterminism {
 
   private CudnnDeterminism() {}
 
-  /** Whether this process asks for it (the default), by {@link #PROPERTY}. */
+  /**
+   * Whether this process asks for it (the default), by {@link #PROPERTY}.
+   *
+   * @throws IllegalArgumentException if the property is neither {@code true} nor {@code false}
+   */
   public static boolean wanted() {
-    return !"false".equalsIgnoreCase(System.getProperty(PROPERTY, "true").strip());
+    String v = System.getProperty(PROPERTY, "true").strip();
+    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("-D" + PROPERTY + "=" + v + ": give true (the default) or false");
+    }
+    return v.equalsIgnoreCase("true");
   }
 
   /**

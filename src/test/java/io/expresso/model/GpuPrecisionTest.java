@@ -74,6 +74,26 @@ class GpuPrecisionTest {
   }
 
   @Test
+  void theDeterminismPropertyTakesTrueOrFalseAndNothingElse() {
+    String before = System.getProperty(CudnnDeterminism.PROPERTY);
+    try {
+      System.setProperty(CudnnDeterminism.PROPERTY, " FALSE ");
+      assertThat(CudnnDeterminism.wanted()).isFalse();
+      System.setProperty(CudnnDeterminism.PROPERTY, "flase");
+      assertThatThrownBy(CudnnDeterminism::wanted).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("-D" + CudnnDeterminism.PROPERTY + "=flase: give true (the default) or false");
+      System.clearProperty(CudnnDeterminism.PROPERTY);
+      assertThat(CudnnDeterminism.wanted()).isTrue();
+    } finally {
+      if (before == null) {
+        System.clearProperty(CudnnDeterminism.PROPERTY);
+      } else {
+        System.setProperty(CudnnDeterminism.PROPERTY, before);
+      }
+    }
+  }
+
+  @Test
   void precisionNamesAreParsedOrRefusedClearly() {
     assertThat(Precision.parse(" TF32 ")).isEqualTo(Precision.TF32);
     assertThat(Precision.parse("fp32")).isEqualTo(Precision.FP32);
