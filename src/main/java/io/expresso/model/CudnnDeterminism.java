@@ -6,7 +6,8 @@ import com.sun.jna.Pointer;
 
 /**
  * cuDNN's deterministic algorithms for this process's GPU devices, so that a seed gives the same
- * bits, and so the same verdicts, every time it runs on a GPU.
+ * bits, and so the same verdicts, every time it runs on a GPU. Applied before the first model on a
+ * GPU exists ({@link Devices#newModel}, the one maker of models).
  *
  * <p>Measured on an H200 (docs/results/gpu-h200-brec.md): with PyTorch's default, cuDNN chose
  * algorithms that accumulate in a run-dependent order for the larger BREC graphs (25 vertices and
@@ -47,8 +48,8 @@ public final class CudnnDeterminism {
   }
 
   /**
-   * Applies the setting once, loading the PyTorch engine if it is not yet loaded; every model of a
-   * process with a GPU device comes through here ({@link EngineSeeds#seeded}).
+   * Applies the setting once, loading the PyTorch engine if it is not yet loaded; every model on a
+   * GPU comes through here ({@link Devices#newModel}).
    *
    * @return whether cuDNN now runs deterministic algorithms in this process
    * @throws IllegalStateException if it was wanted and could not be set

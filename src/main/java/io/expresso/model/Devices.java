@@ -3,9 +3,10 @@ package io.expresso.model;
 import ai.djl.Device;
 
 /**
- * Parses explicit device names and makes DJL's GPU devices; nothing here assumes a GPU exists.
- * Every GPU device Expresso uses comes from {@link #gpu}, which applies the process's
- * {@link GpuPrecision} first.
+ * Parses explicit device names and makes DJL's GPU devices and models; nothing here assumes a GPU
+ * exists. Every GPU device Expresso uses comes from {@link #gpu}, which applies the process's
+ * {@link GpuPrecision} first, and every DJL model from {@link #newModel}, which makes cuDNN
+ * deterministic first on a GPU ({@link CudnnDeterminism}).
  */
 public final class Devices {
 
@@ -36,6 +37,19 @@ public final class Devices {
   public static Device gpu(int index) {
     GpuPrecision.forGpu();
     return Device.gpu(index);
+  }
+
+  /**
+   * A new DJL model on {@code device} under the PyTorch engine; on a GPU, cuDNN's deterministic
+   * algorithms are set first, so that a seed gives the same bits in every run.
+   *
+   * @throws IllegalStateException if they cannot be set (see {@link CudnnDeterminism#apply})
+   */
+  public static ai.djl.Model newModel(String name, Device device) {
+    if (device.isGpu()) {
+      CudnnDeterminism.apply();
+    }
+    return ai.djl.Model.newInstance(name, device, "PyTorch");
   }
 
   /** The name {@link #parse} accepts for this device. */

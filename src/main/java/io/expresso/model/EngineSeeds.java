@@ -5,9 +5,7 @@ import ai.djl.engine.Engine;
 /**
  * The one lock on the engine's random generator. PyTorch's generator is global to the process, so
  * seeding it and drawing initial weights must happen as one step that no other thread's seeding
- * can interleave with; every place that seeds the engine goes through here. In a process with a GPU
- * device it is also where cuDNN is made deterministic ({@link CudnnDeterminism}), before the first
- * model's weights exist.
+ * can interleave with; every place that seeds the engine goes through here.
  */
 public final class EngineSeeds {
 
@@ -20,9 +18,6 @@ public final class EngineSeeds {
   public static void seeded(long seed, Runnable draw) {
     synchronized (LOCK) {
       Engine.getEngine(ENGINE).setRandomSeed((int) (seed ^ (seed >>> 32)));
-      if (GpuPrecision.gpuInUse()) {
-        CudnnDeterminism.apply();
-      }
       draw.run();
     }
   }

@@ -69,11 +69,6 @@ public final class GpuPrecision {
     return chosen;
   }
 
-  /** Whether this process has made a GPU device ({@link Devices#gpu}). */
-  static synchronized boolean gpuInUse() {
-    return fixed;
-  }
-
   /** The precision this process's GPU devices run at. */
   public static synchronized Precision current() {
     return chosen;

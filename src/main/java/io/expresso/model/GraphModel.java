@@ -56,7 +56,6 @@ public final class GraphModel implements AutoCloseable {
    */
   static final long CPU_INFERENCE_PASS_BYTES = 256L << 20;
 
-  private static final String ENGINE = "PyTorch";
   private static final int CHECKPOINT_VERSION = 1;
 
   static {
@@ -94,7 +93,7 @@ public final class GraphModel implements AutoCloseable {
       if (head != Head.EMBEDDING) {
         throw new IllegalArgumentException("a TorchScript module is used as an embedding model only, not as " + head);
       }
-      Model model = Model.newInstance("expresso-torchscript", device, ENGINE);
+      Model model = Devices.newModel("expresso-torchscript", device);
       try {
         TorchScriptBlock block = TorchScriptBlock.load(ts, model.getNDManager(), seed);
         model.setBlock(block);
@@ -110,7 +109,7 @@ public final class GraphModel implements AutoCloseable {
       builtIn = ParameterBudget.size(builtIn, head).spec();
     }
     GraphBlock block = build(builtIn, head);
-    Model model = Model.newInstance("expresso-" + builtIn.architecture().cliName(), device, ENGINE);
+    Model model = Devices.newModel("expresso-" + builtIn.architecture().cliName(), device);
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
     EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));

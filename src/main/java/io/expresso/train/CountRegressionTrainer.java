@@ -153,7 +153,7 @@ public final class CountRegressionTrainer {
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled, ProgressSaving saving) {
     GraphRegressor net = spec.create();
-    Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(settings.device()), "PyTorch");
+    Model model = io.expresso.model.Devices.newModel(spec.architecture(), io.expresso.model.Devices.parse(settings.device()));
     model.setBlock(net.block());
     double[] map = targetMap(train, pattern);
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);

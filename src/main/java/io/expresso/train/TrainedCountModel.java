@@ -176,7 +176,7 @@ public final class TrainedCountModel implements CountModel, AutoCloseable {
       double mean = in.readDouble();
       double scale = in.readDouble();
       GraphRegressor net = spec.create();
-      Model model = Model.newInstance(spec.architecture(), io.expresso.model.Devices.parse(device), "PyTorch");
+      Model model = io.expresso.model.Devices.newModel(spec.architecture(), io.expresso.model.Devices.parse(device));
       model.setBlock(net.block());
       net.block().initialize(model.getNDManager(), DataType.FLOAT32, net.inputShapes(model.getNDManager()));
       net.block().loadParameters(model.getNDManager(), in);

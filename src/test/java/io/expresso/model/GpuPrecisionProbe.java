@@ -17,13 +17,13 @@ public final class GpuPrecisionProbe {
     }
     Devices.parse("cpu");
     say("after-cpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
-    EngineSeeds.seeded(1, () -> { }); // a CPU model: PyTorch loaded, cuDNN left as it is
+    Devices.newModel("probe-cpu", ai.djl.Device.cpu()).close(); // a CPU model: PyTorch loaded, cuDNN left as it is
     say("cudnn-deterministic-cpu-only", String.valueOf(CudnnDeterminism.current()));
     ai.djl.Device gpu = new io.expresso.runtime.Device("gpu", 1).djl();
     say("gpu", gpu.isGpu() + " " + gpu.getDeviceId());
     say("after-gpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
     say("precision", GpuPrecision.of(gpu).label());
-    EngineSeeds.seeded(1, () -> { }); // the next model's seeding, as every model's
+    Devices.newModel("probe-gpu", gpu).close(); // a model on it, made as every model is
     say("cudnn-deterministic", String.valueOf(CudnnDeterminism.current()));
     Precision other = GpuPrecision.current() == Precision.FP32 ? Precision.TF32 : Precision.FP32;
     try {

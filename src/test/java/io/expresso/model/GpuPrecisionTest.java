@@ -56,7 +56,7 @@ class GpuPrecisionTest {
   }
 
   @Test
-  void modelsOfAProcessWithAGpuDeviceRunCudnnsDeterministicAlgorithms() throws Exception {
+  void modelsOnAGpuRunCudnnsDeterministicAlgorithms() throws Exception {
     Map<String, String> p = probe("default");
     assertThat(p.get("cudnn-deterministic-cpu-only")).isEqualTo("false"); // PyTorch's default, untouched
     assertThat(p.get("cudnn-deterministic")).isEqualTo("true");
@@ -100,9 +100,9 @@ class GpuPrecisionTest {
     assertThatThrownBy(() -> Precision.parse("bf16")).hasMessageContaining("'bf16'").hasMessageContaining("fp32");
   }
 
-  /** The choke point holds only if nothing else in the code makes a DJL GPU device. */
+  /** The choke points hold only if nothing else in the code makes a DJL GPU device or a DJL model. */
   @Test
-  void onlyDevicesMakesGpuDevices() throws IOException {
+  void onlyDevicesMakesGpuDevicesAndModels() throws IOException {
     List<String> offenders;
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
       offenders = files.filter(f -> f.toString().endsWith(".java"))
@@ -110,7 +110,8 @@ class GpuPrecisionTest {
           .filter(f -> {
             try {
               String s = Files.readString(f);
-              return s.matches("(?s).*\\bDevice\\.(gpu|of|fromName)\\(.*") || s.contains("defaultDevice(");
+              return s.matches("(?s).*\\bDevice\\.(gpu|of|fromName)\\(.*") || s.contains("defaultDevice(")
+                  || s.contains("Model.newInstance(");
             } catch (IOException e) {
               throw new java.io.UncheckedIOException(e);
             }
