@@ -1,6 +1,5 @@
 package io.expresso.model;
 
-import com.sun.jna.Function;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 
@@ -29,6 +28,7 @@ public final class CudnnDeterminism {
   private static final String GLOBAL_CONTEXT = "_ZN2at13globalContextEv";
   private static final String SET = "_ZN2at7Context21setDeterministicCuDNNEb";
   private static final String GET = "_ZNK2at7Context18deterministicCuDNNEv";
+  private static final String WAY_OUT = "; run with -D" + PROPERTY + "=false to go on without it";
 
   private static Boolean applied;
 
@@ -69,33 +69,43 @@ public final class CudnnDeterminism {
 
   /** What ATen's context says now: {@code torch.backends.cudnn.deterministic}. */
   public static boolean current() {
-    return (context().getFunction(GET).invokeInt(new Object[] {contextPointer()}) & 0xff) != 0;
+    NativeLibrary torch = torch();
+    return read(torch, context(torch));
   }
 
   private static void set(boolean on) {
+    NativeLibrary torch = torch();
+    Pointer context;
     try {
-      Function f = context().getFunction(SET);
-      f.invokeVoid(new Object[] {contextPointer(), on});
+      context = context(torch);
+      torch.getFunction(SET).invokeVoid(new Object[] {context, on});
     } catch (UnsatisfiedLinkError e) { // a libtorch without these symbols
-      throw new IllegalStateException("cannot set cuDNN's deterministic flag in " + LoadedTorch.find()
-          .map(LoadedTorch::text).orElse("this PyTorch") + ": " + e.getMessage() + "; run with -D" + PROPERTY
-          + "=false to go on without it", e);
+      throw new IllegalStateException("cannot set cuDNN's deterministic flag in " + loaded() + ": " + e.getMessage()
+          + WAY_OUT, e);
     }
-    if (current() != on) {
-      throw new IllegalStateException("cuDNN's deterministic flag did not take (" + LoadedTorch.find().map(LoadedTorch::text)
-          .orElse("no PyTorch mapped") + "); run with -D" + PROPERTY + "=false to go on without it");
+    if (read(torch, context) != on) {
+      throw new IllegalStateException("cuDNN's deterministic flag did not take in " + loaded() + WAY_OUT);
     }
   }
 
-  private static Pointer contextPointer() {
-    return context().getFunction(GLOBAL_CONTEXT).invokePointer(new Object[0]);
+  private static boolean read(NativeLibrary torch, Pointer context) {
+    return (torch.getFunction(GET).invokeInt(new Object[] {context}) & 0xff) != 0; // a C++ bool: the low byte
   }
 
-  private static NativeLibrary context() {
+  private static Pointer context(NativeLibrary torch) {
+    return torch.getFunction(GLOBAL_CONTEXT).invokePointer(new Object[0]);
+  }
+
+  private static String loaded() {
+    return LoadedTorch.find().map(LoadedTorch::text).orElse("this PyTorch");
+  }
+
+  /** The loaded libtorch, opened again by path (the same handle). */
+  private static NativeLibrary torch() {
     LoadedTorch torch = LoadedTorch.find().orElseThrow(() -> new IllegalStateException(
         "cannot set cuDNN's deterministic flag: no PyTorch library is mapped in this process"));
     try {
-      return NativeLibrary.getInstance(torch.libtorch().toString()); // the loaded library's handle again
+      return NativeLibrary.getInstance(torch.libtorch().toString());
     } catch (UnsatisfiedLinkError e) {
       throw new IllegalStateException("cannot open " + torch.libtorch() + " for cuDNN's deterministic flag: "
           + e.getMessage(), e);
