@@ -4,7 +4,7 @@ from . import summary as S
 
 PAIR_COLUMNS = ["task_id", "suite", "method", "pair", "category", "seed", "distinguished", "reliable", "t2",
                 "t2_reliability", "threshold", "epochs", "final_loss", "seconds", "error", "error_message", "worker",
-                "device", "precision", "revision", "versions", "attempt", "publisher"]
+                "device", "precision", "threads", "revision", "versions", "attempt", "publisher"]
 
 
 def _frame(rows, columns):
@@ -61,7 +61,8 @@ class Results:
                 "threshold": p.threshold if ok else None, "epochs": p.epochs if ok else None,
                 "final_loss": p.final_loss if ok else None, "seconds": v.compute_seconds,
                 "error": r.error.reason if not ok else None, "error_message": r.error.message if not ok else None,
-                "worker": v.worker_id, "device": v.device, "precision": v.precision, "revision": v.revision,
+                "worker": v.worker_id, "device": v.device, "precision": v.precision,
+                "threads": v.intra_op_threads or None, "revision": v.revision,
                 "versions": v.versions, "attempt": v.attempt, "publisher": v.publisher})
         return rows
 

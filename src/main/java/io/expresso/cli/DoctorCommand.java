@@ -57,6 +57,7 @@ final class DoctorCommand implements Callable<Integer> {
     }
     out.println("CPU: " + io.expresso.model.EngineDefaults.intraOpThreads() + " intra-op thread(s) per evaluation, "
         + "OMP_WAIT_POLICY=" + Optional.ofNullable(NativeEnvironment.get("OMP_WAIT_POLICY")).orElse("(unset)")
+        + ", GOMP_SPINCOUNT=" + Optional.ofNullable(NativeEnvironment.get("GOMP_SPINCOUNT")).orElse("(unset)")
         + ", MALLOC_ARENA_MAX=" + Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
             .orElse("(unset: tensor memory spread over glibc's per-thread arenas; scripts/expresso sets 1)"));
     out.println("CPU memory: a pool of " + new io.expresso.model.MemoryBudget(

@@ -125,8 +125,8 @@ final class EvalCommand implements Callable<Integer> {
   String memoryBudget;
 
   @Option(names = "--pairs-at-once", paramLabel = "N", description = "pairs judged side by side, each on its own"
-      + " thread with the engine's intra-op threads; the results do not depend on N (default: one per core on the CPU,"
-      + " as a worker's CPU devices; 1 on a GPU)")
+      + " thread with the engine's intra-op threads; the results do not depend on N (default on the CPU: one per two"
+      + " cores, each on two intra-op threads, as a worker's CPU devices; 1 on a GPU)")
   Integer pairsAtOnce;
 
   @Option(names = "--results", paramLabel = "FILE", description = "JSONL file each pair's result is appended to as soon"
@@ -167,7 +167,7 @@ final class EvalCommand implements Callable<Integer> {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
       }
       seedList = seedList();
-      atOnce = pairsAtOnce != null ? pairsAtOnce : dev.isGpu() ? 1 : defaultPairsAtOnce();
+      atOnce = pairsAtOnce != null ? pairsAtOnce : dev.isGpu() ? 1 : EngineDefaults.evaluationsPerMachine();
       if (atOnce < 1 || atOnce > MAX_PAIRS_AT_ONCE) {
         throw new IllegalArgumentException("--pairs-at-once must be 1 to " + MAX_PAIRS_AT_ONCE + ", got " + atOnce);
       }
@@ -187,7 +187,7 @@ final class EvalCommand implements Callable<Integer> {
     if (dev.isGpu()) { // CPU devices are always fp32: CPU results files keep their configuration
       config.put("precision", GpuPrecision.of(dev).label());
     } else if (EngineDefaults.intraOpThreads() != 1) { // the order of float sums follows the thread count
-      // (one thread, the default, keeps the results files of before)
+      // (one thread, the default before 2026-11-27, keeps the results files of then)
       config.put("threads", EngineDefaults.intraOpThreads());
     }
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
@@ -225,7 +225,7 @@ final class EvalCommand implements Callable<Integer> {
         // GPU's evaluations split its budget; a user's --memory-budget is every pair's own.
         MemorySource memory = MemorySource.forDevice(dev, budget, running);
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
-        int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, defaultPairsAtOnce() / running);
+        int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, EngineDefaults.evaluationsPerMachine() / running);
         PairsAtOnce.run(jobs, running,
             (job, stop) -> PairEvaluator.evaluate(job.pair(), modelSpec, settings, job.seed(), dev, memory,
                 inferenceThreads, stop),
@@ -266,11 +266,6 @@ final class EvalCommand implements Callable<Integer> {
       err.println("expresso: error: " + e);
     }
     return errors.isEmpty() ? 0 : 1;
-  }
-
-  /** One pair per core's worth of the engine's intra-op threads: every core trains. */
-  private static int defaultPairsAtOnce() {
-    return Math.max(1, Runtime.getRuntime().availableProcessors() / EngineDefaults.intraOpThreads());
   }
 
   /**

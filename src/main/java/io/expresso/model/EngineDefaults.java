@@ -6,20 +6,20 @@ package io.expresso.model;
  * <ul>
  *   <li>{@code ai.djl.offline=true}: the native library comes from Maven Central; nothing is
  *       downloaded at run time.
- *   <li>{@code ai.djl.pytorch.num_threads=1}: one intra-op thread per evaluation. A worker runs one
- *       CPU device per core, so its parallelism comes from evaluations side by side, with no
- *       OpenMP barrier between them, which is fast on an idle machine and a loaded one alike. For
- *       one pair at a time on an idle 2-core machine, two threads made 50–96-vertex CFI pairs 1.5×
- *       faster and, with a short spin before OpenMP's threads sleep ({@code GOMP_SPINCOUNT=30000}),
- *       a strongly regular epoch 1.36× faster; under load the spin made it 2× slower
- *       (docs/results/brec-cpu-side-by-side.md). One thread also gives the same bits on every
- *       machine whatever its core count (the order of float sums follows the thread count). Set
- *       the property for more.
- *   <li>{@code OMP_WAIT_POLICY=PASSIVE} in the native environment: idle OpenMP threads sleep rather
- *       than spin. Spinning threads took the cores the working ones needed whenever anything else
- *       ran on the machine: two threads made pairs 10–100× slower on a shared 2-core machine
- *       (docs/gnn-evaluation.md); passive, two threads were as fast as one under the same load
- *       (docs/results/brec-cpu-side-by-side.md).
+ *   <li>{@code ai.djl.pytorch.num_threads=2} (1 on a one-core machine): two intra-op threads per
+ *       evaluation, and one evaluation per two cores (eval's pairs at once, a worker's CPU devices).
+ *       Measured on a 2-core machine, BREC's Regular pairs 60-159 under PPGN: one pair at a time on
+ *       two threads judged a pair in 0.22-0.23 s (median) against 0.35-0.45 s for two pairs side by
+ *       side on one thread each, and all 100 pairs in less time too (docs/results/brec-cpu-side-by-side.md).
+ *       The count is fixed rather than the machine's, so that results carry the same bits on every
+ *       machine (the order of float sums follows the thread count, not the core count); results
+ *       record it. Set the property for another count.
+ *   <li>{@code OMP_WAIT_POLICY=PASSIVE} with {@code GOMP_SPINCOUNT=30000} in the native environment:
+ *       an idle OpenMP thread spins briefly (tens of microseconds), then sleeps. Without the spin
+ *       every parallel region woke a sleeping thread and two threads gained nothing; spinning without
+ *       end took the cores the working threads needed whenever anything else ran (pairs 10-100x
+ *       slower on a shared 2-core machine, docs/gnn-evaluation.md). OpenMP shortens the spin by
+ *       itself when this process has more OpenMP threads than cores.
  *   <li>GPU arithmetic in full fp32 ({@code NVIDIA_TF32_OVERRIDE=0} in the native environment, see
  *       {@link GpuPrecision}), unless a command chose tf32.
  * </ul>
@@ -28,16 +28,21 @@ public final class EngineDefaults {
 
   private static final String THREADS = "ai.djl.pytorch.num_threads";
   private static final String OMP_WAIT_POLICY = "OMP_WAIT_POLICY";
+  private static final String GOMP_SPINCOUNT = "GOMP_SPINCOUNT";
+  /** Intra-op threads per evaluation unless set (fewer only on a machine with fewer cores). */
+  static final int DEFAULT_THREADS = 2;
 
   private EngineDefaults() {}
 
   /** Applies the defaults; call before the first DJL class loads (CLI start, model creation). */
   public static synchronized void apply() {
     setIfAbsent("ai.djl.offline", "true");
-    setIfAbsent(THREADS, "1");
-    if (NativeEnvironment.get(OMP_WAIT_POLICY) == null) {
+    setIfAbsent(THREADS, Integer.toString(defaultThreads()));
+    // a user's own OpenMP settings stay as they are
+    if (NativeEnvironment.get(OMP_WAIT_POLICY) == null && NativeEnvironment.get(GOMP_SPINCOUNT) == null) {
       try {
         NativeEnvironment.set(OMP_WAIT_POLICY, "PASSIVE");
+        NativeEnvironment.set(GOMP_SPINCOUNT, "30000");
       } catch (IllegalStateException e) {
         // no C library through JNA: OpenMP keeps its own default; nothing else depends on it
       }
@@ -49,7 +54,7 @@ public final class EngineDefaults {
   public static int intraOpThreads() {
     String v = System.getProperty(THREADS, System.getenv(THREADS));
     try {
-      int n = v == null ? 1 : Integer.parseInt(v.trim());
+      int n = v == null ? defaultThreads() : Integer.parseInt(v.trim());
       if (n > 0) {
         return n;
       }
@@ -57,6 +62,19 @@ public final class EngineDefaults {
       // named below
     }
     throw new IllegalArgumentException(THREADS + " must be a whole number of threads above 0, not '" + v + "'");
+  }
+
+  /** {@link #DEFAULT_THREADS}, or the cores where a machine has fewer. */
+  static int defaultThreads() {
+    return Math.max(1, Math.min(DEFAULT_THREADS, Runtime.getRuntime().availableProcessors()));
+  }
+
+  /**
+   * Evaluations at once that keep every core busy without sharing one: the cores divided by the
+   * threads each evaluation runs (eval's default pairs at once, a worker's default CPU devices).
+   */
+  public static int evaluationsPerMachine() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors() / intraOpThreads());
   }
 
   /** The intra-op threads of the running engine (loads it): what a result was computed with. */

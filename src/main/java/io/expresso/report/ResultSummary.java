@@ -264,8 +264,9 @@ public final class ResultSummary {
   }
 
   /**
-   * Results by device kind and the arithmetic it ran at ({@code gpu fp32}, {@code cpu fp32}; {@code ?}
-   * for results recorded before precision was), so that a report says whether TF32 was involved.
+   * Results by device kind and the arithmetic it ran at ({@code gpu fp32}, {@code cpu fp32, 2 threads}; {@code ?}
+   * for results recorded before precision was), so that a report says whether TF32 was involved and
+   * with how many intra-op threads a CPU summed its floats.
    */
   public Map<String, Integer> byPrecision() {
     Map<String, Integer> m = new TreeMap<>();
@@ -273,8 +274,9 @@ public final class ResultSummary {
       String device = r.getProvenance().getDevice();
       int colon = device.indexOf(':');
       String precision = r.getProvenance().getPrecision();
-      m.merge((colon < 0 ? device : device.substring(0, colon)) + " " + (precision.isEmpty() ? "?" : precision), 1,
-          Integer::sum);
+      int threads = r.getProvenance().getIntraOpThreads();
+      m.merge((colon < 0 ? device : device.substring(0, colon)) + " " + (precision.isEmpty() ? "?" : precision)
+          + (threads > 0 ? ", " + threads + (threads == 1 ? " thread" : " threads") : ""), 1, Integer::sum);
     }
     return m;
   }

@@ -1,6 +1,7 @@
 package io.expresso.runtime;
 
 import io.expresso.model.Devices;
+import io.expresso.model.EngineDefaults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -71,7 +72,8 @@ public record Device(String type, int index, int slot, int slots) {
 
   /**
    * Parses {@code --devices}: {@code auto} (every GPU the CUDA driver reports, {@link
-   * #AUTO_GPU_SLOTS} evaluations each, else one CPU device per available core), {@code cpu:N} (N
+   * #AUTO_GPU_SLOTS} evaluations each, else one CPU device per two cores: {@link
+   * EngineDefaults#evaluationsPerMachine}), {@code cpu:N} (N
    * CPU devices), or a comma-separated list of single devices as {@link Devices#parse} reads them
    * ({@code gpu:K}, {@code cpu}), a GPU optionally with its number of concurrent evaluations
    * ({@code gpu:0x4}).
@@ -92,7 +94,7 @@ public record Device(String type, int index, int slot, int slots) {
         }
         return List.copyOf(out);
       }
-      return cpus(Math.max(1, Runtime.getRuntime().availableProcessors()));
+      return cpus(EngineDefaults.evaluationsPerMachine());
     }
     Matcher m = CPU_N.matcher(s);
     if (m.matches()) {

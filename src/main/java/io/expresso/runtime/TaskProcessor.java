@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.Message;
+import io.expresso.model.EngineDefaults;
 import io.expresso.model.GpuPrecision;
 import io.expresso.model.LoadedTorch;
 import io.expresso.model.Precision;
@@ -247,6 +248,7 @@ public final class TaskProcessor {
         .setComputeSeconds(seconds)
         .setVersionsBytes(versionsUtf8)
         .setPrecisionBytes(utf8(device.isGpu() ? GpuPrecision.current().label() : Precision.FP32.label()))
+        .setIntraOpThreads(device.isGpu() ? 0 : EngineDefaults.intraOpThreads())
         .setRevisionBytes(revisionUtf8));
   }
 

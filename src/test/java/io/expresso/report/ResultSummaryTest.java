@@ -111,11 +111,15 @@ class ResultSummaryTest {
     rs.add(pair("b", "ppgn", "Basic", 2, true).toBuilder()
         .setProvenance(Provenance.newBuilder().setDevice("gpu:0/2").setPrecision("fp32")).build());
     rs.add(pair("c", "ppgn", "Basic", 3, true).toBuilder()
-        .setProvenance(Provenance.newBuilder().setDevice("cpu:0").setPrecision("fp32")).build());
+        .setProvenance(Provenance.newBuilder().setDevice("cpu:0").setPrecision("fp32")).build()); // before threads were recorded
+    rs.add(pair("d", "ppgn", "Basic", 4, true).toBuilder()
+        .setProvenance(Provenance.newBuilder().setDevice("cpu:1").setPrecision("fp32").setIntraOpThreads(2)).build());
     ResultSummary s = new ResultSummary("e", rs);
-    assertThat(s.byPrecision()).containsExactly(java.util.Map.entry("cpu fp32", 1), java.util.Map.entry("gpu fp32", 1),
-        java.util.Map.entry("gpu tf32", 1));
-    assertThat(ResultTables.render(s)).contains("ran on: cpu fp32 (1 result), gpu fp32 (1 result), gpu tf32 (1 result)");
-    assertThat(ReportFiles.markdown(s)).contains("Ran on (device, arithmetic): cpu fp32: 1, gpu fp32: 1, gpu tf32: 1.");
+    assertThat(s.byPrecision()).containsExactly(java.util.Map.entry("cpu fp32", 1), java.util.Map.entry("cpu fp32, 2 threads", 1),
+        java.util.Map.entry("gpu fp32", 1), java.util.Map.entry("gpu tf32", 1));
+    assertThat(ResultTables.render(s))
+        .contains("ran on: cpu fp32 (1 result), cpu fp32, 2 threads (1 result), gpu fp32 (1 result), gpu tf32 (1 result)");
+    assertThat(ReportFiles.markdown(s))
+        .contains("Ran on (device, arithmetic): cpu fp32: 1, cpu fp32, 2 threads: 1, gpu fp32: 1, gpu tf32: 1.");
   }
 }

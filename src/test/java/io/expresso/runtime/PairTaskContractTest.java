@@ -119,6 +119,8 @@ class PairTaskContractTest {
     assertThat(versions.get("pytorch")).as("the PyTorch this process loaded: the bundled CPU library")
         .isEqualTo(Versions.bundledPytorch() + "+cpu");
     assertThat(prov.getPrecision()).isEqualTo("fp32");
+    assertThat(prov.getIntraOpThreads()).as("the threads the engine summed with")
+        .isEqualTo(io.expresso.model.EngineDefaults.engineThreads()).isPositive();
     assertThat(prov.getStartedAtMs()).isPositive();
     assertThat(prov.getFinishedAtMs()).isGreaterThanOrEqualTo(prov.getStartedAtMs());
   }
