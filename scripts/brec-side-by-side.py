@@ -295,7 +295,7 @@ def main():
     ap.add_argument("--expresso-args", default="", help="more arguments for `expresso eval` (e.g. '--memory-budget 1g')")
     ap.add_argument("--pairs-at-once", type=int, default=1,
                     help="Expresso's pairs judged at once (default 1: each pair alone, as the reference's; 0: eval's"
-                    " own default, one per core)")
+                    " own default, one per two cores)")
     ap.add_argument("--seed", type=int, default=0, help="Expresso's seed (default 0)")
     ap.add_argument("--ref-seed", type=int, default=100, help="test_BREC.py --SEED (default 100, BREC's first)")
     ap.add_argument("--work", default="/tmp/brec-side-by-side", help="work folder (emptied first)")

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs independent inference passes side by side, one Java thread each, every thread with the
- * engine's one intra-op thread: an evaluation that owns several cores embeds on all of them while
+ * engine's intra-op threads: an evaluation that owns several cores embeds on all of them while
  * each pass computes exactly what it computes alone (same graphs, same kernels, same bits). The
  * threads live for the process, so the engine's per-thread state (oneDNN kernels, scratch memory)
  * is set up once.
