@@ -279,7 +279,7 @@ public final class CountRegressionTrainer {
               gc.backward(loss);
             }
             gradients.beforeStep(epoch, block);
-            trainer.step();
+            OptimizerStep.apply(trainer);
           }
         }
         if (diverged > 0) {

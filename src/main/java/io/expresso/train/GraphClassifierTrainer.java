@@ -171,7 +171,7 @@ public final class GraphClassifierTrainer {
               sum += l * picked.length;
               gc.backward(loss);
             }
-            trainer.step();
+            OptimizerStep.apply(trainer);
           }
         }
         trainLoss = sum / n;

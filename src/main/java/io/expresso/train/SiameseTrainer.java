@@ -128,16 +128,7 @@ public final class SiameseTrainer {
     // all-zero first step, and PyTorch's step would only apply momentum and decay: skip it.
     boolean apply = guard.accept(value) && value != 0f;
     if (apply) {
-      try {
-        trainer.step();
-      } catch (IllegalStateException e) {
-        // DJL checks the first update for all-zero gradients and refuses it. A network whose
-        // ReLUs are all dead (possible for tiny widths) legitimately has none: nothing to learn
-        // from this batch, so the step is skipped, as a zero-gradient Adam step would (almost) be.
-        if (!String.valueOf(e.getMessage()).startsWith("Gradient values are all zeros")) {
-          throw e;
-        }
-      }
+      OptimizerStep.apply(trainer);
     }
     return value;
   }
