@@ -65,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
 
-  @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto (every GPU, 4 evaluations each; else a CPU device per two cores, two intra-op threads each), cpu:N, gpu:0,..., gpu:0x4 (4 evaluations at once on GPU 0) (default: ${DEFAULT-VALUE})")
+  @Option(names = "--devices", paramLabel = "D", description = "worker devices: auto (every GPU, 4 evaluations each; else a CPU device per core), cpu:N, gpu:0,..., gpu:0x4 (4 evaluations at once on GPU 0) (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
   @Option(names = "--gnn", paramLabel = "SPEC", description = "GNN model spec run on the first --gnn-pairs pairs of each"

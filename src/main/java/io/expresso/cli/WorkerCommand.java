@@ -36,7 +36,7 @@ final class WorkerCommand implements Callable<Integer> {
 
   @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
 
-  @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, 4 evaluations at once on each, else one CPU device per two cores, two intra-op threads each), cpu:N, or gpu:0,gpu:1; gpu:0x4 runs 4 evaluations at once on GPU 0"
+  @Option(names = "--devices", paramLabel = "D", description = "auto (every GPU the CUDA driver reports, 4 evaluations at once on each, else one CPU device per core), cpu:N, or gpu:0,gpu:1; gpu:0x4 runs 4 evaluations at once on GPU 0"
       + " (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 

@@ -7,10 +7,13 @@ package io.expresso.model;
  *   <li>{@code ai.djl.offline=true}: the native library comes from Maven Central; nothing is
  *       downloaded at run time.
  *   <li>{@code ai.djl.pytorch.num_threads=2} (1 on a one-core machine): two intra-op threads per
- *       evaluation, and one evaluation per two cores (eval's pairs at once, a worker's CPU devices).
- *       Measured on a 2-core machine, BREC's Regular pairs 60-159 under PPGN: one pair at a time on
- *       two threads judged a pair in 0.22-0.23 s (median) against 0.35-0.45 s for two pairs side by
- *       side on one thread each, and all 100 pairs in less time too (docs/results/brec-cpu-side-by-side.md).
+ *       evaluation, and eval judges one pair per two cores at once. Measured on a 2-core machine,
+ *       BREC's Regular pairs 60-159 under PPGN: one pair at a time on two threads judged a pair in
+ *       0.22-0.23 s (median) against 0.35-0.45 s for two pairs side by side on one thread each, and
+ *       all 100 pairs in less time too (docs/results/brec-cpu-side-by-side.md). A worker keeps one
+ *       CPU device per core: its tasks are of many kinds, many of them Java-bound, and both its demo
+ *       (28 s against 35-38 s) and 100 PPGN pair tasks (58 s against 69 s) were faster on two devices
+ *       of two threads than on one.
  *       The count is fixed rather than the machine's, so that results carry the same bits on every
  *       machine (the order of float sums follows the thread count, not the core count); results
  *       record it. Set the property for another count.
@@ -71,7 +74,7 @@ public final class EngineDefaults {
 
   /**
    * Evaluations at once that keep every core busy without sharing one: the cores divided by the
-   * threads each evaluation runs (eval's default pairs at once, a worker's default CPU devices).
+   * threads each evaluation runs (eval's default pairs at once).
    */
   public static int evaluationsPerMachine() {
     return Math.max(1, Runtime.getRuntime().availableProcessors() / intraOpThreads());

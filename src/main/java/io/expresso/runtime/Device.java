@@ -1,7 +1,6 @@
 package io.expresso.runtime;
 
 import io.expresso.model.Devices;
-import io.expresso.model.EngineDefaults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -72,8 +71,7 @@ public record Device(String type, int index, int slot, int slots) {
 
   /**
    * Parses {@code --devices}: {@code auto} (every GPU the CUDA driver reports, {@link
-   * #AUTO_GPU_SLOTS} evaluations each, else one CPU device per two cores: {@link
-   * EngineDefaults#evaluationsPerMachine}), {@code cpu:N} (N
+   * #AUTO_GPU_SLOTS} evaluations each, else one CPU device per available core), {@code cpu:N} (N
    * CPU devices), or a comma-separated list of single devices as {@link Devices#parse} reads them
    * ({@code gpu:K}, {@code cpu}), a GPU optionally with its number of concurrent evaluations
    * ({@code gpu:0x4}).
@@ -94,7 +92,7 @@ public record Device(String type, int index, int slot, int slots) {
         }
         return List.copyOf(out);
       }
-      return cpus(EngineDefaults.evaluationsPerMachine());
+      return cpus(Math.max(1, Runtime.getRuntime().availableProcessors()));
     }
     Matcher m = CPU_N.matcher(s);
     if (m.matches()) {
