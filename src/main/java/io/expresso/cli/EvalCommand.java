@@ -126,7 +126,7 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--pairs-at-once", paramLabel = "N", description = "pairs judged side by side, each on its own"
       + " thread with the engine's intra-op threads; the results do not depend on N (default on the CPU: one per two"
-      + " cores, each on two intra-op threads, as a worker's CPU devices; 1 on a GPU)")
+      + " cores, each on two intra-op threads; 1 on a GPU)")
   Integer pairsAtOnce;
 
   @Option(names = "--results", paramLabel = "FILE", description = "JSONL file each pair's result is appended to as soon"

@@ -60,9 +60,8 @@ final class OptimizerStep {
       checked.setAccessible(true);
       checked.setBoolean(trainer, true);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      IllegalStateException failure = new IllegalStateException("DJL refused an optimiser step whose gradients sum to"
-          + " zero without all being zero, and its check could not be passed (" + e + ")", refusal);
-      throw failure;
+      throw new IllegalStateException("DJL refused an optimiser step whose gradients sum to zero without all being"
+          + " zero, and its check could not be passed (" + e + ")", refusal);
     }
   }
 }
