@@ -46,6 +46,7 @@ public final class TaskProcessor {
   private volatile ByteString versionsUtf8; // rewritten once, when PyTorch is first seen loaded
   private volatile boolean torchSeen;
   private final ByteString revisionUtf8;
+  private final int cpuThreads = EngineDefaults.intraOpThreads(); // fixed for the process's engine
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
   private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
 
@@ -248,7 +249,7 @@ public final class TaskProcessor {
         .setComputeSeconds(seconds)
         .setVersionsBytes(versionsUtf8)
         .setPrecisionBytes(utf8(device.isGpu() ? GpuPrecision.current().label() : Precision.FP32.label()))
-        .setIntraOpThreads(device.isGpu() ? 0 : EngineDefaults.intraOpThreads())
+        .setIntraOpThreads(device.isGpu() ? 0 : cpuThreads)
         .setRevisionBytes(revisionUtf8));
   }
 
