@@ -2,7 +2,7 @@ package io.expresso.train;
 
 import ai.djl.Device;
 import io.expresso.model.ModelSpec;
-import io.expresso.model.EngineDefaults;
+import io.expresso.engine.EngineDefaults;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;
 import java.lang.management.ManagementFactory;

@@ -1,10 +1,10 @@
 package io.expresso.cli;
 
-import io.expresso.model.DeviceCheck;
-import io.expresso.model.EngineDefaults;
-import io.expresso.model.GpuPrecision;
-import io.expresso.model.LoadedTorch;
-import io.expresso.model.NativeEnvironment;
+import io.expresso.engine.DeviceCheck;
+import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.GpuPrecision;
+import io.expresso.engine.LoadedTorch;
+import io.expresso.engine.NativeEnvironment;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.Versions;
 import java.io.PrintWriter;
@@ -55,19 +55,19 @@ final class DoctorCommand implements Callable<Integer> {
       String v = System.getenv(name);
       out.println("  " + name + "=" + (v == null ? "(unset)" : v));
     }
-    out.println("CPU: " + io.expresso.model.EngineDefaults.intraOpThreads() + " intra-op thread(s) per evaluation, "
+    out.println("CPU: " + io.expresso.engine.EngineDefaults.intraOpThreads() + " intra-op thread(s) per evaluation, "
         + "OMP_WAIT_POLICY=" + Optional.ofNullable(NativeEnvironment.get("OMP_WAIT_POLICY")).orElse("(unset)")
         + ", GOMP_SPINCOUNT=" + Optional.ofNullable(NativeEnvironment.get("GOMP_SPINCOUNT")).orElse("(unset)")
         + ", MALLOC_ARENA_MAX=" + Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
             .orElse("(unset: tensor memory spread over glibc's per-thread arenas; scripts/expresso sets 1)"));
-    out.println("CPU memory: a pool of " + new io.expresso.model.MemoryBudget(
-        io.expresso.model.MemoryPool.cpu().total()).text()
+    out.println("CPU memory: a pool of " + new io.expresso.engine.MemoryBudget(
+        io.expresso.engine.MemoryPool.cpu().total()).text()
         + " (half of the machine's or the container's) shared by the CPU devices; each pair takes what its passes"
         + " need to run as alone (--memory-budget SIZE: that much for every pair instead)");
     out.println("GPU precision: " + GpuPrecision.current().label() + " (" + GpuPrecision.OVERRIDE + "="
         + Optional.ofNullable(NativeEnvironment.get(GpuPrecision.OVERRIDE)).orElse("unset")
         + " in this process; CPU devices always fp32); cuDNN's deterministic algorithms: "
-        + (io.expresso.model.CudnnDeterminism.wanted() ? "on" : "off (-D" + io.expresso.model.CudnnDeterminism.PROPERTY
+        + (io.expresso.engine.CudnnDeterminism.wanted() ? "on" : "off (-D" + io.expresso.engine.CudnnDeterminism.PROPERTY
             + "=false)"));
     out.flush();
 
@@ -78,11 +78,11 @@ final class DoctorCommand implements Callable<Integer> {
       try {
         DeviceCheck c = DeviceCheck.run(d);
         out.printf(Locale.ROOT, "device %s: a %d-square float32 product in %.3f s, max relative error %.1e against exact%n",
-            io.expresso.model.Devices.name(d), DeviceCheck.SIDE, c.seconds(), c.maxRelativeError());
+            io.expresso.engine.Devices.name(d), DeviceCheck.SIDE, c.seconds(), c.maxRelativeError());
       } catch (RuntimeException | LinkageError e) {
         failed++;
         String why = String.valueOf(e.getMessage() == null ? e : e.getMessage()).lines().findFirst().orElse("");
-        out.println("device " + io.expresso.model.Devices.name(d) + ": FAILED: " + e.getClass().getSimpleName() + ": "
+        out.println("device " + io.expresso.engine.Devices.name(d) + ": FAILED: " + e.getClass().getSimpleName() + ": "
             + (why.length() > 300 ? why.substring(0, 300) + "…" : why));
       }
       out.flush();

@@ -2,7 +2,7 @@ package io.expresso.cli;
 
 import ai.djl.Device;
 import io.expresso.model.Architecture;
-import io.expresso.model.EngineDefaults;
+import io.expresso.engine.EngineDefaults;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.ModelSpec;

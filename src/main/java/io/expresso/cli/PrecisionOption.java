@@ -1,7 +1,7 @@
 package io.expresso.cli;
 
-import io.expresso.model.GpuPrecision;
-import io.expresso.model.Precision;
+import io.expresso.engine.GpuPrecision;
+import io.expresso.engine.Precision;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -195,7 +195,7 @@ final class PublishCommand implements Runnable {
 
   /** Loads the module once on the CPU, so that one that does not fit is refused before any task is sent. */
   static void checkLoads(TorchScriptSpec module) {
-    io.expresso.model.EngineDefaults.apply();
+    io.expresso.engine.EngineDefaults.apply();
     try (GraphModel m = GraphModel.create(module, Head.EMBEDDING, ai.djl.Device.cpu(), 0L)) {
       m.embeddingWidth();
     }

@@ -3,7 +3,7 @@ package io.expresso.cli;
 import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
-import io.expresso.model.MemoryBudget;
+import io.expresso.engine.MemoryBudget;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;

@@ -2,7 +2,7 @@ package io.expresso.metrics;
 
 import static io.expresso.metrics.MeterNames.*;
 
-import io.expresso.model.MemoryPool;
+import io.expresso.engine.MemoryPool;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

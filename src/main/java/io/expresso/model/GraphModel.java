@@ -1,5 +1,12 @@
 package io.expresso.model;
 
+import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.NativeMemory;
+import io.expresso.engine.Devices;
+import io.expresso.engine.EngineSeeds;
+import io.expresso.engine.PassThreads;
+import io.expresso.engine.MemoryBudget;
+import io.expresso.engine.MemoryBudgetException;
 import ai.djl.Device;
 import ai.djl.Model;
 import ai.djl.ndarray.NDArray;

@@ -1,5 +1,6 @@
 package io.expresso.model;
 
+import io.expresso.engine.EngineSeeds;
 import ai.djl.engine.EngineException;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;

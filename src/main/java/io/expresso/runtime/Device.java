@@ -1,6 +1,6 @@
 package io.expresso.runtime;
 
-import io.expresso.model.Devices;
+import io.expresso.engine.Devices;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;

@@ -1,7 +1,7 @@
 package io.expresso.runtime;
 
 import com.google.protobuf.Message;
-import io.expresso.model.MemoryBudget;
+import io.expresso.engine.MemoryBudget;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Topics;

@@ -7,10 +7,10 @@ import io.expresso.model.Architecture;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.NetworkSpec;
 import io.expresso.model.TorchScriptSpec;
-import io.expresso.model.EngineDefaults;
-import io.expresso.model.MemoryBudget;
-import io.expresso.model.MemoryBudgetException;
-import io.expresso.model.MemorySource;
+import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.MemoryBudget;
+import io.expresso.engine.MemoryBudgetException;
+import io.expresso.engine.MemorySource;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
@@ -46,7 +46,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   /**
    * @param budget the worker's per-device memory budget; empty: half of the GPU's memory split
    *     between its slots, or for the CPU devices a pool of half of the machine's from which each
-   *     pair leases what its passes need to run as they would alone (see {@link io.expresso.model.MemoryPool})
+   *     pair leases what its passes need to run as they would alone (see {@link io.expresso.engine.MemoryPool})
    * @param modules users' TorchScript modules by key ({@link EvaluatorRegistry#userModule}), which
    *     throws a {@link TaskFailure} where they are not allowed
    */

@@ -1,6 +1,6 @@
 package io.expresso.runtime;
 
-import io.expresso.model.LoadedTorch;
+import io.expresso.engine.LoadedTorch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;

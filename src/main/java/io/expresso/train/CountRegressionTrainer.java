@@ -1,5 +1,6 @@
 package io.expresso.train;
 
+import io.expresso.engine.Devices;
 import ai.djl.Model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
@@ -16,7 +17,7 @@ import io.expresso.count.CountingDataset;
 import io.expresso.count.Pattern;
 import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
-import io.expresso.model.EngineSeeds;
+import io.expresso.engine.EngineSeeds;
 import io.expresso.model.GraphRegressor;
 import io.expresso.model.RegressorSpec;
 import java.util.ArrayList;
@@ -153,7 +154,7 @@ public final class CountRegressionTrainer {
   public Run train(RegressorSpec spec, Pattern pattern, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled, ProgressSaving saving) {
     GraphRegressor net = spec.create();
-    Model model = io.expresso.model.Devices.newModel(spec.architecture(), io.expresso.model.Devices.parse(settings.device()));
+    Model model = io.expresso.engine.Devices.newModel(spec.architecture(), io.expresso.engine.Devices.parse(settings.device()));
     model.setBlock(net.block());
     double[] map = targetMap(train, pattern);
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);

@@ -11,7 +11,7 @@ import io.expresso.stats.PairJudgement;
  * @param judgement T² values, threshold and the official decision
  * @param training what training did (epochs, final loss, skipped steps)
  * @param seconds wall-clock time for the whole pair (training and judging; not the wait for memory that
- *     pairs beside it held, see {@link io.expresso.model.MemoryPool})
+ *     pairs beside it held, see {@link io.expresso.engine.MemoryPool})
  * @param parameters trainable parameters of the model
  * @param memory the memory budget, the passes it allowed and the peak resident memory
  */

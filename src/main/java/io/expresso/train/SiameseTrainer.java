@@ -1,5 +1,6 @@
 package io.expresso.train;
 
+import io.expresso.engine.ThreadGradients;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;

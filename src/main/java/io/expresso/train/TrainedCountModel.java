@@ -1,5 +1,6 @@
 package io.expresso.train;
 
+import io.expresso.engine.Devices;
 import ai.djl.Model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
@@ -176,7 +177,7 @@ public final class TrainedCountModel implements CountModel, AutoCloseable {
       double mean = in.readDouble();
       double scale = in.readDouble();
       GraphRegressor net = spec.create();
-      Model model = io.expresso.model.Devices.newModel(spec.architecture(), io.expresso.model.Devices.parse(device));
+      Model model = io.expresso.engine.Devices.newModel(spec.architecture(), io.expresso.engine.Devices.parse(device));
       model.setBlock(net.block());
       net.block().initialize(model.getNDManager(), DataType.FLOAT32, net.inputShapes(model.getNDManager()));
       net.block().loadParameters(model.getNDManager(), in);

@@ -3,8 +3,8 @@ package io.expresso.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.expresso.model.MemoryPool;
-import io.expresso.model.MemorySource;
+import io.expresso.engine.MemoryPool;
+import io.expresso.engine.MemorySource;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

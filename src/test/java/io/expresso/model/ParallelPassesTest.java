@@ -1,5 +1,7 @@
 package io.expresso.model;
 
+import io.expresso.engine.PassThreads;
+import io.expresso.engine.MemoryBudget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

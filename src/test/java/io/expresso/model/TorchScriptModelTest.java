@@ -1,5 +1,6 @@
 package io.expresso.model;
 
+import io.expresso.engine.MemoryBudget;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;

@@ -1,5 +1,6 @@
 package io.expresso.train;
 
+import io.expresso.engine.Devices;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -159,7 +160,7 @@ class CountRegressionTrainerTest {
         .hasMessageContaining("not a count-model checkpoint");
     assertThatThrownBy(() -> new CountRegressionTrainer.Settings(0, 16, 0.01f, 1, "cpu"))
         .hasMessageContaining("must be positive");
-    assertThatThrownBy(() -> io.expresso.model.Devices.parse("tpu")).hasMessageContaining("unknown device 'tpu'");
+    assertThatThrownBy(() -> io.expresso.engine.Devices.parse("tpu")).hasMessageContaining("unknown device 'tpu'");
   }
 
   private static Map<String, float[]> snapshot(TrainedCountModel m) {

@@ -10,7 +10,7 @@ import io.expresso.graph.Graph6;
 import io.expresso.suite.NpyStringArray;
 import java.nio.file.Path;
 import java.util.List;
-import io.expresso.model.MemoryBudget;
+import io.expresso.engine.MemoryBudget;
 import io.expresso.model.ModelSpec;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;

@@ -15,8 +15,8 @@ import ai.djl.training.Trainer;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
-import io.expresso.model.Devices;
-import io.expresso.model.EngineDefaults;
+import io.expresso.engine.Devices;
+import io.expresso.engine.EngineDefaults;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import io.expresso.graph.Graph;
 import io.expresso.model.Architecture;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
-import io.expresso.model.MemoryPool;
+import io.expresso.engine.MemoryPool;
 import io.expresso.model.ModelSpec;
 import io.expresso.stats.Threshold;
 import io.expresso.suite.Constructions;

@@ -17,7 +17,7 @@ import ai.djl.training.tracker.Tracker;
 import io.expresso.count.CountingSplit;
 import io.expresso.count.RobustnessData;
 import io.expresso.graph.Graph;
-import io.expresso.model.Devices;
+import io.expresso.engine.Devices;
 import io.expresso.model.GraphRegressor;
 import io.expresso.model.RegressorSpec;
 import java.util.Arrays;

@@ -11,7 +11,7 @@ import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
 import io.expresso.iso.Isomorphism;
 import io.expresso.model.Architecture;
-import io.expresso.model.EngineDefaults;
+import io.expresso.engine.EngineDefaults;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Relabelings;

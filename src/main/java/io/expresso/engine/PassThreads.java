@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import ai.djl.pytorch.jni.JniUtils;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * threads live for the process, so the engine's per-thread state (oneDNN kernels, scratch memory)
  * is set up once.
  */
-final class PassThreads {
+public final class PassThreads {
 
   private static final AtomicInteger NUMBER = new AtomicInteger();
   private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
@@ -26,7 +26,7 @@ final class PassThreads {
   });
 
   /** One pass: its index in the batch's order. */
-  interface Pass {
+  public interface Pass {
     void run(int index);
   }
 
@@ -37,7 +37,7 @@ final class PassThreads {
    * each thread taking the next pass not yet taken, with autograd off in every thread; returns when
    * all have ended and rethrows the first failure.
    */
-  static void run(int passes, int threads, Pass pass) {
+  public static void run(int passes, int threads, Pass pass) {
     int helpers = Math.max(0, Math.min(threads, passes) - 1);
     AtomicInteger next = new AtomicInteger();
     Runnable worker = () -> {

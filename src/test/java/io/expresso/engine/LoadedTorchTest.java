@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
@@ -55,7 +55,7 @@ public final class NativeMemory {
   }
 
   /** Applies the allocator settings (once, before the first tensor is allocated). */
-  static void init() {
+  public static void init() {
     // loading the class did it
   }
 

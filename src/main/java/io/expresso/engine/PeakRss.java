@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import java.io.IOException;
 import java.nio.file.Files;

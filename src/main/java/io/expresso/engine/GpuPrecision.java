@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 /**
  * The one place GPU arithmetic precision is chosen and applied for this process.

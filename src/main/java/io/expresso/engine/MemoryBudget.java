@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import ai.djl.Device;
 import java.lang.management.ManagementFactory;

@@ -1,4 +1,4 @@
-package io.expresso.train;
+package io.expresso.engine;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.pytorch.engine.PtNDArray;
@@ -12,11 +12,11 @@ import ai.djl.training.GradientCollector;
  * process (one static flag), which would serialise them. Gradients accumulate into the parameters'
  * own gradient arrays, as with DJL's collector; zeroing them is the model's job.
  */
-final class ThreadGradients implements GradientCollector {
+public final class ThreadGradients implements GradientCollector {
 
   private final boolean wasRecording;
 
-  ThreadGradients() {
+  public ThreadGradients() {
     wasRecording = JniUtils.isGradMode();
     JniUtils.setGradMode(true);
   }

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 /** The smallest possible pass does not fit in the device's memory budget. */
 public final class MemoryBudgetException extends IllegalStateException {

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.CancellationException;

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 /**
  * Run in a fresh JVM by {@link GpuPrecisionTest} (the precision is fixed once per process): makes

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -106,7 +106,7 @@ class GpuPrecisionTest {
     List<String> offenders;
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
       offenders = files.filter(f -> f.toString().endsWith(".java"))
-          .filter(f -> !f.endsWith(Path.of("io/expresso/model/Devices.java")))
+          .filter(f -> !f.endsWith(Path.of("io/expresso/engine/Devices.java")))
           .filter(f -> {
             try {
               String s = Files.readString(f);

@@ -1,4 +1,4 @@
-package io.expresso.model;
+package io.expresso.engine;
 
 /**
  * DJL engine settings applied before DJL loads, each only if the user has not set it:
