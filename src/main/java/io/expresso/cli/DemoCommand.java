@@ -10,7 +10,7 @@ import io.expresso.report.ReportFiles;
 import io.expresso.report.ResultSummary;
 import io.expresso.report.ResultTables;
 import io.expresso.report.RobustnessWriter;
-import io.expresso.robust.KafkaExecutor;
+import io.expresso.robust.fleet.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;

@@ -5,7 +5,7 @@ import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.model.RegressorSpec;
 import io.expresso.report.RobustnessWriter;
-import io.expresso.robust.KafkaExecutor;
+import io.expresso.robust.fleet.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;

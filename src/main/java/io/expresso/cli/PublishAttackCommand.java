@@ -1,8 +1,9 @@
 package io.expresso.cli;
 
+import io.expresso.robust.fleet.StudyTasks;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.robust.AttackJob;
-import io.expresso.robust.KafkaModelStore;
+import io.expresso.robust.fleet.KafkaModelStore;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StoredModel;
 import io.expresso.robust.StudyData;
@@ -123,7 +124,7 @@ final class PublishAttackCommand implements Callable<Integer> {
     List<AttackJob> toPublish = jobs.stream().filter(j -> !succeeded.contains(StudyJobs.taskId(j))).toList();
     try (Publisher p = new Publisher(clients)) {
       for (AttackJob j : toPublish) {
-        p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(j), StudyJobs.attackTask(common.experiment, j));
+        p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(j), StudyTasks.attackTask(common.experiment, j));
       }
       p.flush();
     }

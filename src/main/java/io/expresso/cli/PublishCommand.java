@@ -9,7 +9,7 @@ import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.train.PlateauSchedule;
-import io.expresso.robust.KafkaModelStore;
+import io.expresso.robust.fleet.KafkaModelStore;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.KafkaClients;

@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.robust.fleet.StudyTasks;
 import io.expresso.count.Pattern;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StudyJobs;
@@ -75,7 +76,7 @@ final class PublishTrainCommand implements Callable<Integer> {
     try (Publisher p = new Publisher(clients)) {
       for (TrainJob j : jobs) {
         if (!succeeded.contains(StudyJobs.taskId(j))) {
-          p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(j), StudyJobs.trainTask(common.experiment, j));
+          p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(j), StudyTasks.trainTask(common.experiment, j));
           published++;
         }
       }

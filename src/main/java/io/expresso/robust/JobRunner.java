@@ -33,7 +33,7 @@ import java.util.function.BooleanSupplier;
 public final class JobRunner implements AutoCloseable {
 
   /** What counts as an adversarial example (the paper's δ = 1); results record its δ. */
-  static final AdversarialRule RULE = AdversarialRule.paper();
+  public static final AdversarialRule RULE = AdversarialRule.paper();
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JobRunner.class);
 
   private final Map<String, TrainedCountModel> loaded = new LinkedHashMap<>();

@@ -19,11 +19,11 @@ import java.util.Map;
  * {@code AttackJob} in tasks, {@code TrainResult}, {@code AttackResult} in results): the typed
  * contract between the study and the workers, so that nothing travels as an unchecked string.
  */
-final class RobustProtos {
+public final class RobustProtos {
 
   private RobustProtos() {}
 
-  static io.expresso.proto.v1.TrainJob message(TrainJob j) {
+  public static io.expresso.proto.v1.TrainJob message(TrainJob j) {
     return io.expresso.proto.v1.TrainJob.newBuilder().setModelId(j.modelId()).setSpec(j.spec())
         .setPattern(j.pattern().cliName()).setDataset(j.dataset()).setScale(j.scale().cliName()).setSeed(j.seed())
         .setHeadOf(j.headOf() == null ? "" : j.headOf()).addAllTestOn(j.testOn()).setGraphs(j.graphs())
@@ -31,7 +31,7 @@ final class RobustProtos {
   }
 
   /** @throws IllegalArgumentException naming a missing or bad field */
-  static TrainJob job(io.expresso.proto.v1.TrainJob m) {
+  public static TrainJob job(io.expresso.proto.v1.TrainJob m) {
     return new TrainJob(required(m.getModelId(), "train job model_id"), required(m.getSpec(), "train job spec"),
         Pattern.fromName(required(m.getPattern(), "train job pattern")), required(m.getDataset(), "train job dataset"),
         Scale.fromName(required(m.getScale(), "train job scale")), m.getSeed(),
@@ -39,7 +39,7 @@ final class RobustProtos {
         (float) m.getLearningRate(), m.getBatchSize());
   }
 
-  static io.expresso.proto.v1.AttackJob message(AttackJob j) {
+  public static io.expresso.proto.v1.AttackJob message(AttackJob j) {
     io.expresso.proto.v1.AttackJob.Builder b = io.expresso.proto.v1.AttackJob.newBuilder().setAttackId(j.attackId())
         .setModelId(j.modelId()).setSpec(j.spec()).setSpace(j.space().cliName()).setScale(j.scale().cliName())
         .setDataset(j.dataset()).addAllTransferTo(j.transferTo()).setSeed(j.seed()).setBeam(j.beam())
@@ -51,7 +51,7 @@ final class RobustProtos {
   }
 
   /** @throws IllegalArgumentException naming a missing or bad field */
-  static AttackJob job(io.expresso.proto.v1.AttackJob m) {
+  public static AttackJob job(io.expresso.proto.v1.AttackJob m) {
     double[] fractions = m.getBudgetFractionsCount() == 0 ? null
         : m.getBudgetFractionsList().stream().mapToDouble(Double::doubleValue).toArray();
     return new AttackJob(required(m.getAttackId(), "attack job attack_id"), required(m.getModelId(), "attack job model_id"),
@@ -61,7 +61,7 @@ final class RobustProtos {
   }
 
   /** The result of a train job: the summary fields people and metrics read, and the whole outcome. */
-  static TrainResult.Builder result(TrainOutcome o) {
+  public static TrainResult.Builder result(TrainOutcome o) {
     TrainJob job = o.job();
     TrainResult.Builder r = TrainResult.newBuilder().setModel(job.spec()).setPattern(job.pattern().cliName())
         .setDataset(job.dataset()).setSeed(job.seed()).setCheckpointKey(job.modelId())
@@ -76,7 +76,7 @@ final class RobustProtos {
     return r;
   }
 
-  static TrainOutcome outcome(TrainResult r) {
+  public static TrainOutcome outcome(TrainResult r) {
     Map<String, CountErrors> errors = new LinkedHashMap<>();
     for (DatasetErrors e : r.getErrorsList()) {
       errors.put(e.getDataset(), new CountErrors(e.getL1(), e.getLc(), e.getGraphs()));
@@ -91,7 +91,7 @@ final class RobustProtos {
    *
    * @param delta the adversarial rule's relative margin
    */
-  static io.expresso.proto.v1.AttackResult.Builder result(AttackOutcome o, double delta) {
+  public static io.expresso.proto.v1.AttackResult.Builder result(AttackOutcome o, double delta) {
     AttackJob job = o.job();
     AttackCampaign.Summary s = o.summary();
     io.expresso.proto.v1.AttackResult.Builder r = io.expresso.proto.v1.AttackResult.newBuilder()
@@ -143,7 +143,7 @@ final class RobustProtos {
    * The outcome back from its result. The campaign's own transfer fields come back empty (NaN):
    * the job runner scores transfer outside the campaign, into the outcome's fields.
    */
-  static AttackOutcome outcome(io.expresso.proto.v1.AttackResult r) {
+  public static AttackOutcome outcome(io.expresso.proto.v1.AttackResult r) {
     AttackJob job = job(r.getJob());
     Pattern pattern = Pattern.fromName(r.getPattern());
     PerturbationSpace space = PerturbationSpace.fromName(r.getSpace());

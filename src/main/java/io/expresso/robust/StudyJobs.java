@@ -1,6 +1,5 @@
 package io.expresso.robust;
 
-import io.expresso.runtime.TaskMessages;
 import io.expresso.attack.Budgets;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.count.Pattern;
@@ -11,9 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * How train and attack jobs are named, sized and put into task messages: shared by the
- * robustness experiment (its {@link KafkaExecutor}) and {@code expresso publish train|attack},
- * so a task published by hand is exactly the task the experiment would have published.
+ * How train and attack jobs are named and sized, and read back from task messages: shared by the
+ * robustness experiment and {@code expresso publish train|attack} (their messages are built by
+ * {@link io.expresso.robust.fleet.StudyTasks}), so a task published by hand is exactly the task
+ * the experiment would have published.
  */
 public final class StudyJobs {
 
@@ -84,18 +84,6 @@ public final class StudyJobs {
 
   public static String taskId(AttackJob j) {
     return "attack:" + j.attackId();
-  }
-
-  /** The train task of a job: its header and the job. */
-  public static TrainTask trainTask(String experimentId, TrainJob j) {
-    return TrainTask.newBuilder().setHeader(TaskMessages.header(experimentId, taskId(j), System.currentTimeMillis()))
-        .setJob(RobustProtos.message(j)).build();
-  }
-
-  /** The attack task of a job: its header and the job. */
-  public static AttackTask attackTask(String experimentId, AttackJob j) {
-    return AttackTask.newBuilder().setHeader(TaskMessages.header(experimentId, taskId(j), System.currentTimeMillis()))
-        .setJob(RobustProtos.message(j)).build();
   }
 
   /** The job a train task carries. @throws IllegalArgumentException naming a missing or bad field */

@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import io.expresso.robust.fleet.StudyTasks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,7 +12,7 @@ import io.expresso.graph.Graph6;
 import io.expresso.proto.v1.GraphOutcome;
 import io.expresso.proto.v1.Result;
 import io.expresso.robust.AttackJob;
-import io.expresso.robust.KafkaModelStore;
+import io.expresso.robust.fleet.KafkaModelStore;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StoredModel;
 import io.expresso.robust.StudyJobs;
@@ -154,7 +155,7 @@ class PublishTrainAttackTest {
         Optional.empty());
     AttackJob job = StudyJobs.attack(ghost, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of(), 0, 0, null);
     try (Publisher p = new Publisher(bootstrap)) {
-      p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(job), StudyJobs.attackTask("nokey", job));
+      p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(job), StudyTasks.attackTask("nokey", job));
       p.flush();
     }
     try (Aggregator agg = new Aggregator(bootstrap, "nokey").start()) {

@@ -8,7 +8,7 @@ import io.expresso.model.TorchScriptSpec;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainingSettings;
-import io.expresso.robust.KafkaModelStore;
+import io.expresso.robust.fleet.KafkaModelStore;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskFailure;

@@ -1,5 +1,6 @@
 package io.expresso.robust;
 
+import io.expresso.robust.fleet.StudyTasks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +28,7 @@ class StudyJobsTest {
     TrainJob byHand = StudyJobs.train("e", spec, Pattern.TRIANGLE, "er-0.3", Scale.TINY, 1);
     assertThat(byHand).isEqualTo(fromExperiment);
     assertThat(byHand.modelId()).isEqualTo("e/" + spec + "/triangle/er-0.3/s1");
-    TrainTask task = StudyJobs.trainTask("e", byHand);
+    TrainTask task = StudyTasks.trainTask("e", byHand);
     assertThat(task.getHeader().getTaskId()).isEqualTo("train:e/" + spec + "/triangle/er-0.3/s1");
     assertThat(task.getHeader().getExperimentId()).isEqualTo("e");
     assertThat(task.getJob().getModelId()).isEqualTo(byHand.modelId());
@@ -76,7 +77,7 @@ class StudyJobsTest {
         new double[] {0.02, 0.5});
     assertThat(j.attackId()).isEqualTo("e/ppgn/triangle/er-0.3/s0/attack-count/beam-4/budgets-0.02-0.5/seed-7");
     assertThat(j.beamWidth()).isEqualTo(4);
-    AttackTask task = StudyJobs.attackTask("x", j);
+    AttackTask task = StudyTasks.attackTask("x", j);
     assertThat(task.getJob().getSpec()).isEqualTo(MODEL.spec());
     assertThat(task.getJob().getBeam()).isEqualTo(4);
     AttackJob back = StudyJobs.job(task);

@@ -11,16 +11,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** A train job cancelled mid-run resumes on its next attempt from the progress its runner saved. */
-class TrainResumeTest {
+public class TrainResumeTest {
 
   /** 100 ER graphs (30 train: 4 batches of 8), at most 4 epochs: 5 cancellation checks per epoch. */
-  static TrainJob job(String experiment, long seed) {
+  public static TrainJob job(String experiment, long seed) {
     return new TrainJob(experiment + "/gin/triangle/er-0.3/s" + seed, "gin:hidden=8,layers=2", Pattern.TRIANGLE,
         "er-0.3", Scale.TINY, seed, null, List.of("er-0.3"), 100, 4);
   }
 
   /** Runs the job, cancelling it at its 11th check (the first batch of epoch 3): epochs 1-2 are saved. */
-  static void interruptAfterTwoEpochs(JobRunner runner, TrainJob job) {
+  public static void interruptAfterTwoEpochs(JobRunner runner, TrainJob job) {
     AtomicInteger checks = new AtomicInteger();
     assertThatThrownBy(() -> runner.train(job, () -> checks.incrementAndGet() > 10))
         .isInstanceOf(CancellationException.class).hasMessageContaining("epoch 3");

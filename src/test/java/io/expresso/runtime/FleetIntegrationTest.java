@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.robust.fleet.StudyTasks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.PairTask;
@@ -143,7 +144,7 @@ class FleetIntegrationTest {
         Scale.SMALL, 0, null, List.of("er-0.3"), 300, 40);
     try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "resume-a", logs).awaitServing()) {
       try (Publisher p = new Publisher(broker.bootstrap())) {
-        p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyJobs.trainTask(exp, job));
+        p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyTasks.trainTask(exp, job));
         p.flush();
       }
       a.awaitLog(" epoch 6:", 1, Duration.ofSeconds(120));

@@ -113,7 +113,7 @@ class LiveSystemTest {
         io.expresso.robust.StudyJobs.resolveSpec("ppgn", io.expresso.count.Pattern.TRIANGLE, io.expresso.robust.Scale.TINY),
         io.expresso.count.Pattern.TRIANGLE, "er-0.3", io.expresso.robust.Scale.TINY, 0);
     publisher.send(TaskKind.TRAIN.topic(), io.expresso.robust.StudyJobs.taskId(train),
-        io.expresso.robust.StudyJobs.trainTask("obs-robust", train));
+        io.expresso.robust.fleet.StudyTasks.trainTask("obs-robust", train));
     publisher.flush();
     injectRobustnessResults(broker.bootstrap());
     expected = tasks.size() + 20 + 1 + 1 + 2;

@@ -1,5 +1,12 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.StudyExecutor;
+import io.expresso.robust.TrainOutcome;
+import io.expresso.robust.AttackJob;
+import io.expresso.robust.AttackOutcome;
+import io.expresso.robust.StudyJobs;
+import io.expresso.robust.RobustProtos;
+import io.expresso.robust.TrainJob;
 import com.google.protobuf.Message;
 import io.expresso.proto.v1.Result;
 import io.expresso.runtime.TaskKind;
@@ -59,7 +66,7 @@ public final class KafkaExecutor implements StudyExecutor {
     Map<String, Message> tasks = new LinkedHashMap<>();
     for (TrainJob j : jobs) {
       ids.add(StudyJobs.taskId(j));
-      tasks.put(StudyJobs.taskId(j), StudyJobs.trainTask(experimentId, j));
+      tasks.put(StudyJobs.taskId(j), StudyTasks.trainTask(experimentId, j));
     }
     Map<String, Result> staleErrors = publishUnfinished(TaskKind.TRAIN, tasks);
     return collect(ids, staleErrors,
@@ -72,7 +79,7 @@ public final class KafkaExecutor implements StudyExecutor {
     Map<String, Message> tasks = new LinkedHashMap<>();
     for (AttackJob j : jobs) {
       ids.add(StudyJobs.taskId(j));
-      tasks.put(StudyJobs.taskId(j), StudyJobs.attackTask(experimentId, j));
+      tasks.put(StudyJobs.taskId(j), StudyTasks.attackTask(experimentId, j));
     }
     Map<String, Result> staleErrors = publishUnfinished(TaskKind.ATTACK, tasks);
     return collect(ids, staleErrors,

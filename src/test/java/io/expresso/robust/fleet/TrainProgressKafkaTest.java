@@ -1,5 +1,8 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.TrainResumeTest;
+import io.expresso.robust.StudyJobs;
+import io.expresso.robust.TrainJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,7 +39,7 @@ class TrainProgressKafkaTest {
           Worker w = Worker.start(Worker.Settings.of(broker.clients(), Device.parse("cpu:1")),
               EvaluatorRegistry.defaults(), TaskObserver.NONE);
           Publisher publisher = new Publisher(broker.clients())) {
-        publisher.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyJobs.trainTask("it-progress", job));
+        publisher.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyTasks.trainTask("it-progress", job));
         publisher.flush();
         long deadline = System.nanoTime() + 180_000_000_000L;
         double epoch = 0;

@@ -1,5 +1,10 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.TrainOutcome;
+import io.expresso.robust.Scale;
+import io.expresso.robust.StudyJobs;
+import io.expresso.robust.RobustProtos;
+import io.expresso.robust.TrainJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.count.Pattern;

@@ -1,5 +1,9 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.ModelStore;
+import io.expresso.robust.RobustProtos;
+import io.expresso.robust.TrainJob;
+import io.expresso.robust.StoredModel;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.expresso.proto.v1.Checkpoint;

@@ -1,5 +1,10 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.TrainOutcome;
+import io.expresso.robust.JobRunner;
+import io.expresso.robust.AttackOutcome;
+import io.expresso.robust.ModelStore;
+import io.expresso.robust.RobustProtos;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainTask;

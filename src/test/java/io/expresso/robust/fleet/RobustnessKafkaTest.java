@@ -1,5 +1,9 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.TrainResumeTest;
+import io.expresso.robust.TrainOutcome;
+import io.expresso.robust.JobRunner;
+import io.expresso.robust.TrainJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,6 @@
-package io.expresso.robust;
+package io.expresso.robust.fleet;
 
+import io.expresso.robust.TrainJob;
 import io.expresso.proto.v1.TrainProgress;
 import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Topics;
