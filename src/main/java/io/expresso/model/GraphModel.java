@@ -115,25 +115,12 @@ public final class GraphModel implements AutoCloseable {
     if (builtIn.budget() > 0) {
       builtIn = ParameterBudget.size(builtIn, head).spec();
     }
-    GraphBlock block = build(builtIn, head);
+    GraphBlock block = builtIn.architecture().block(builtIn, Architecture.Role.PAIR_EMBEDDING);
     Model model = Devices.newModel("expresso-" + builtIn.architecture().cliName(), device);
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
     EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));
     return new GraphModel(builtIn, head, device, model, block);
-  }
-
-  private static GraphBlock build(ModelSpec spec, Head head) {
-    return switch (spec.architecture()) {
-      case GIN -> new GinBlock(spec);
-      case PPGN -> new PpgnBlock(spec, PpgnBlock.Variant.BREC);
-      case NGNN_DE -> new NgnnDeBlock(spec);
-      case GSN -> new GsnBlock(spec);
-      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
-      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
-      case KP_GNN -> new KpGnnBlock(spec);
-      case I2GNN -> new I2GnnBlock(spec);
-    };
   }
 
   public NetworkSpec spec() {

@@ -64,7 +64,7 @@ public record RegressorSpec(String architecture, String text) {
         spec = ModelSpec.parse(t);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("unknown count-regression model '" + text
-            + "' (known: i2gnn, gin, ppgn, ngnn-de, gsn, ds-gnn, dss-gnn, kp-gnn): " + e.getMessage(), e);
+            + "' (known: i2gnn, " + Architecture.names() + "): " + e.getMessage(), e);
       }
       return new RegressorSpec(spec.architecture().cliName(),
           spec.toText() + (readoutNorm.equals("batch") ? READOUT_BATCH_NORM : ""));

@@ -144,6 +144,24 @@ class GraphModelTest {
   }
 
   @Test
+  void oneBuilderMakesEveryNetworkForEitherRoleAndPpgnFollowsEachReference() {
+    for (Architecture a : Architecture.values()) {
+      ModelSpec s = ModelSpec.defaults(a);
+      for (Architecture.Role r : Architecture.Role.values()) {
+        assertThat(a.block(s, r).outputSize()).as(a + " " + r).isEqualTo(s.embedding());
+      }
+      Architecture other = a == Architecture.GIN ? Architecture.PPGN : Architecture.GIN;
+      assertThatThrownBy(() -> other.block(s, Architecture.Role.PAIR_EMBEDDING)).hasMessageContaining("is not a");
+    }
+    // BREC's PPGN normalises its embedding; Campi et al.'s (the count regressors' body) has no norm
+    ModelSpec ppgn = ModelSpec.defaults(Architecture.PPGN);
+    assertThat(Architecture.PPGN.block(ppgn, Architecture.Role.PAIR_EMBEDDING).getChildren().keys())
+        .anyMatch(k -> k.endsWith("outputNorm"));
+    assertThat(Architecture.PPGN.block(ppgn, Architecture.Role.COUNT_REGRESSION).getChildren().keys())
+        .noneMatch(k -> k.endsWith("outputNorm"));
+  }
+
+  @Test
   void sameSeedSameWeightsDifferentSeedDifferentWeights() {
     ModelSpec s = ModelSpec.defaults(Architecture.GIN);
     try (GraphModel a = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 3);
