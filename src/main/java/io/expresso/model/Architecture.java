@@ -4,33 +4,81 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The GNN architectures Expresso can train, by their command-line names. */
+/**
+ * The GNN architectures Expresso can train, by their command-line names, and the one place each
+ * becomes its network ({@link #block}). Adding a model: its line here, its case in {@link #block},
+ * its defaults ({@link ModelSpec#defaults}, {@code train.TrainingSettings#defaults}), its block and
+ * its test; every switch over the architectures is exhaustive, so the compiler lists what is left.
+ */
 public enum Architecture {
   /** Graph isomorphism network (sum aggregation, MLPs with batch norm): bounded by 1-WL. */
-  GIN("gin"),
+  GIN("gin", false),
   /** Provably powerful graph network (Maron et al. 2019): dense n×n tensors, as strong as 3-WL. */
-  PPGN("ppgn"),
+  PPGN("ppgn", true),
   /** Nested GNN with distance encoding: an inner GIN on every rooted k-hop subgraph. */
-  NGNN_DE("ngnn-de"),
+  NGNN_DE("ngnn-de", true),
   /** GSN-e: messages see exact induced counts of every connected 3- and 4-vertex graph per edge orbit. */
-  GSN("gsn"),
+  GSN("gsn", false),
   /** DS-GNN (ESAN): a GIN on every root-marked ego-net subgraph, DeepSets over the subgraphs. */
-  DS_GNN("ds-gnn"),
+  DS_GNN("ds-gnn", true),
   /** DSS-GNN (ESAN): as DS-GNN, every layer also mixing each vertex's copies across subgraphs. */
-  DSS_GNN("dss-gnn"),
+  DSS_GNN("dss-gnn", true),
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
-  KP_GNN("kp-gnn"),
+  KP_GNN("kp-gnn", true),
   /** I²-GNN: per root and neighbour, the k-hop subgraph with both marked (the count regressor's network, embedding out). */
-  I2GNN("i2gnn");
+  I2GNN("i2gnn", true);
+
+  /**
+   * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
+   * PPGN, count regressors' bodies the PPGN of Campi et al. ({@link PpgnBlock.Variant}).
+   */
+  public enum Role {
+    /** A {@link GraphModel}'s embedding of width d (BREC's siamese protocol, dataset tasks). */
+    PAIR_EMBEDDING,
+    /** The body of a count regressor ({@link RegressorSpec}), under its final MLP. */
+    COUNT_REGRESSION
+  }
 
   private final String cliName;
+  private final boolean dense;
 
-  Architecture(String cliName) {
+  Architecture(String cliName, boolean dense) {
     this.cliName = cliName;
+    this.dense = dense;
   }
 
   public String cliName() {
     return cliName;
+  }
+
+  /**
+   * True when the network's memory grows faster than its graph's: dense n×n tensors per graph or
+   * a subgraph per vertex (a pair task's graphs then meet the worker's {@code model-vertices} limit).
+   */
+  public boolean dense() {
+    return dense;
+  }
+
+  /** The network of {@code spec} (an architecture of this kind) for {@code role}, uninitialised. */
+  GraphBlock block(ModelSpec spec, Role role) {
+    if (spec.architecture() != this) {
+      throw new IllegalArgumentException(spec.toText() + " is not a " + cliName + " spec");
+    }
+    return switch (this) {
+      case GIN -> new GinBlock(spec);
+      case PPGN -> new PpgnBlock(spec, role == Role.COUNT_REGRESSION ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
+      case NGNN_DE -> new NgnnDeBlock(spec);
+      case GSN -> new GsnBlock(spec);
+      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
+      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case KP_GNN -> new KpGnnBlock(spec);
+      case I2GNN -> new I2GnnBlock(spec);
+    };
+  }
+
+  /** The command-line names of every architecture, comma-separated (for messages that list them). */
+  public static String names() {
+    return Arrays.stream(values()).map(Architecture::cliName).collect(Collectors.joining(", "));
   }
 
   /** The architecture with this command-line name (case-insensitive). */
@@ -40,7 +88,6 @@ public enum Architecture {
         return a;
       }
     }
-    throw new IllegalArgumentException("unknown model '" + name + "'; expected one of "
-        + Arrays.stream(values()).map(Architecture::cliName).collect(Collectors.joining(", ")));
+    throw new IllegalArgumentException("unknown model '" + name + "'; expected one of " + names());
   }
 }

@@ -16,8 +16,9 @@ import io.expresso.graph.Graph;
 import java.util.List;
 
 /**
- * A count regressor made of one of the pair-task networks (GIN, PPGN, NGNN-DE: a graph embedding
- * of width d) and a final MLP d → hidden → 1, the part retrained in the OOD study.
+ * A count regressor made of one of the built-in architectures (a graph embedding of width d, built
+ * for {@link Architecture.Role#COUNT_REGRESSION}) and a final MLP d → hidden → 1, the part retrained
+ * in the OOD study.
  */
 final class BodyRegressor extends AbstractBlock implements GraphRegressor {
 
@@ -31,16 +32,7 @@ final class BodyRegressor extends AbstractBlock implements GraphRegressor {
     super((byte) 1);
     this.spec = spec;
     this.readoutNorm = readoutBatchNorm ? addChildBlock("readoutNorm", BatchNorm.builder().build()) : null;
-    this.body = addChildBlock("body", switch (spec.architecture()) {
-      case GIN -> new GinBlock(spec);
-      case PPGN -> new PpgnBlock(spec, PpgnBlock.Variant.COUNTING);
-      case NGNN_DE -> new NgnnDeBlock(spec);
-      case GSN -> new GsnBlock(spec);
-      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
-      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
-      case KP_GNN -> new KpGnnBlock(spec);
-      case I2GNN -> new I2GnnBlock(spec);
-    });
+    this.body = addChildBlock("body", spec.architecture().block(spec, Architecture.Role.COUNT_REGRESSION));
     this.head = addChildBlock("head", new SequentialBlock()
         .add(Linear.builder().setUnits(spec.hidden()).build())
         .add(Activation::relu)

@@ -32,8 +32,8 @@ import java.util.List;
 
 /**
  * A GNN built from a {@link NetworkSpec} (a built-in {@link ModelSpec} or a user's
- * {@link TorchScriptSpec}): a batch of graphs in, a B×d embedding ({@link Head#EMBEDDING})
- * or B numbers ({@link Head#SCALAR}) out. Owns a DJL {@link Model} (and so its native memory):
+ * {@link TorchScriptSpec}): a batch of graphs in, a B×d embedding ({@link Head#EMBEDDING}) out.
+ * Owns a DJL {@link Model} (and so its native memory):
  * close it. Instances are not thread-safe; use one per thread, from any thread.
  */
 public final class GraphModel implements AutoCloseable {
@@ -115,26 +115,12 @@ public final class GraphModel implements AutoCloseable {
     if (builtIn.budget() > 0) {
       builtIn = ParameterBudget.size(builtIn, head).spec();
     }
-    GraphBlock block = build(builtIn, head);
+    GraphBlock block = builtIn.architecture().block(builtIn, Architecture.Role.PAIR_EMBEDDING);
     Model model = Devices.newModel("expresso-" + builtIn.architecture().cliName(), device);
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
     EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));
     return new GraphModel(builtIn, head, device, model, block);
-  }
-
-  private static GraphBlock build(ModelSpec spec, Head head) {
-    GraphBlock body = switch (spec.architecture()) {
-      case GIN -> new GinBlock(spec);
-      case PPGN -> new PpgnBlock(spec, head == Head.SCALAR ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
-      case NGNN_DE -> new NgnnDeBlock(spec);
-      case GSN -> new GsnBlock(spec);
-      case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
-      case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
-      case KP_GNN -> new KpGnnBlock(spec);
-      case I2GNN -> new I2GnnBlock(spec);
-    };
-    return head == Head.SCALAR ? new ScalarHeadBlock(body) : body;
   }
 
   public NetworkSpec spec() {
@@ -341,20 +327,6 @@ public final class GraphModel implements AutoCloseable {
         float[] row = new float[width];
         System.arraycopy(values, i * width, row, 0, width);
         out[from + i] = row;
-      }
-    });
-    return out;
-  }
-
-  /** The scalar head's predictions in evaluation mode; usable as a count model. */
-  public double[] predict(List<Graph> graphs) {
-    if (head != Head.SCALAR) {
-      throw new IllegalStateException("predict needs a model built with Head.SCALAR");
-    }
-    double[] out = new double[graphs.size()];
-    forEachBatch(GraphBatch.of(graphs), (from, values) -> {
-      for (int i = 0; i < values.length; i++) {
-        out[from + i] = values[i];
       }
     });
     return out;

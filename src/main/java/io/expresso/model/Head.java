@@ -1,9 +1,10 @@
 package io.expresso.model;
 
-/** What a model outputs per graph. */
+/**
+ * What a {@link GraphModel} outputs per graph, written in its checkpoints' header. Count
+ * regressors are {@link GraphRegressor}s, not a head of this model.
+ */
 public enum Head {
-  /** A d-dimensional embedding (siamese training, RPC). */
-  EMBEDDING,
-  /** One number (count regression); the embedding network plus a linear layer. */
-  SCALAR
+  /** A d-dimensional embedding (siamese training, RPC; a classifier's d class scores). */
+  EMBEDDING
 }

@@ -18,17 +18,17 @@ import java.util.Map;
 public record RegressorSpec(String architecture, String text) {
 
   /**
+   * {@code readout-norm=none|batch} (GIN, PPGN, NGNN): {@code batch} puts a graph-level batch norm
+   * between the embedding and the final MLP — the layer Expresso's PPGN regressor once had and Campi
+   * et al.'s has not; kept to measure what it costs (docs/results/robustness-readout-bn.md).
+   */
+  private static final String READOUT_BATCH_NORM = ",readout-norm=batch";
+
+  /**
    * Splits a list of specs (a regex, usable as a picocli {@code split}): on {@code ;}, and on
    * {@code ,} unless the next item is a {@code key=value} of the spec before it, so
    * {@code ppgn:layers=3,hidden=16,i2gnn} is two specs and {@code i2gnn,ppgn} still two.
    */
-  /**
-   * {@code readout-norm=none|batch} (GIN, PPGN, NGNN): {@code batch} puts a graph-level batch norm
-   * between the embedding and the final MLP — the layer Expresso's PPGN regressor once had and Campi
-   * et al.'s has not; kept to measure what it costs (docs/results/robustness-cpu.md).
-   */
-  private static final String READOUT_BATCH_NORM = ",readout-norm=batch";
-
   public static final String LIST_SPLIT = ";|,(?![^,;:]*=)";
 
   /** {@link #LIST_SPLIT} applied to {@code text}; blank items are dropped. */
@@ -64,7 +64,7 @@ public record RegressorSpec(String architecture, String text) {
         spec = ModelSpec.parse(t);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("unknown count-regression model '" + text
-            + "' (known: i2gnn, gin, ppgn, ngnn-de, gsn, ds-gnn, dss-gnn, kp-gnn): " + e.getMessage(), e);
+            + "' (known: i2gnn, " + Architecture.names() + "): " + e.getMessage(), e);
       }
       return new RegressorSpec(spec.architecture().cliName(),
           spec.toText() + (readoutNorm.equals("batch") ? READOUT_BATCH_NORM : ""));

@@ -3,6 +3,7 @@ package io.expresso.runtime;
 import com.google.protobuf.Message;
 import io.expresso.graph.Graph6;
 import io.expresso.graph.GraphFormatException;
+import io.expresso.model.Architecture;
 import io.expresso.proto.v1.AttackJob;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.PairTask;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +31,7 @@ import java.util.Set;
  * for every graph (the graph itself is n² bits); {@code dense-vertices} for methods with n×n
  * tables or n runs of refinement (3-wl, spd-wl, s3, s4, n1, n2, m1); {@code cubic-vertices} for
  * 4-wl (n³ tuples); {@code model-vertices} for GNNs that hold dense n×n×width tensors per
- * relabeling (ppgn) or a subgraph per vertex (ngnn-de, ds-gnn, dss-gnn).
+ * relabeling (ppgn) or a subgraph per vertex (ngnn-de, ds-gnn, ...: {@link Architecture#dense}).
  */
 public record TaskLimits(Map<String, Long> values) {
 
@@ -37,7 +39,6 @@ public record TaskLimits(Map<String, Long> values) {
 
   private static final Set<String> DENSE_METHODS = Set.of("3-wl", "spd-wl", "s3", "s4", "n1", "n2", "m1");
   private static final Set<String> CUBIC_METHODS = Set.of("4-wl");
-  private static final Set<String> DENSE_MODELS = Set.of("ppgn", "ngnn-de", "ds-gnn", "dss-gnn", "kp-gnn", "i2gnn");
   /** Model spec keys that set a width, and those that set a depth. */
   private static final Set<String> WIDTH_KEYS = Set.of("hidden", "width", "d");
   private static final Set<String> DEPTH_KEYS = Set.of("layers", "depth", "hops", "radius");
@@ -144,13 +145,17 @@ public record TaskLimits(Map<String, Long> values) {
     }
   }
 
+  private static boolean denseModel(String name) {
+    return Arrays.stream(Architecture.values()).anyMatch(a -> a.dense() && a.cliName().equals(name));
+  }
+
   private void checkPair(PairTask t) {
     String method = t.getMethod().toLowerCase(Locale.ROOT);
     spec("method", method);
     String name = method.contains(":") ? method.substring(0, method.indexOf(':')) : method;
     String vertexLimit = CUBIC_METHODS.contains(name) ? "cubic-vertices"
         : DENSE_METHODS.contains(name) ? "dense-vertices"
-        : DENSE_MODELS.contains(name) || (name.equals("torchscript") && method.contains("input=dense"))
+        : denseModel(name) || (name.equals("torchscript") && method.contains("input=dense"))
             ? "model-vertices" : "vertices";
     graph(t.getGraphFirst(), "graph_first", vertexLimit);
     graph(t.getGraphSecond(), "graph_second", vertexLimit);

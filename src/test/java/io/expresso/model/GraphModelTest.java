@@ -144,6 +144,24 @@ class GraphModelTest {
   }
 
   @Test
+  void oneBuilderMakesEveryNetworkForEitherRoleAndPpgnFollowsEachReference() {
+    for (Architecture a : Architecture.values()) {
+      ModelSpec s = ModelSpec.defaults(a);
+      for (Architecture.Role r : Architecture.Role.values()) {
+        assertThat(a.block(s, r).outputSize()).as(a + " " + r).isEqualTo(s.embedding());
+      }
+      Architecture other = a == Architecture.GIN ? Architecture.PPGN : Architecture.GIN;
+      assertThatThrownBy(() -> other.block(s, Architecture.Role.PAIR_EMBEDDING)).hasMessageContaining("is not a");
+    }
+    // BREC's PPGN normalises its embedding; Campi et al.'s (the count regressors' body) has no norm
+    ModelSpec ppgn = ModelSpec.defaults(Architecture.PPGN);
+    assertThat(Architecture.PPGN.block(ppgn, Architecture.Role.PAIR_EMBEDDING).getChildren().keys())
+        .anyMatch(k -> k.endsWith("outputNorm"));
+    assertThat(Architecture.PPGN.block(ppgn, Architecture.Role.COUNT_REGRESSION).getChildren().keys())
+        .noneMatch(k -> k.endsWith("outputNorm"));
+  }
+
+  @Test
   void sameSeedSameWeightsDifferentSeedDifferentWeights() {
     ModelSpec s = ModelSpec.defaults(Architecture.GIN);
     try (GraphModel a = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 3);
@@ -160,14 +178,17 @@ class GraphModelTest {
     ModelSpec s = ModelSpec.parse("ppgn:layers=2,hidden=8,d=4");
     Path file = dir.resolve("ppgn.ckpt");
     List<Graph> gs = List.of(DECALIN, Constructions.prism());
-    try (GraphModel a = GraphModel.create(s, Head.SCALAR, Device.cpu(), 11)) {
-      double[] before = a.predict(gs);
+    try (GraphModel a = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 11)) {
+      float[][] before = a.embed(gs);
       a.save(file);
       try (GraphModel b = GraphModel.load(file, Device.cpu())) {
         assertThat(b.spec()).isEqualTo(s);
-        assertThat(b.head()).isEqualTo(Head.SCALAR);
+        assertThat(b.head()).isEqualTo(Head.EMBEDDING);
         assertThat(b.parameterCount()).isEqualTo(a.parameterCount());
-        assertThat(b.predict(gs)).containsExactly(before);
+        float[][] after = b.embed(gs);
+        for (int i = 0; i < gs.size(); i++) {
+          assertThat(after[i]).containsExactly(before[i]);
+        }
       }
     }
   }

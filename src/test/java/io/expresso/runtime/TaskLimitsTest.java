@@ -1,5 +1,6 @@
 package io.expresso.runtime;
 
+import io.expresso.model.Architecture;
 import io.expresso.proto.v1.TaskHeader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,7 +66,12 @@ class TaskLimitsTest {
   void eachVertexLimitFollowsHowTheMethodGrows() {
     String c400 = cycle(400);
     assertRefused(TaskKind.PAIR, pair("4-wl", c400, c400), TaskLimits.DEFAULTS, "cubic-vertices", "400");
-    assertRefused(TaskKind.PAIR, pair("ppgn", c400, c400), TaskLimits.DEFAULTS, "model-vertices", "400");
+    for (Architecture a : Architecture.values()) { // every dense model, whichever was added last
+      if (a.dense()) {
+        assertRefused(TaskKind.PAIR, pair(a.cliName(), c400, c400), TaskLimits.DEFAULTS, "model-vertices", "400");
+      }
+    }
+    assertThat(Architecture.PPGN.dense()).isTrue();
     assertRefused(TaskKind.PAIR, pair("torchscript:sha256:00,input=dense", c400, c400), TaskLimits.DEFAULTS,
         "model-vertices", "400");
     // a sparse module on 400 vertices passes the limits and reaches the evaluator (which refuses user modules here)
