@@ -2,7 +2,7 @@ package io.expresso.train;
 
 import ai.djl.Device;
 import io.expresso.model.ModelSpec;
-import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.NativeEngine;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;
 import java.lang.management.ManagementFactory;
@@ -20,7 +20,7 @@ public final class PairEvaluationCpuTime {
   private PairEvaluationCpuTime() {}
 
   public static void main(String[] args) {
-    EngineDefaults.apply();
+    NativeEngine.start();
     int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 10;
     String[] models = args.length > 1 ? java.util.Arrays.copyOfRange(args, 1, args.length) : new String[] {"gin", "ppgn", "ngnn-de"};
     GraphPair pair = new GraphPair(0, "Basic", Constructions.decalin(), Constructions.bicyclopentyl(), null);

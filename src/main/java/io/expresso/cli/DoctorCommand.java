@@ -1,7 +1,9 @@
 package io.expresso.cli;
 
 import io.expresso.engine.DeviceCheck;
-import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.EngineState;
+import io.expresso.engine.NativeEngine;
+import io.expresso.engine.ThreadPolicy;
 import io.expresso.engine.GpuPrecision;
 import io.expresso.engine.LoadedTorch;
 import io.expresso.engine.NativeEnvironment;
@@ -42,7 +44,6 @@ final class DoctorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    EngineDefaults.apply();
     precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     PrintWriter out = spec.commandLine().getOut();
@@ -55,7 +56,20 @@ final class DoctorCommand implements Callable<Integer> {
       String v = System.getenv(name);
       out.println("  " + name + "=" + (v == null ? "(unset)" : v));
     }
-    out.println("CPU: " + io.expresso.engine.EngineDefaults.intraOpThreads() + " intra-op thread(s) per evaluation, "
+    int failed = 0;
+    EngineState engine = null;
+    try {
+      engine = NativeEngine.start();
+    } catch (RuntimeException | LinkageError e) {
+      failed++;
+      out.println("engine: FAILED to start: " + e.getClass().getSimpleName() + ": " + firstLine(e));
+    }
+    if (engine != null) {
+      out.printf(Locale.ROOT, "engine: %s (started in %.2f s)%n", engine.text(), engine.startSeconds());
+    }
+    // what runs, read back from the engine; what is set where it did not start
+    out.println("CPU: " + (engine != null ? engine.intraOpThreads() : ThreadPolicy.intraOpThreads())
+        + " intra-op thread(s) per evaluation, "
         + "OMP_WAIT_POLICY=" + Optional.ofNullable(NativeEnvironment.get("OMP_WAIT_POLICY")).orElse("(unset)")
         + ", GOMP_SPINCOUNT=" + Optional.ofNullable(NativeEnvironment.get("GOMP_SPINCOUNT")).orElse("(unset)")
         + ", MALLOC_ARENA_MAX=" + Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
@@ -71,7 +85,6 @@ final class DoctorCommand implements Callable<Integer> {
             + "=false)"));
     out.flush();
 
-    int failed = 0;
     Set<ai.djl.Device> distinct = new LinkedHashSet<>();
     ds.forEach(d -> distinct.add(d.djl()));
     for (ai.djl.Device d : distinct) {
@@ -81,7 +94,7 @@ final class DoctorCommand implements Callable<Integer> {
             io.expresso.engine.Devices.name(d), DeviceCheck.SIDE, c.seconds(), c.maxRelativeError());
       } catch (RuntimeException | LinkageError e) {
         failed++;
-        String why = String.valueOf(e.getMessage() == null ? e : e.getMessage()).lines().findFirst().orElse("");
+        String why = firstLine(e);
         out.println("device " + io.expresso.engine.Devices.name(d) + ": FAILED: " + e.getClass().getSimpleName() + ": "
             + (why.length() > 300 ? why.substring(0, 300) + "…" : why));
       }
@@ -102,6 +115,10 @@ final class DoctorCommand implements Callable<Integer> {
     }
     out.flush();
     return failed == 0 ? 0 : 1;
+  }
+
+  private static String firstLine(Throwable e) {
+    return String.valueOf(e.getMessage() == null ? e : e.getMessage()).lines().findFirst().orElse("");
   }
 
   private static String cudaVersion() {

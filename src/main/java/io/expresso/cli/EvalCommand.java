@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.engine.Devices;
-import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.EngineState;
+import io.expresso.engine.NativeEngine;
+import io.expresso.engine.ThreadPolicy;
 import io.expresso.engine.GpuPrecision;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
@@ -140,8 +142,8 @@ final class EvalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    EngineDefaults.apply();
     precision.apply(spec);
+    EngineState engine;
     NetworkSpec modelSpec;
     Device dev;
     EvaluationSettings settings;
@@ -149,6 +151,8 @@ final class EvalCommand implements Callable<Integer> {
     int atOnce;
     MemoryBudget budget;
     try {
+      // the engine's one-off start (native libraries, about 0.7 s) is the process's, not the first pair's
+      engine = NativeEngine.start();
       modelSpec = NetworkSpec.parse(model, TorchScriptSpec.files());
       dev = Devices.parse(device);
       TrainingSettings t = TrainingSettings.defaults(modelSpec);
@@ -167,7 +171,7 @@ final class EvalCommand implements Callable<Integer> {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
       }
       seedList = seedList();
-      atOnce = pairsAtOnce != null ? pairsAtOnce : dev.isGpu() ? 1 : EngineDefaults.evaluationsPerMachine();
+      atOnce = pairsAtOnce != null ? pairsAtOnce : dev.isGpu() ? 1 : ThreadPolicy.evaluationsPerMachine(engine.intraOpThreads());
       if (atOnce < 1 || atOnce > MAX_PAIRS_AT_ONCE) {
         throw new IllegalArgumentException("--pairs-at-once must be 1 to " + MAX_PAIRS_AT_ONCE + ", got " + atOnce);
       }
@@ -179,16 +183,14 @@ final class EvalCommand implements Callable<Integer> {
     // Loading leaves ~100 MB of graphs in the young generation: one collection now, before any pair
     // is timed, rather than a 50-90 ms evacuation pause inside one of the first pairs (BREC, G1).
     System.gc();
-    // the engine's one-off start (native libraries, about 0.7 s) is the process's, not the first pair's
-    ai.djl.engine.Engine.getEngine("PyTorch");
 
     PrintWriter err = spec.commandLine().getErr();
     ObjectNode config = configuration(modelSpec, settings);
     if (dev.isGpu()) { // CPU devices are always fp32: CPU results files keep their configuration
       config.put("precision", GpuPrecision.of(dev).label());
-    } else if (EngineDefaults.intraOpThreads() != 1) { // the order of float sums follows the thread count
+    } else if (engine.intraOpThreads() != 1) { // the order of float sums follows the thread count
       // (one thread, the default before 2026-11-27, keeps the results files of then)
-      config.put("threads", EngineDefaults.intraOpThreads());
+      config.put("threads", engine.intraOpThreads());
     }
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
         SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
@@ -225,7 +227,7 @@ final class EvalCommand implements Callable<Integer> {
         // GPU's evaluations split its budget; a user's --memory-budget is every pair's own.
         MemorySource memory = MemorySource.forDevice(dev, budget, running);
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
-        int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, EngineDefaults.evaluationsPerMachine() / running);
+        int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, ThreadPolicy.evaluationsPerMachine(engine.intraOpThreads()) / running);
         PairsAtOnce.run(jobs, running,
             (job, stop) -> PairEvaluator.evaluate(job.pair(), modelSpec, settings, job.seed(), dev, memory,
                 inferenceThreads, stop),
@@ -361,7 +363,7 @@ final class EvalCommand implements Callable<Integer> {
         .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
         .append(", seed ").append(seedList[best])
         .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label())
-        .append(dev.isGpu() ? "" : ", " + EngineDefaults.engineThreads() + " threads").append(")\n");
+        .append(dev.isGpu() ? "" : ", " + NativeEngine.start().intraOpThreads() + " threads").append(")\n");
     Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
     int pairs = 0, d = 0, f = 0, rd = 0;
     List<PairEvaluation> run = runs.get(best);
@@ -469,7 +471,7 @@ final class EvalCommand implements Callable<Integer> {
     root.put("model", m.family());
     root.put("device", Devices.name(dev)).put("precision", GpuPrecision.of(dev).label());
     if (!dev.isGpu()) {
-      root.put("threads", EngineDefaults.engineThreads());
+      root.put("threads", NativeEngine.start().intraOpThreads());
     }
     root.put("pairs_at_once", atOnce);
     root.put("suite", suiteSpec);

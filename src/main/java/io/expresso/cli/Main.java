@@ -39,7 +39,6 @@ public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    io.expresso.engine.EngineDefaults.apply(); // before DJL loads: nothing is downloaded at run time
     System.exit(execute(args));
   }
 

@@ -2,7 +2,6 @@ package io.expresso.cli;
 
 import ai.djl.Device;
 import io.expresso.model.Architecture;
-import io.expresso.engine.EngineDefaults;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.ModelSpec;
@@ -28,7 +27,6 @@ final class ModelsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    EngineDefaults.apply();
     Table t = new Table("model", "keys", "defaults", "parameters", "epochs", "stop below loss", "schedule");
     for (Architecture a : Architecture.values()) {
       ModelSpec d = ModelSpec.defaults(a);

@@ -195,7 +195,6 @@ final class PublishCommand implements Runnable {
 
   /** Loads the module once on the CPU, so that one that does not fit is refused before any task is sent. */
   static void checkLoads(TorchScriptSpec module) {
-    io.expresso.engine.EngineDefaults.apply();
     try (GraphModel m = GraphModel.create(module, Head.EMBEDDING, ai.djl.Device.cpu(), 0L)) {
       m.embeddingWidth();
     }

@@ -4,6 +4,7 @@ import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.engine.MemoryBudget;
+import io.expresso.engine.NativeEngine;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
@@ -123,6 +124,7 @@ final class WorkerCommand implements Callable<Integer> {
     if (id != null) {
       s = s.withWorkerId(id);
     }
+    String engine = engineLine();
     Topics.prepare(clients, creation, topics.create);
     Metrics metrics = new Metrics();
     ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
@@ -131,7 +133,7 @@ final class WorkerCommand implements Callable<Integer> {
       Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));
       System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (share group " + Worker.GROUP + ")"
           + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics"
-          + (allowUserModels ? "; runs users' TorchScript modules" : ""));
+          + (allowUserModels ? "; runs users' TorchScript modules" : "") + "\n  engine: " + engine);
       // On SIGTERM the JVM exits as soon as its shutdown hooks finish, maybe before this thread
       // runs again: a hook of ours waits for the drained worker and says so.
       AtomicBoolean said = new AtomicBoolean();
@@ -152,5 +154,18 @@ final class WorkerCommand implements Callable<Integer> {
       sayStopped.run();
     }
     return 0;
+  }
+
+  /**
+   * Starts the engine (the worker's tasks then record the threads it reports) and says what is in
+   * force; a worker whose engine does not load still serves the tasks that need none, and the
+   * others fail with the reason.
+   */
+  static String engineLine() {
+    try {
+      return NativeEngine.start().text();
+    } catch (RuntimeException | LinkageError e) {
+      return "did not start (" + e.getClass().getSimpleName() + ": " + e.getMessage() + "); tasks that run a model fail";
+    }
   }
 }

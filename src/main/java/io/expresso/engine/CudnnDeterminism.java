@@ -5,8 +5,9 @@ import com.sun.jna.Pointer;
 
 /**
  * cuDNN's deterministic algorithms for this process's GPU devices, so that a seed gives the same
- * bits, and so the same verdicts, every time it runs on a GPU. Applied before the first model on a
- * GPU exists ({@link Devices#newModel}, the one maker of models).
+ * bits, and so the same verdicts, every time it runs on a GPU. Applied when the engine starts
+ * ({@link NativeEngine#start}); {@link Devices#newModel}, the one maker of models, refuses a GPU model
+ * where it did not take.
  *
  * <p>Measured on an H200 (docs/results/gpu-h200-brec.md): with PyTorch's default, cuDNN chose
  * algorithms that accumulate in a run-dependent order for the larger BREC graphs (25 vertices and
@@ -48,8 +49,8 @@ public final class CudnnDeterminism {
   }
 
   /**
-   * Applies the setting once, loading the PyTorch engine if it is not yet loaded; every model on a
-   * GPU comes through here ({@link Devices#newModel}).
+   * Applies the setting once, the engine loaded ({@link NativeEngine#start}); every model on a GPU
+   * comes through here again ({@link Devices#newModel}), and fails with the reason it did not take.
    *
    * @return whether cuDNN now runs deterministic algorithms in this process
    * @throws IllegalStateException if it was wanted and could not be set
@@ -59,7 +60,6 @@ public final class CudnnDeterminism {
       if (!wanted()) {
         applied = false;
       } else {
-        ai.djl.engine.Engine.getEngine("PyTorch"); // loads libtorch where not yet loaded
         set(true);
         applied = true;
       }

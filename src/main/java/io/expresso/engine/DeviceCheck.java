@@ -28,7 +28,6 @@ public record DeviceCheck(Device device, double seconds, double maxRelativeError
    * @throws RuntimeException (DJL's engine errors) if the device cannot run it
    */
   public static DeviceCheck run(Device device) {
-    EngineDefaults.apply();
     SplittableRandom rng = new SplittableRandom(7);
     float[] a = new float[SIDE * SIDE];
     float[] b = new float[SIDE * SIDE];
@@ -36,7 +35,8 @@ public record DeviceCheck(Device device, double seconds, double maxRelativeError
       a[i] = (float) rng.nextDouble(-1, 1);
       b[i] = (float) rng.nextDouble(-1, 1);
     }
-    Engine engine = Engine.getEngine("PyTorch"); // its start (native libraries) is not the device's time
+    NativeEngine.start(); // its start (native libraries) is not the device's time
+    Engine engine = Engine.getEngine(NativeEngine.ENGINE);
     long start = System.nanoTime();
     float[] product;
     try (NDManager m = engine.newBaseManager(device)) {

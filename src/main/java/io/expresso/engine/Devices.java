@@ -5,8 +5,9 @@ import ai.djl.Device;
 /**
  * Parses explicit device names and makes DJL's GPU devices and models; nothing here assumes a GPU
  * exists. Every GPU device Expresso uses comes from {@link #gpu}, which applies the process's
- * {@link GpuPrecision} first, and every DJL model from {@link #newModel}, which makes cuDNN
- * deterministic first on a GPU ({@link CudnnDeterminism}).
+ * {@link GpuPrecision} first, and every DJL model from {@link #newModel}, which starts the engine
+ * ({@link NativeEngine#start}) and on a GPU requires cuDNN's deterministic algorithms ({@link
+ * CudnnDeterminism}).
  */
 public final class Devices {
 
@@ -40,16 +41,17 @@ public final class Devices {
   }
 
   /**
-   * A new DJL model on {@code device} under the PyTorch engine; on a GPU, cuDNN's deterministic
-   * algorithms are set first, so that a seed gives the same bits in every run.
+   * A new DJL model on {@code device} under the started engine; on a GPU, with cuDNN's
+   * deterministic algorithms, so that a seed gives the same bits in every run.
    *
    * @throws IllegalStateException if they cannot be set (see {@link CudnnDeterminism#apply})
    */
   public static ai.djl.Model newModel(String name, Device device) {
+    NativeEngine.start();
     if (device.isGpu()) {
       CudnnDeterminism.apply();
     }
-    return ai.djl.Model.newInstance(name, device, "PyTorch");
+    return ai.djl.Model.newInstance(name, device, NativeEngine.ENGINE);
   }
 
   /** The name {@link #parse} accepts for this device. */

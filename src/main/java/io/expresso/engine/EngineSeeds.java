@@ -10,14 +10,14 @@ import ai.djl.engine.Engine;
 public final class EngineSeeds {
 
   private static final Object LOCK = new Object();
-  private static final String ENGINE = "PyTorch";
 
   private EngineSeeds() {}
 
   /** Seeds the engine's generator from {@code seed} and runs {@code draw} before any other thread may seed it. */
   public static void seeded(long seed, Runnable draw) {
     synchronized (LOCK) {
-      Engine.getEngine(ENGINE).setRandomSeed((int) (seed ^ (seed >>> 32)));
+      NativeEngine.start();
+      Engine.getEngine(NativeEngine.ENGINE).setRandomSeed((int) (seed ^ (seed >>> 32)));
       draw.run();
     }
   }

@@ -10,8 +10,8 @@ package io.expresso.engine;
  * ({@link NativeEnvironment}). {@link Precision#TF32} removes the variable, leaving PyTorch's
  * defaults (TF32 in cuDNN convolutions).
  *
- * <p>The environment is written when the engine defaults are applied (CLI start, before PyTorch
- * loads) and again when a command chooses a precision; the first GPU device ({@link Devices#gpu})
+ * <p>The environment is written when the engine starts (before PyTorch loads, {@link
+ * NativeEngine#start}) and again when a command chooses a precision; the first GPU device ({@link Devices#gpu})
  * fixes it, since CUDA's libraries may have read it from then on.
  */
 public final class GpuPrecision {

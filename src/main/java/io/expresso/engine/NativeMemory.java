@@ -37,6 +37,9 @@ public final class NativeMemory {
 
   private static final C LIBC = load();
   private static long residentAfterTrim = PeakRss.current();
+  private static String settings;
+  /** Whether {@link #tune} found glibc (mallopt took): only then is there a malloc_trim to call. */
+  private static volatile boolean glibc;
 
   private NativeMemory() {}
 
@@ -45,23 +48,47 @@ public final class NativeMemory {
       return null;
     }
     try {
-      C c = Native.load("c", C.class);
-      c.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD);
-      c.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD);
-      return c;
+      return Native.load("c", C.class);
     } catch (UnsatisfiedLinkError | RuntimeException e) {
-      return null; // not glibc (e.g. musl): nothing to tune or trim with
+      return null; // no C library through JNA: nothing to tune or trim with
     }
   }
 
-  /** Applies the allocator settings (once, before the first tensor is allocated). */
-  public static void init() {
-    // loading the class did it
+  /**
+   * Applies the allocator settings once, before the engine's first tensor ({@link
+   * NativeEngine#start}); returns what is in force, e.g. {@code glibc: mmap threshold 32 MiB, trim
+   * threshold 1 GiB, MALLOC_ARENA_MAX=1}.
+   *
+   * <p>The arena count is not among them: glibc fixes its limit when the process's ninth arena is
+   * made, and a JVM has made 15-16 (2 cores) before {@code main} runs, so {@code
+   * mallopt(M_ARENA_MAX, 1)} from Java leaves every later thread on the per-thread arenas
+   * (measured: 16 arenas after 16 threads malloc, with or without it; 1 with {@code
+   * MALLOC_ARENA_MAX=1} in the environment). Only the environment at start sets it:
+   * scripts/expresso and the images do; docs/gnn-evaluation.md says what {@code java -jar}
+   * without it costs.
+   */
+  static synchronized String tune() {
+    if (settings == null) {
+      String arenas = "MALLOC_ARENA_MAX=" + java.util.Optional.ofNullable(System.getenv("MALLOC_ARENA_MAX"))
+          .orElse("unset (per-thread arenas)");
+      boolean tuned = false;
+      if (LIBC != null) {
+        try {
+          tuned = LIBC.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1 & LIBC.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1;
+        } catch (UnsatisfiedLinkError | RuntimeException e) {
+          // not glibc (e.g. musl): no mallopt
+        }
+      }
+      glibc = tuned;
+      settings = tuned ? "glibc: mmap threshold " + (MMAP_THRESHOLD >> 20) + " MiB, trim threshold "
+          + (TRIM_THRESHOLD >> 30) + " GiB, " + arenas : "the C library's defaults (no glibc mallopt)";
+    }
+    return settings;
   }
 
   /** Returns free heap memory to the system where the C library can (glibc); a no-op elsewhere. */
   public static synchronized void release() {
-    if (LIBC != null) {
+    if (glibc) {
       LIBC.malloc_trim(0);
       residentAfterTrim = PeakRss.current();
     }
@@ -73,7 +100,7 @@ public final class NativeMemory {
    */
   public static synchronized boolean releaseIfGrown() {
     long now = PeakRss.current();
-    if (LIBC == null || (now >= 0 && residentAfterTrim >= 0 && now - residentAfterTrim <= SLACK_BYTES)) {
+    if (!glibc || (now >= 0 && residentAfterTrim >= 0 && now - residentAfterTrim <= SLACK_BYTES)) {
       return false;
     }
     release();

@@ -1,6 +1,5 @@
 package io.expresso.model;
 
-import io.expresso.engine.EngineDefaults;
 import io.expresso.engine.NativeMemory;
 import io.expresso.engine.Devices;
 import io.expresso.engine.EngineSeeds;
@@ -64,11 +63,6 @@ public final class GraphModel implements AutoCloseable {
   static final long CPU_INFERENCE_PASS_BYTES = 256L << 20;
 
   private static final int CHECKPOINT_VERSION = 1;
-
-  static {
-    EngineDefaults.apply();
-    NativeMemory.init();
-  }
 
   private final NetworkSpec spec;
   private final Head head;

@@ -1,6 +1,7 @@
 package io.expresso.runtime;
 
 import io.expresso.engine.Devices;
+import io.expresso.engine.ThreadPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -92,7 +93,7 @@ public record Device(String type, int index, int slot, int slots) {
         }
         return List.copyOf(out);
       }
-      return cpus(Math.max(1, Runtime.getRuntime().availableProcessors()));
+      return cpus(ThreadPolicy.cpuDevices());
     }
     Matcher m = CPU_N.matcher(s);
     if (m.matches()) {

@@ -7,7 +7,6 @@ import io.expresso.model.Architecture;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.NetworkSpec;
 import io.expresso.model.TorchScriptSpec;
-import io.expresso.engine.EngineDefaults;
 import io.expresso.engine.MemoryBudget;
 import io.expresso.engine.MemoryBudgetException;
 import io.expresso.engine.MemorySource;
@@ -72,7 +71,6 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
 
   @Override
   public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
-    EngineDefaults.apply();
     NetworkSpec spec;
     EvaluationSettings settings;
     try {

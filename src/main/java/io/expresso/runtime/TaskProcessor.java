@@ -4,9 +4,10 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import com.google.protobuf.Message;
-import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.EngineState;
 import io.expresso.engine.GpuPrecision;
 import io.expresso.engine.LoadedTorch;
+import io.expresso.engine.NativeEngine;
 import io.expresso.engine.Precision;
 import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
@@ -46,7 +47,6 @@ public final class TaskProcessor {
   private volatile ByteString versionsUtf8; // rewritten once, when PyTorch is first seen loaded
   private volatile boolean torchSeen;
   private final ByteString revisionUtf8;
-  private final int cpuThreads = EngineDefaults.intraOpThreads(); // fixed for the process's engine
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
   private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
 
@@ -249,7 +249,7 @@ public final class TaskProcessor {
         .setComputeSeconds(seconds)
         .setVersionsBytes(versionsUtf8)
         .setPrecisionBytes(utf8(device.isGpu() ? GpuPrecision.current().label() : Precision.FP32.label()))
-        .setIntraOpThreads(device.isGpu() ? 0 : cpuThreads)
+        .setIntraOpThreads(device.isGpu() || !ranModel(kind, result) ? 0 : engineThreads())
         .setRevisionBytes(revisionUtf8));
   }
 
@@ -352,6 +352,16 @@ public final class TaskProcessor {
       versionsUtf8 = ByteString.copyFromUtf8(Versions.line(Versions.all(torch)));
       torchSeen = true;
     }
+  }
+
+  /** Whether the task may have run a model: not a synthetic task, nor a pair judged by an exact method. */
+  private static boolean ranModel(TaskKind kind, Result.Builder result) {
+    return kind != TaskKind.SYNTHETIC && !(result.hasPair() && result.getPair().getExact());
+  }
+
+  /** The intra-op threads the started engine runs, read back from it; 0 if no engine started here. */
+  private static int engineThreads() {
+    return NativeEngine.started().map(EngineState::intraOpThreads).orElse(0);
   }
 
   /** A NaN anywhere in a statistic is a failed task, not a result. */

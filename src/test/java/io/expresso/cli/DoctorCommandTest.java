@@ -18,7 +18,7 @@ class DoctorCommandTest {
         .contains("GPU precision: fp32 (NVIDIA_TF32_OVERRIDE=0 in this process")
         .contains("PYTORCH_LIBRARY_PATH=")
         // two threads per evaluation on this 2-core machine, idle OpenMP threads spin briefly then sleep
-        // (EngineDefaults), and the arenas line says what the launcher sets
+        // (NativeEngine), and the arenas line says what the launcher sets
         .containsPattern("CPU: " + Math.min(2, Runtime.getRuntime().availableProcessors())
             + " intra-op thread\\(s\\) per evaluation, OMP_WAIT_POLICY=PASSIVE, GOMP_SPINCOUNT=30000, MALLOC_ARENA_MAX=")
         .containsPattern("CPU memory: a pool of [0-9.]+ (GiB|MiB) \\(half of the machine's or the container's\\) shared by the CPU devices");

@@ -17,7 +17,7 @@ public final class GpuPrecisionProbe {
     }
     Devices.parse("cpu");
     say("after-cpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
-    Devices.newModel("probe-cpu", ai.djl.Device.cpu()).close(); // a CPU model: PyTorch loaded, cuDNN left as it is
+    Devices.newModel("probe-cpu", ai.djl.Device.cpu()).close(); // a CPU model: the engine started, cuDNN set with it
     say("cudnn-deterministic-cpu-only", String.valueOf(CudnnDeterminism.current()));
     ai.djl.Device gpu = new io.expresso.runtime.Device("gpu", 1).djl();
     say("gpu", gpu.isGpu() + " " + gpu.getDeviceId());

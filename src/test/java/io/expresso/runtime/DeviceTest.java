@@ -12,7 +12,7 @@ class DeviceTest {
   void parsesTheDeviceForms() {
     assertThat(Device.parse("cpu:3")).extracting(Device::id).containsExactly("cpu:0", "cpu:1", "cpu:2");
     assertThat(Device.parse("gpu:0,gpu:1")).extracting(Device::id).containsExactly("gpu:0", "gpu:1");
-    // no GPU: one CPU device per core (a worker's tasks are of many kinds; see EngineDefaults)
+    // no GPU: one CPU device per core (a worker's tasks are of many kinds; see ThreadPolicy)
     assertThat(Device.parse("auto", () -> 0)).allMatch(d -> d.type().equals("cpu"))
         .hasSize(Runtime.getRuntime().availableProcessors());
     assertThat(Device.parse("auto", () -> 2)).extracting(Device::id)

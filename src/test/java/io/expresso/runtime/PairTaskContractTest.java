@@ -120,7 +120,7 @@ class PairTaskContractTest {
         .isEqualTo(Versions.bundledPytorch() + "+cpu");
     assertThat(prov.getPrecision()).isEqualTo("fp32");
     assertThat(prov.getIntraOpThreads()).as("the threads the engine summed with")
-        .isEqualTo(io.expresso.engine.EngineDefaults.engineThreads()).isPositive();
+        .isEqualTo(ai.djl.pytorch.jni.JniUtils.getNumThreads()).isPositive();
     assertThat(prov.getStartedAtMs()).isPositive();
     assertThat(prov.getFinishedAtMs()).isGreaterThanOrEqualTo(prov.getStartedAtMs());
   }

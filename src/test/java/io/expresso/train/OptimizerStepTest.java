@@ -16,7 +16,7 @@ import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import io.expresso.engine.Devices;
-import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.NativeEngine;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +37,7 @@ class OptimizerStepTest {
   }
 
   private static float[] stepOnce(Function<NDArray, NDArray> loss, boolean applied) {
-    EngineDefaults.apply();
+    NativeEngine.start();
     try (Model model = Devices.newModel("step", ai.djl.Device.cpu())) {
       model.setBlock(Linear.builder().setUnits(2).build());
       DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.l2Loss())

@@ -11,7 +11,7 @@ import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
 import io.expresso.iso.Isomorphism;
 import io.expresso.model.Architecture;
-import io.expresso.engine.EngineDefaults;
+import io.expresso.engine.NativeEngine;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Relabelings;
@@ -24,7 +24,7 @@ class TrainingPartsTest {
 
   @Test
   void cosineEmbeddingLossMatchesAHandComputedValue() {
-    EngineDefaults.apply();
+    NativeEngine.start();
     try (NDManager m = NDManager.newBaseManager()) {
       // pairs: (1,0)/(1,1): cos 1/√2; (1,0)/(-1,0): cos -1 → 0; mean = (0.70711 + 0) / 2
       NDArray e = m.create(new float[] {1, 0, 1, 1, 1, 0, -1, 0}, new Shape(4, 2));
