@@ -14,29 +14,35 @@ function el(tag, attrs = {}, ...children) {
 
 function pct(n, d) { return d > 0 ? Math.round(1000 * n / d) / 10 : 0; }
 
-// Per-category accuracy: one row per (suite, category), one column per model.
-function accuracyTable(exp) {
-  const models = [...new Set(exp.categories.map(c => c.model))].sort();
-  const rows = new Map();
-  for (const c of exp.categories) {
-    const key = c.suite + '\u0000' + c.category;
-    if (!rows.has(key)) rows.set(key, { suite: c.suite, category: c.category, cells: {} });
-    rows.get(key).cells[c.model] = c;
-  }
-  const head = el('tr', {}, el('th', {}, 'suite'), el('th', {}, 'category'),
-    ...models.map(m => el('th', {}, m)));
-  const body = [...rows.values()].map(r => el('tr', { 'data-category': r.category },
-    el('td', {}, r.suite), el('td', {}, r.category),
-    ...models.map(m => {
-      const c = r.cells[m];
-      if (!c) return el('td', {}, '–');
-      const p = pct(c.distinguished, c.evaluated);
-      const td = el('td', { class: p >= 90 ? 'hi' : p >= 40 ? 'mid' : 'lo' },
-        `${c.distinguished}/${c.evaluated} (${p}%)`);
-      if (c.reliability_failures > 0) td.append(el('div', { class: 'warn' }, `${c.reliability_failures} unreliable`));
-      return td;
-    })));
-  return el('table', { class: 'accuracy' }, el('thead', {}, head), el('tbody', {}, ...body));
+// One configuration (a model on a suite): its best seed's pairs per category, in BREC's order,
+// beside BREC's Table 2 where the suite is BREC and the paper ran the model.
+function configurationTable(c) {
+  const cell = r => {
+    const p = pct(r.reliably_distinguished, r.pairs);
+    const td = el('td', { class: p >= 90 ? 'hi' : p >= 40 ? 'mid' : 'lo' }, `${r.reliably_distinguished}/${r.pairs}`);
+    if (r.reliability_failures > 0) td.append(el('div', { class: 'warn' }, `${r.reliability_failures} unreliable`));
+    return td;
+  };
+  const paper = r => el('td', {}, r.paper == null ? '–' : `${r.paper}/${r.paper_pairs}`);
+  const head = el('tr', {}, el('th', {}, 'category'), el('th', {}, `seed ${c.best_seed}`), el('th', {}, 'paper'));
+  const body = [...c.rows, c.total].map(r => el('tr', { 'data-category': r.category },
+    el('td', {}, r.category), cell(r), paper(r)));
+  const seeds = `${c.seeds} seed${c.seeds === 1 ? '' : 's'}, best ${c.best_seed}` +
+    (c.unreliable_seeds.length ? ` · reliability failed in seeds ${c.unreliable_seeds.join(', ')}` : '');
+  return el('div', { class: 'configuration', 'data-model': c.model },
+    el('h4', {}, `${c.model} · ${c.suite}`), el('div', { class: 'meta' }, seeds),
+    el('table', { class: 'accuracy' }, el('thead', {}, head), el('tbody', {}, ...body)));
+}
+
+// Across models: each configuration's best seed, most reliably distinguished pairs first.
+function leaderboard(exp) {
+  const ranked = [...exp.configurations].sort((a, b) => b.total.reliably_distinguished - a.total.reliably_distinguished);
+  const head = el('tr', {}, ...['model', 'suite', 'best seed', 'reliably distinguished', 'paper'].map(h => el('th', {}, h)));
+  const body = ranked.map(c => el('tr', { 'data-model': c.model }, el('td', {}, c.model), el('td', {}, c.suite),
+    el('td', {}, String(c.best_seed)), el('td', {}, `${c.total.reliably_distinguished}/${c.total.pairs}`),
+    el('td', {}, c.total.paper == null ? '–' : String(c.total.paper))));
+  return el('div', {}, el('h4', {}, 'Leaderboard'),
+    el('table', { class: 'leaderboard' }, el('thead', {}, head), el('tbody', {}, ...body)));
 }
 
 // Running train tasks: each one's latest epoch (from expresso.progress), gone when its result arrives.
@@ -93,7 +99,8 @@ function render(state) {
       bar.style.width = Math.min(100, pct(exp.results, exp.expected)) + '%';
       card.append(el('div', { class: 'progress' }, bar));
     }
-    if (exp.categories.length) card.append(accuracyTable(exp));
+    if (exp.configurations.length > 1) card.append(leaderboard(exp));
+    for (const c of exp.configurations) card.append(configurationTable(c));
     if (exp.training && exp.training.length) card.append(trainingTable(exp));
     if (exp.attacks.length) attackChart(exp, card);
     return card;

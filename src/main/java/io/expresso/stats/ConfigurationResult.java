@@ -32,12 +32,20 @@ public record ConfigurationResult(String configuration, List<SeedRun> seeds) {
   public SeedRun best() {
     SeedRun best = seeds.get(0);
     for (SeedRun run : seeds) {
-      if (run.realCorrect() > best.realCorrect()
-          || (run.realCorrect() == best.realCorrect() && run.distinguished() > best.distinguished())) {
+      if (beats(run.realCorrect(), run.distinguished(), best.realCorrect(), best.distinguished())) {
         best = run;
       }
     }
     return best;
+  }
+
+  /**
+   * BREC's order of seeds, for callers that hold only counts (the live page): a seed beats the best
+   * so far with more real correct pairs (distinguished less reliability failures), or as many and
+   * more distinguished. Seeds are taken in order, so the earliest wins a tie.
+   */
+  public static boolean beats(long realCorrect, long distinguished, long bestRealCorrect, long bestDistinguished) {
+    return realCorrect > bestRealCorrect || (realCorrect == bestRealCorrect && distinguished > bestDistinguished);
   }
 
   /** The seeds that failed at least one reliability check (empty when the configuration counts). */

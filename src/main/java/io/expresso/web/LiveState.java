@@ -10,11 +10,12 @@ import java.util.TreeMap;
 
 /**
  * What the live page shows, fed by the aggregator once per unique result: experiments (results,
- * errors, expected total when known), per (suite, category, model) pair counts, attack success
+ * errors, expected total when known), per (suite, model, seed, category) pair counts shown as
+ * each configuration's best seed beside BREC's paper ({@link BrecCard}), attack success
  * rates per budget, and the workers and devices that produced results. Every change bumps
  * {@link #version()}, which the SSE stream watches. Synchronized: updates are rare next to the
  * work that produced them. Summaries only, never a row per result: what it holds grows with
- * experiments, (suite, category, model) rows, attack curves, workers and running train tasks.
+ * experiments, (suite, model, seed, category) rows, attack curves, workers and running train tasks.
  */
 public final class LiveState {
 
@@ -32,17 +33,18 @@ public final class LiveState {
     version++;
   }
 
-  /** One judged pair. */
-  public synchronized void pair(String experiment, String suite, String category, String model,
+  /** One judged pair of one seed. */
+  public synchronized void pair(String experiment, String suite, String category, String model, long seed,
       boolean distinguished, boolean reliable) {
     Experiment e = experiment(experiment);
     e.kinds.merge("pair", 1L, Long::sum);
     e.results++;
-    long[] c = e.categories.computeIfAbsent(suite + '\u0000' + category + '\u0000' + model,
-        k -> new long[3]);
+    long[] c = e.configurations.computeIfAbsent(suite + '\u0000' + model, k -> new TreeMap<>())
+        .computeIfAbsent(seed, k -> new LinkedHashMap<>()).computeIfAbsent(category, k -> new long[4]);
     c[0]++;
     c[1] += distinguished ? 1 : 0;
     c[2] += reliable ? 0 : 1;
+    c[3] += distinguished && reliable ? 1 : 0;
     version++;
   }
 
@@ -165,12 +167,10 @@ public final class LiveState {
       }
       ObjectNode kinds = x.putObject("kinds");
       e.kinds.forEach(kinds::put);
-      ArrayNode cats = x.putArray("categories");
-      e.categories.forEach((k, c) -> {
+      ArrayNode configurations = x.putArray("configurations");
+      e.configurations.forEach((k, bySeed) -> {
         String[] p = k.split("\u0000", -1);
-        ObjectNode row = cats.addObject();
-        row.put("suite", p[0]).put("category", p[1]).put("model", p[2]);
-        row.put("evaluated", c[0]).put("distinguished", c[1]).put("reliability_failures", c[2]);
+        BrecCard.write(configurations.addObject(), p[0], p[1], bySeed);
       });
       ArrayNode training = x.putArray("training");
       for (io.expresso.proto.v1.TrainProgress p : e.training.values()) {
@@ -229,8 +229,9 @@ public final class LiveState {
     long errors;
     long expected;
     final Map<String, Long> kinds = new TreeMap<>();
-    /** suite, category, model → {evaluated, distinguished, reliability failures}. */
-    final Map<String, long[]> categories = new TreeMap<>();
+    /** suite, model → seed → category (first-seen order) → {evaluated, distinguished,
+     * reliability failures, distinguished and reliable}. */
+    final Map<String, Map<Long, Map<String, long[]>>> configurations = new TreeMap<>();
     /** model, pattern, space → its success curve. */
     final Map<String, Curve> attacks = new TreeMap<>();
     /** Running train tasks by task id: their latest epoch (until the result; progress is kept a day). */

@@ -39,7 +39,7 @@ public final class LiveStateListener implements ResultListener {
     switch (r.getPayloadCase()) {
       case PAIR -> {
         PairResult p = r.getPair();
-        state.pair(experiment, p.getSuiteId(), p.getCategory(), p.getMethod(), p.getDistinguished(),
+        state.pair(experiment, p.getSuiteId(), p.getCategory(), p.getMethod(), p.getSeed(), p.getDistinguished(),
             p.getReliable());
       }
       case ATTACK -> attack(experiment, r.getAttack());

@@ -34,7 +34,7 @@ class LivePageEscapingTest {
   void aBrowserShowsHostileStringsAsText(@TempDir Path dir) throws Exception {
     Path chromium = ExternalTools.require("chromium", "chromium");
     LiveState state = new LiveState();
-    state.pair("exp " + IMG, "brec:" + SCRIPT, "Basic|" + SCRIPT + "\nnext line\u001b[31m", "gin" + IMG, true, true);
+    state.pair("exp " + IMG, "brec:" + SCRIPT, "Basic|" + SCRIPT + "\nnext line\u001b[31m", "gin" + IMG, 0, true, true);
     state.worker("w\"><svg onload=\"document.title='pwned'\">", "cpu:0", 1.0, System.currentTimeMillis());
     // the real page and script, fed the server's JSON for that state; fetch and EventSource are
     // stubbed so that the browser has no open connection and can be stopped once it has rendered

@@ -79,13 +79,13 @@ class LiveServerTest {
   @Test
   void stateAndEventsFollowResults() throws Exception {
     state.expect("exp-a", 4);
-    state.pair("exp-a", "builtin", "Regular", "1-wl", false, true);
+    state.pair("exp-a", "builtin", "Regular", "1-wl", 0, false, true);
     state.worker("w1", "cpu:0", 0.5, System.currentTimeMillis());
     JsonNode snap = new ObjectMapper().readTree(get("/api/state").body());
     JsonNode exp = snap.path("experiments").get(0);
     assertThat(exp.path("id").asText()).isEqualTo("exp-a");
     assertThat(exp.path("expected").asLong()).isEqualTo(4);
-    assertThat(exp.path("categories").get(0).path("evaluated").asLong()).isEqualTo(1);
+    assertThat(exp.path("configurations").get(0).path("rows").get(0).path("pairs").asLong()).isEqualTo(1);
     assertThat(snap.path("workers").get(0).path("device").asText()).isEqualTo("cpu:0");
 
     HttpResponse<Stream<String>> sse = http.send(HttpRequest.newBuilder(URI.create(base + "/events")).build(),
@@ -94,7 +94,7 @@ class LiveServerTest {
     Iterator<String> lines = sse.body().iterator();
     JsonNode first = nextState(lines);
     assertThat(first.path("experiments").get(0).path("results").asLong()).isEqualTo(1);
-    state.pair("exp-a", "builtin", "Regular", "3-wl", true, true);
+    state.pair("exp-a", "builtin", "Regular", "3-wl", 0, true, true);
     JsonNode second = nextState(lines);
     assertThat(second.path("version").asLong()).isGreaterThan(first.path("version").asLong());
     assertThat(second.path("experiments").get(0).path("results").asLong()).isEqualTo(2);

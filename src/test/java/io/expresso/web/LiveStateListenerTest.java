@@ -25,14 +25,14 @@ class LiveStateListenerTest {
     l.onResult(error);
     JsonNode before = experiment(state);
     assertThat(before.path("errors").asLong()).isEqualTo(1);
-    assertThat(before.path("categories")).isEmpty();
+    assertThat(before.path("configurations")).isEmpty();
 
     l.onSuperseded(success);
     JsonNode after = experiment(state);
     assertThat(after.path("results").asLong()).as("still one task").isEqualTo(1);
     assertThat(after.path("errors").asLong()).isZero();
     assertThat(after.path("kinds").path("pair").asLong()).isEqualTo(1);
-    assertThat(after.path("categories").get(0).path("distinguished").asLong()).isEqualTo(1);
+    assertThat(after.path("configurations").get(0).path("rows").get(0).path("distinguished").asLong()).isEqualTo(1);
   }
 
   @Test
