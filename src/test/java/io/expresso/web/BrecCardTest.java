@@ -25,7 +25,7 @@ class BrecCardTest {
   private static void pairs(LiveState s, String category, String model, long seed, int n, int distinguished,
       int unreliable) {
     for (int i = 0; i < n; i++) {
-      s.pair("leaderboard", BREC, category, model, seed, i < distinguished, i >= n - unreliable);
+      s.pair("leaderboard", BREC, category, model, seed, i < distinguished, i < n - unreliable);
     }
   }
 
