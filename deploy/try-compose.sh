@@ -50,6 +50,7 @@ dc() { "${compose[@]}" -f deploy/docker-compose.yml "$@"; }
 cli() { docker run --rm --network host "$@"; }
 
 t0=$(date +%s.%N)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 last=$t0
 steps=()
 step() {  # step NAME: the time since the previous step
@@ -152,7 +153,7 @@ PY
 # --- /metrics: the live page's own and Prometheus' scrape --------------------------------------
 curl -fsS http://127.0.0.1:9400/metrics >"$work/page.metrics"
 grep -F "experiment=\"$experiment\"" "$work/page.metrics" | grep -q . || die "the live page's /metrics does not name $experiment"
-echo "           live page /metrics: $(grep -F "experiment=\"$experiment\"" "$work/page.metrics" | head -3 | tr '\n' ' ')"
+echo "           live page /metrics: $(grep -F "experiment=\"$experiment\"" "$work/page.metrics" | grep -m1 '^expresso_pairs_evaluated_total')"
 wait_until 60 "Prometheus to scrape $workers workers" targets_up "$workers"
 done_query="sum(expresso_tasks_completed_total{job=\"expresso-workers\"})"
 wait_until 60 "Prometheus to count $tasks completed tasks" \
@@ -202,9 +203,15 @@ fi
 wait_until 60 "Prometheus to scrape $scale_up workers" targets_up "$scale_up"
 
 # --- scale down: the workers stopped leave, the rest run what follows ----------------------------
+since=$(date +%s)
 dc up -d --no-recreate --scale worker="$scale_down" worker >/dev/null 2>&1
 wait_until 180 "$scale_down workers left running" workers_serving "$scale_down"
-step "scaled down: $scale_down worker(s) left (SIGTERM, graceful stop)"
+# how the stopped ones ended: 143 = SIGTERM honoured (drained, left the group), 137 = killed after the grace period
+exits=$(docker events --since "$since" --until "$(date +%s)" --filter event=die \
+  --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME" --filter label=com.docker.compose.service=worker \
+  --format '{{.Actor.Attributes.exitCode}}' | sort | uniq -c | awk '{printf "%s%s x exit %s", (NR > 1 ? ", " : ""), $1, $2}')
+case "$exits" in *"exit 137"*) die "a worker was killed after the grace period on scaling down: $exits" ;; esac
+step "scaled down: $scale_down worker(s) left; the others stopped on SIGTERM ($exits)"
 left=$(worker_ids | tr '\n' ' ')
 read -r ran ran_left first per_worker < <(synthetic 6 500 "$(date +%s%3N)" "$left")
 [ "$ran" -eq "$scale_down" ] && [ "$ran_left" -eq "$scale_down" ] ||
@@ -216,6 +223,7 @@ if [ "$keep" = false ]; then
   dc down -v --remove-orphans >/dev/null 2>&1
   step "stack down (down -v)"
 fi
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores; at the start: $load0)"
 total=$(python3 -c "print(f'{$(date +%s.%N) - $t0:.1f}')")
 echo
 echo "| step | seconds |"
