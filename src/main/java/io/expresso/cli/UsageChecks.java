@@ -26,6 +26,23 @@ final class UsageChecks {
     }
   }
 
+  /**
+   * The ports of a port-or-range option: {@code N} (0 = any free port) or {@code A-B}, the first
+   * free one of A..B; anything else is bad usage.
+   */
+  static int[] portRange(CommandSpec spec, String option, String text) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,5})(?:-(\\d{1,5}))?").matcher(text.strip());
+    if (m.matches()) {
+      int first = Integer.parseInt(m.group(1));
+      int last = m.group(2) == null ? first : Integer.parseInt(m.group(2));
+      if (last <= 65535 && first <= last && (first > 0 || last == 0)) {
+        return new int[] {first, last};
+      }
+    }
+    throw new CommandLine.ParameterException(spec.commandLine(), option + " " + text
+        + " is not a TCP port (0..65535) or a range of them (A-B, 1 <= A <= B)");
+  }
+
   /** Rejects an integer option outside {@code min..max}. */
   static void range(CommandSpec spec, String option, long value, long min, long max) {
     if (value < min || value > max) {

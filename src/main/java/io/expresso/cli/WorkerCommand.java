@@ -87,8 +87,10 @@ final class WorkerCommand implements Callable<Integer> {
       + " container's, from which each pair takes what it needs to run as alone)")
   String memoryBudget;
 
-  @Option(names = "--metrics-port", paramLabel = "M", description = "serve Prometheus /metrics on this port (default: ${DEFAULT-VALUE} = any free port, printed)")
-  int metricsPort = 0;
+  @Option(names = "--metrics-port", paramLabel = "M|A-B", description = "serve Prometheus /metrics on this port, or on"
+      + " the first free one of A-B (workers sharing the host's network, as in deploy/docker-compose.yml)"
+      + " (default: ${DEFAULT-VALUE} = any free port, printed)")
+  String metricsPort = "0";
 
   @Option(names = "--metrics-host", paramLabel = "H", description = "address /metrics listens on; 0.0.0.0 to be scraped"
       + " from other hosts or containers (default: ${DEFAULT-VALUE}, this host only)")
@@ -99,7 +101,7 @@ final class WorkerCommand implements Callable<Integer> {
     precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
-    UsageChecks.port(spec, "--metrics-port", metricsPort);
+    int[] ports = UsageChecks.portRange(spec, "--metrics-port", metricsPort);
     UsageChecks.range(spec, "--max-deliveries", maxDeliveries, 1, ShareGroup.BROKER_MAX_DELIVERY_LIMIT - 1);
     Topics.Creation creation = topics.creation(spec);
     KafkaClients clients = kafka.clients(spec);
@@ -128,7 +130,7 @@ final class WorkerCommand implements Callable<Integer> {
     Topics.prepare(clients, creation, topics.create);
     Metrics metrics = new Metrics();
     ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
-    try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, metricsPort, metrics);
+    try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, ports[0], ports[1], metrics);
          LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
       Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));
       System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (share group " + Worker.GROUP + ")"

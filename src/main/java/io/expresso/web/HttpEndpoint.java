@@ -23,14 +23,40 @@ public final class HttpEndpoint implements AutoCloseable {
 
   /** Serves {@code /metrics} on host:port (port 0 = any free port). */
   public static HttpEndpoint metrics(String host, int port, Metrics metrics) {
+    return metrics(host, port, port, metrics);
+  }
+
+  /**
+   * Serves {@code /metrics} on host and the first free port of {@code first..last}: several workers
+   * sharing one network namespace (containers on the host's network) each find their own, from a
+   * range a scraper lists.
+   */
+  public static HttpEndpoint metrics(String host, int first, int last, Metrics metrics) {
     ActorSystem system = ActorSystem.create("expresso-metrics", config());
-    return bind(system, host, port, () -> LiveServer.metricsOnly(system, host, port, metrics));
+    for (int port = first; ; port++) {
+      int p = port;
+      try {
+        return bind(system, host, p, () -> LiveServer.metricsOnly(system, host, p, metrics));
+      } catch (IllegalStateException e) {
+        if (p >= last || !inUse(e)) {
+          system.terminate();
+          throw p > first && inUse(e)
+              ? new IllegalStateException("cannot serve HTTP on " + host + ": every port of " + first + "-" + last + " is in use", e)
+              : e;
+        }
+      }
+    }
   }
 
   /** Serves the live page of {@code state} and {@code /metrics} on host:port. */
   public static HttpEndpoint live(String host, int port, Metrics metrics, LiveState state) {
     ActorSystem system = ActorSystem.create("expresso-web", config());
-    return bind(system, host, port, () -> LiveServer.start(system, host, port, metrics, state));
+    try {
+      return bind(system, host, port, () -> LiveServer.start(system, host, port, metrics, state));
+    } catch (IllegalStateException e) {
+      system.terminate();
+      throw e;
+    }
   }
 
   private static HttpEndpoint bind(ActorSystem system, String host, int port,
@@ -38,10 +64,19 @@ public final class HttpEndpoint implements AutoCloseable {
     try {
       return new HttpEndpoint(system, bind.get().toCompletableFuture().get(30, TimeUnit.SECONDS));
     } catch (Exception e) {
-      system.terminate();
       Throwable cause = e.getCause() != null ? e.getCause() : e;
       throw new IllegalStateException("cannot serve HTTP on " + host + ":" + port + ": " + cause.getMessage(), cause);
     }
+  }
+
+  /** Whether a failed bind found its port taken (then the next of a range may do). */
+  private static boolean inUse(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException || String.valueOf(t.getMessage()).contains("in use")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Pekko logs through SLF4J (simplelogger.properties); a failed bind is reported once, by us. */

@@ -1,7 +1,10 @@
 package io.expresso.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.expresso.metrics.Metrics;
+import io.expresso.web.HttpEndpoint;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
@@ -32,6 +35,23 @@ class ObserveCommandsTest {
     console.resetErr();
     assertThat(Main.execute("worker", "--bootstrap", "127.0.0.1:1", "--metrics-port", "-1")).isEqualTo(2);
     assertThat(console.err()).contains("--metrics-port -1 is not a TCP port");
+    console.resetErr();
+    assertThat(Main.execute("worker", "--bootstrap", "127.0.0.1:1", "--metrics-port", "9416-9401")).isEqualTo(2);
+    assertThat(console.err()).contains("--metrics-port 9416-9401 is not a TCP port (0..65535) or a range of them");
+  }
+
+  /** Workers on one host network (deploy/docker-compose.yml) each take the first free port of a range. */
+  @Test
+  void aMetricsPortRangeSkipsThePortsInUse() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      int first = taken.getLocalPort();
+      int last = Math.min(first + 20, 65535);
+      try (HttpEndpoint http = HttpEndpoint.metrics("127.0.0.1", first, last, new Metrics())) {
+        assertThat(http.port()).isGreaterThan(first).isLessThanOrEqualTo(last);
+      }
+      assertThat(catchThrowable(() -> HttpEndpoint.metrics("127.0.0.1", first, first, new Metrics())))
+          .hasMessageContaining("127.0.0.1:" + first).hasMessageContaining("in use");
+    }
   }
 
   @Test

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * deploy/ checked with what runs here (Docker and Kubernetes do not): YAML parsing and the facts
- * the deployment relies on, promtool on the scrape config, a Kubernetes/KEDA schema check
- * (kubernetes-models under node) and docker-compose's own validation when it is installed.
+ * deploy/ checked with what the test suite has (no Docker engine, no Kubernetes): YAML parsing and
+ * the facts the deployment relies on, promtool on the scrape config, a Kubernetes/KEDA schema check
+ * (kubernetes-models under node) and docker-compose's own validation. The compose stack itself runs
+ * in deploy/try-compose.sh, which needs a Docker engine (docs/results/deploy-compose.md).
  */
 class DeployFilesTest {
 
@@ -30,32 +31,63 @@ class DeployFilesTest {
     return (List<Object>) o;
   }
 
+  private static Map<String, Object> services(String file) throws Exception {
+    return map(new Yaml().<Map<String, Object>>load(Files.readString(Path.of(file))).get("services"));
+  }
+
   @Test
-  void composeRunsKraftKafkaWorkersPrometheusAndGrafana() throws Exception {
-    Map<String, Object> compose = new Yaml().load(Files.readString(Path.of("deploy/docker-compose.yml")));
-    Map<String, Object> services = map(compose.get("services"));
-    assertThat(services).containsKeys("kafka", "worker", "worker-gpu", "aggregator", "prometheus", "grafana");
-    Map<String, Object> kafkaEnv = map(map(services.get("kafka")).get("environment"));
-    assertThat(kafkaEnv.get("KAFKA_PROCESS_ROLES")).isEqualTo("broker,controller"); // KRaft, no ZooKeeper
+  void composeRunsKafkaFromTheJarWorkersWatchPrometheusAndGrafana() throws Exception {
+    Map<String, Object> services = services("deploy/docker-compose.yml");
+    assertThat(services).containsKeys("kafka", "worker", "worker-gpu", "aggregator", "prometheus");
+    assertThat(services("deploy/docker-compose.grafana.yml")).containsOnlyKeys("grafana");
+    // the broker is Kafka's own main class from the project's jar (no apache/kafka image: 3.9 has no
+    // share groups), one KRaft node whose internal topics, share-group state included, fit one node
+    Map<String, Object> kafka = map(services.get("kafka"));
+    assertThat(list(kafka.get("entrypoint"))).containsExactly("/app/kafka-kraft.sh");
+    assertThat(Files.readString(Path.of("deploy/docker-compose.yml"))).doesNotContain("apache/kafka");
+    String start = Files.readString(Path.of("deploy/kafka-kraft.sh"));
+    assertThat(start).contains("kafka.Kafka \"$config\"", "kafka.tools.StorageTool format", "process.roles=broker,controller",
+        "offsets.topic.replication.factor=1", "transaction.state.log.replication.factor=1", "transaction.state.log.min.isr=1",
+        "share.coordinator.state.topic.replication.factor=1", "share.coordinator.state.topic.min.isr=1");
+    assertThat(Files.readString(Path.of("deploy/Dockerfile.cpu"))).contains("COPY deploy/kafka-kraft.sh /app/kafka-kraft.sh");
     assertThat(map(map(services.get("worker")).get("deploy")).get("replicas")).isEqualTo(2);
     Map<String, Object> gpu = map(services.get("worker-gpu"));
     Map<String, Object> device = map(list(map(map(map(gpu.get("deploy")).get("resources")).get("reservations")).get("devices")).get(0));
     assertThat(device).containsEntry("driver", "nvidia");
     assertThat(list(device.get("capabilities"))).contains("gpu");
     assertThat(map(gpu.get("build")).get("dockerfile")).isEqualTo("deploy/Dockerfile.cuda");
-    // every file the compose file mounts or builds from exists
-    for (Object s : services.values()) {
-      Object volumes = map(s).get("volumes");
-      if (volumes != null) {
-        for (Object v : list(volumes)) {
-          String source = v.toString().split(":")[0];
-          if (source.startsWith(".")) {
-            assertThat(Path.of("deploy").resolve(source).normalize()).as(v.toString()).exists();
+    // every image's base is a build argument (public default; deploy/base-image.sh makes a local one)
+    Map<String, String> bases = Map.of("deploy/Dockerfile.cpu", "BASE_IMAGE", "deploy/prometheus/Dockerfile", "BASE_IMAGE",
+        "deploy/Dockerfile.cuda", "PYTORCH_IMAGE");
+    bases.forEach((file, arg) -> {
+      try {
+        assertThat(Files.readString(Path.of(file))).as(file).containsPattern("(?m)^ARG " + arg + "=\\S+$")
+            .containsPattern("(?m)^FROM \\$\\{" + arg + "}");
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    assertThat(Files.readString(Path.of("deploy/Dockerfile.cuda"))).contains("FROM ${BUILD_IMAGE} AS build");
+    // every file the compose files mount or build from exists
+    for (String file : List.of("deploy/docker-compose.yml", "deploy/docker-compose.grafana.yml")) {
+      for (Object s : services(file).values()) {
+        Object volumes = map(s).get("volumes");
+        if (volumes != null) {
+          for (Object v : list(volumes)) {
+            String source = v.toString().split(":")[0];
+            if (source.startsWith(".")) {
+              assertThat(Path.of("deploy").resolve(source).normalize()).as(v.toString()).exists();
+            }
           }
+        }
+        Object build = map(s).get("build");
+        if (build != null) {
+          Path context = Path.of("deploy").resolve(map(build).get("context").toString()).normalize();
+          Object dockerfile = map(build).get("dockerfile");
+          assertThat(context.resolve(dockerfile == null ? "Dockerfile" : dockerfile.toString())).as(file).exists();
         }
       }
     }
-    assertThat(Path.of("deploy/Dockerfile.cpu")).exists();
     String cuda = Files.readString(Path.of("deploy/Dockerfile.cuda"));
     assertThat(cuda).contains("-P cuda").contains("STOPSIGNAL SIGTERM")
         // the JNI is built against the image's own PyTorch by the script a bare host uses; no libtorch download
@@ -66,33 +98,52 @@ class DeployFilesTest {
   }
 
   @Test
-  void composePublishesOnLoopbackOnlyAndGrafanaWantsAPassword() throws Exception {
-    Map<String, Object> services = map(new Yaml().<Map<String, Object>>load(
-        Files.readString(Path.of("deploy/docker-compose.yml"))).get("services"));
-    List<String> published = new ArrayList<>();
+  void composeListensOnLoopbackOnlyAndGrafanaWantsAPassword() throws Exception {
+    Map<String, Object> services = new java.util.LinkedHashMap<>(services("deploy/docker-compose.yml"));
+    services.putAll(services("deploy/docker-compose.grafana.yml"));
+    // the host's network, nothing published: every listener below is on loopback
     services.forEach((name, s) -> {
-      Object ports = map(s).get("ports");
-      if (ports != null) {
-        for (Object port : list(ports)) {
-          assertThat(port.toString()).as(name + " publishes " + port).startsWith("127.0.0.1:");
-          published.add(name);
-        }
-      }
+      assertThat(map(s).get("network_mode")).as(name).isEqualTo("host");
+      assertThat(map(s)).as(name).doesNotContainKey("ports");
     });
-    assertThat(published).contains("kafka", "aggregator", "prometheus", "grafana");
-
-    Map<String, Object> grafana = map(map(services.get("grafana")).get("environment"));
-    assertThat(grafana.get("GF_AUTH_ANONYMOUS_ENABLED")).isEqualTo("false");
-    assertThat(grafana.get("GF_SECURITY_ADMIN_PASSWORD").toString()).startsWith("${GRAFANA_ADMIN_PASSWORD:?");
-
-    // containers that must be scraped or reached say so; the compose broker is theirs to set up
+    assertThat(map(map(services.get("kafka")).get("environment"))).containsEntry("KAFKA_HOST", "127.0.0.1");
     for (String worker : List.of("worker", "worker-gpu")) {
       List<Object> command = list(map(services.get(worker)).get("command"));
-      assertThat(option(command, "--metrics-host")).as(worker).isEqualTo("0.0.0.0");
+      assertThat(option(command, "--metrics-host")).as(worker).isEqualTo("127.0.0.1");
+      assertThat(option(command, "--bootstrap")).as(worker).isEqualTo("127.0.0.1:9092");
       assertThat(command).as(worker).contains("--create-topics");
     }
-    assertThat(option(list(map(services.get("aggregator")).get("command")), "--host")).isEqualTo("0.0.0.0");
+    assertThat(option(list(map(services.get("aggregator")).get("command")), "--host")).isEqualTo("127.0.0.1");
+    assertThat(list(map(services.get("prometheus")).get("command"))).contains("--web.listen-address=127.0.0.1:9090");
+    Map<String, Object> grafana = map(map(services.get("grafana")).get("environment"));
+    assertThat(grafana.get("GF_SERVER_HTTP_ADDR")).isEqualTo("127.0.0.1");
+    assertThat(grafana.get("GF_AUTH_ANONYMOUS_ENABLED")).isEqualTo("false");
+    assertThat(grafana.get("GF_SECURITY_ADMIN_PASSWORD").toString()).startsWith("${GRAFANA_ADMIN_PASSWORD:?");
+    assertThat(Files.readString(Path.of("grafana/provisioning/datasources/prometheus.yml"))).contains("url: http://127.0.0.1:9090");
+
+    // Prometheus scrapes exactly the ports the workers take their /metrics port from, and the live page
+    String range = option(list(map(services.get("worker")).get("command")), "--metrics-port");
+    assertThat(option(list(map(services.get("worker-gpu")).get("command")), "--metrics-port")).isEqualTo(range);
+    int first = Integer.parseInt(range.split("-")[0]);
+    int last = Integer.parseInt(range.split("-")[1]);
+    List<String> expected = new ArrayList<>();
+    for (int port = first; port <= last; port++) {
+      expected.add("127.0.0.1:" + port);
+    }
+    Map<String, List<Object>> targets = new java.util.HashMap<>();
+    Map<String, Object> prometheus = new Yaml().load(Files.readString(Path.of("deploy/prometheus/prometheus.yml")));
+    for (Object job : list(prometheus.get("scrape_configs"))) {
+      List<Object> all = new ArrayList<>();
+      for (Object c : list(map(job).get("static_configs"))) {
+        all.addAll(list(map(c).get("targets")));
+      }
+      targets.put(map(job).get("job_name").toString(), all);
+    }
+    assertThat(targets.get("expresso-workers")).containsExactlyElementsOf(expected);
+    assertThat(targets.get("expresso-aggregator")).containsExactly("127.0.0.1:"
+        + option(list(map(services.get("aggregator")).get("command")), "--metrics-port"));
     for (String dockerfile : List.of("deploy/Dockerfile.cpu", "deploy/Dockerfile.cuda")) {
+      // the images' own default command is for a network of their own (Kubernetes, a bridge)
       assertThat(Files.readString(Path.of(dockerfile))).as(dockerfile).contains("\"--metrics-host\", \"0.0.0.0\"");
     }
   }
@@ -159,14 +210,34 @@ class DeployFilesTest {
   }
 
   @Test
-  void dockerComposeValidatesTheFile() throws Exception {
+  void dockerComposeValidatesTheFiles() throws Exception {
     Path compose = ExternalTools.require("docker-compose", "docker-compose");
-    ProcessBuilder pb = new ProcessBuilder(compose.toString(), "-f", "deploy/docker-compose.yml", "--profile", "gpu",
-        "config", "-q").redirectErrorStream(true);
-    pb.environment().put("GRAFANA_ADMIN_PASSWORD", "validation-only"); // the file refuses to start without one
+    // the stack itself needs no setting from the environment; Grafana's overlay refuses to start without a password
+    var alone = composeConfig(compose, null, "-f", "deploy/docker-compose.yml", "--profile", "gpu");
+    assertThat(alone.exitCode()).as(alone.output()).isZero();
+    var noPassword = composeConfig(compose, null, "-f", "deploy/docker-compose.yml", "-f", "deploy/docker-compose.grafana.yml");
+    assertThat(noPassword.exitCode()).isNotZero();
+    assertThat(noPassword.output()).contains("GRAFANA_ADMIN_PASSWORD");
+    var all = composeConfig(compose, "validation-only", "-f", "deploy/docker-compose.yml", "-f",
+        "deploy/docker-compose.grafana.yml", "--profile", "gpu");
+    assertThat(all.exitCode()).as(all.output()).isZero();
+  }
+
+  private record Run(int exitCode, String output) {}
+
+  /** {@code docker-compose ARGS config -q} with or without Grafana's password in the environment. */
+  private static Run composeConfig(Path compose, String grafanaPassword, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(compose.toString()));
+    cmd.addAll(List.of(args));
+    cmd.addAll(List.of("config", "-q"));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().remove("GRAFANA_ADMIN_PASSWORD");
+    if (grafanaPassword != null) {
+      pb.environment().put("GRAFANA_ADMIN_PASSWORD", grafanaPassword);
+    }
     Process p = pb.start();
     String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("docker-compose config finished").isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
+    return new Run(p.exitValue(), output);
   }
 }
