@@ -1,9 +1,11 @@
-"""Generates the protobuf message classes from the repository's protos/ while the package is built.
+"""Generates the protobuf message classes from the repository's protos/ while the package is built,
+and copies in BREC's Table 2 from the Java resources.
 
 The classes are never written by hand nor committed: `pip install ./python` (or `python3 setup.py
 build`) runs protoc on ../protos/expresso/v1/*.proto into expresso/v1/ of the build, so Java and
 Python read the same .proto files. protoc comes from Debian's protobuf-compiler (3.21, matching
-Debian's python3-protobuf runtime); $PROTOC names another one.
+Debian's python3-protobuf runtime); $PROTOC names another one. Likewise the package's
+expresso/brec-table2.csv is the file suite/BrecPaperResults reads, copied at build time.
 """
 import os
 import shutil
@@ -14,6 +16,7 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTOS = os.path.join(HERE, "..", "protos")
+TABLE2 = os.path.join(HERE, "..", "src", "main", "resources", "io", "expresso", "suite", "brec-table2.csv")
 
 
 class BuildWithProtos(build_py):
@@ -30,6 +33,9 @@ class BuildWithProtos(build_py):
         out = os.path.abspath(self.build_lib)
         os.makedirs(os.path.join(out, "expresso", "v1"), exist_ok=True)
         subprocess.run([protoc, "-I", PROTOS, "--python_out=" + out] + sources, check=True)
+        if not os.path.isfile(TABLE2):
+            raise SystemExit("expresso: no BREC table at %s: build from the repository (pip install ./python)" % TABLE2)
+        shutil.copyfile(TABLE2, os.path.join(out, "expresso", "brec-table2.csv"))
 
 
 setup(cmdclass={"build_py": BuildWithProtos})

@@ -13,27 +13,40 @@ suite/BrecPaperResults), so that both print the same numbers from the same topic
 - per category, the best seed's pairs; only error results without a pair (a task that did not
   decode) sit in a row of their own, under method '?' and their task kind.
 """
+import csv
+import os
 from collections import OrderedDict
 
-# BREC's Table 2 (Wang & Zhang): model -> (Basic of 60, Regular of 140, Extension of 100, CFI of 100)
-PAPER = OrderedDict([
-    ("3-WL", (60, 50, 100, 60)), ("SPD-WL", (16, 14, 41, 12)), ("S3", (52, 48, 5, 0)), ("S4", (60, 99, 84, 0)),
-    ("N1", (60, 99, 93, 0)), ("N2", (60, 138, 100, 0)), ("M1", (60, 50, 100, 41)), ("NGNN", (59, 48, 59, 0)),
-    ("DE+NGNN", (60, 50, 100, 21)), ("DS-GNN", (58, 48, 100, 16)), ("DSS-GNN", (58, 48, 100, 15)),
-    ("SUN", (60, 50, 100, 13)), ("SSWL_P", (60, 50, 100, 38)), ("GNN-AK", (60, 50, 97, 15)),
-    ("KP-GNN", (60, 106, 98, 11)), ("I2-GNN", (60, 100, 100, 21)), ("PPGN", (60, 50, 100, 23)),
-    ("delta-k-LGNN", (60, 50, 100, 6)), ("KC-SetGNN", (60, 50, 100, 1)), ("GSN", (60, 99, 95, 0)),
-    ("DropGNN", (52, 41, 82, 2)), ("OSAN", (56, 8, 79, 5)), ("Graphormer", (16, 12, 41, 10)),
-])
+# BREC's Table 2, the file the Java side reads (src/main/resources/io/expresso/suite/brec-table2.csv,
+# copied into the package when it is built; its comments say how it was read from the paper)
+TABLE2 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "brec-table2.csv")
+
+
+def _read_table2(path=TABLE2):
+    """(model -> (Basic of 60, Regular of 140, Extension of 100, CFI of 100), other name -> model), in the
+    paper's order; a row that does not sum to the total the paper prints is refused (BrecPaperResults)."""
+    paper, also = OrderedDict(), {}
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = csv.reader(line for line in f if line.strip() and not line.startswith("#"))
+        next(rows)  # the header
+        for model, basic, regular, extension, cfi, total, also_called in rows:
+            counts = (int(basic), int(regular), int(extension), int(cfi))
+            if sum(counts) != int(total):
+                raise ValueError("%s: BREC Table 2 row %s sums to %d, the paper prints %s"
+                                 % (path, model, sum(counts), total))
+            paper[model] = counts
+            also.update((name, model) for name in also_called.split())
+    return paper, also
+
+
+# model -> (Basic, Regular, Extension, CFI); other names (lower case) -> model
+PAPER, _ALSO_CALLED = _read_table2()
 PAPER_CATEGORIES = ["Basic", "Regular", "Extension", "CFI"]
 PAPER_SIZES = [60, 140, 100, 100]
 PAPER_REGULAR = ["Regular", "4-Vertex Condition", "Distance Regular"]  # the paper's 140-pair Regular
 OUR_CATEGORIES = ["Basic", "Regular", "Extension", "CFI", "4-Vertex Condition", "Distance Regular"]
 ORDER = ["Basic", "Regular", "4-Vertex Condition", "Distance Regular", "Regular (paper grouping)", "Extension", "CFI",
          "total"]
-_ALIASES = {"ngnn-de": "de+ngnn", "de-ngnn": "de+ngnn", "i2gnn": "i2-gnn", "i²-gnn": "i2-gnn", "kpgnn": "kp-gnn",
-            "sswl-p": "sswl_p", "sswlp": "sswl_p", "δ-k-lgnn": "delta-k-lgnn", "k-lgnn": "delta-k-lgnn",
-            "kc-set-gnn": "kc-setgnn", "kcsetgnn": "kc-setgnn"}
 
 
 def paper_row(method):
@@ -41,7 +54,7 @@ def paper_row(method):
     arch = method.strip().lower().split(":", 1)[0].strip()
     if arch in ("1-wl", "gin"):
         return "1-WL bound", (0, 0, 0, 0)
-    name = _ALIASES.get(arch, arch)
+    name = _ALSO_CALLED.get(arch, arch).lower()
     for model, counts in PAPER.items():
         if model.lower() == name:
             return model, counts

@@ -16,14 +16,13 @@ import io.expresso.engine.MemorySource;
 import io.expresso.model.NetworkSpec;
 import io.expresso.model.TorchScriptSpec;
 import io.expresso.report.EvalResults;
+import io.expresso.report.ResultTables;
+import io.expresso.report.SeedLeaderboard;
 import io.expresso.report.Table;
-import io.expresso.stats.ConfigurationResult;
 import io.expresso.stats.Convention;
 import io.expresso.stats.PairJudgement;
 import io.expresso.stats.SeedRun;
-import io.expresso.stats.SeedSearch;
 import io.expresso.stats.ThresholdRule;
-import io.expresso.suite.BrecPaperResults;
 import io.expresso.suite.Category;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
@@ -38,11 +37,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import picocli.CommandLine;
@@ -259,10 +255,10 @@ final class EvalCommand implements Callable<Integer> {
       }
     }
 
-    int bestIndex = bestSeed(runs, seedList);
+    SeedLeaderboard.Entry board = leaderboard(modelSpec, suite, seedList, runs);
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? json(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running)
-        : table(modelSpec, settings, suite, seedList, runs, bestIndex, elapsed, dev, running, counts[0]));
+    out.print(json ? json(modelSpec, settings, suite, runs, board, elapsed, dev, running)
+        : table(modelSpec, settings, runs, board, elapsed, dev, running, counts[0]));
     out.flush();
     for (String e : errors) {
       err.println("expresso: error: " + e);
@@ -318,82 +314,63 @@ final class EvalCommand implements Callable<Integer> {
   }
 
 
-  /** Index of the best seed by BREC's rule (stats.SeedSearch); errors count as undecided pairs. */
-  private static int bestSeed(List<List<PairEvaluation>> runs, long[] seedList) {
-    List<SeedRun> seedRuns = seedRuns(runs, seedList);
-    SeedRun best = SeedSearch.aggregate("eval", seedRuns).best();
-    return seedRuns.indexOf(best);
-  }
-
-  private static List<SeedRun> seedRuns(List<List<PairEvaluation>> runs, long[] seedList) {
-    List<SeedRun> out = new ArrayList<>();
-    for (int i = 0; i < runs.size(); i++) {
-      List<PairJudgement> js = new ArrayList<>();
-      for (PairEvaluation e : runs.get(i)) {
-        js.add(e == null ? new PairJudgement(Double.NaN, Double.NaN, Double.NaN, false, false) : e.judgement());
+  /**
+   * The run as BREC's leaderboard judges it (report/SeedLeaderboard, as {@code expresso results}):
+   * the best seed, the verdict over the seeds, the best seed's counts per category. A pair that
+   * could not be judged counts as an error: neither distinguished nor reliable.
+   */
+  private static SeedLeaderboard.Entry leaderboard(NetworkSpec m, Suite suite, long[] seedList,
+      List<List<PairEvaluation>> runs) {
+    List<SeedLeaderboard.Judged> judged = new ArrayList<>();
+    for (int run = 0; run < seedList.length; run++) {
+      int i = 0;
+      for (Category c : suite.categories()) {
+        for (GraphPair p : c.pairs()) {
+          PairEvaluation e = runs.get(run).get(i++);
+          judged.add(new SeedLeaderboard.Judged(suite.id(), m.toText(), seedList[run], p.index(), c.name(),
+              e == null ? null : e.judgement()));
+        }
       }
-      out.add(new SeedRun(seedList[i], js));
     }
-    return out;
+    return SeedLeaderboard.ofJudged(judged).get(0); // one suite, one model: one configuration
   }
 
-  /** Per-category counts of one seed's run. */
-  record Counts(String name, int pairs, int distinguished, int reliabilityFailures) {}
-
-  private static List<Counts> counts(Suite suite, List<PairEvaluation> run) {
-    List<Counts> out = new ArrayList<>();
-    int i = 0;
-    for (Category c : suite.categories()) {
-      int d = 0;
-      int f = 0;
-      for (int k = 0; k < c.pairs().size(); k++, i++) {
-        PairEvaluation e = run.get(i);
-        d += e != null && e.distinguished() ? 1 : 0;
-        f += e == null || !e.reliable() ? 1 : 0;
+  /** The best seed's run: one evaluation per pair in suite order, null where it could not be judged. */
+  private static List<PairEvaluation> bestRun(List<List<PairEvaluation>> runs, SeedLeaderboard.Entry board) {
+    List<SeedRun> seeds = board.configuration().seeds();
+    for (int i = 0; i < seeds.size(); i++) {
+      if (seeds.get(i).seed() == board.bestSeed()) {
+        return runs.get(i);
       }
-      out.add(new Counts(c.name(), c.pairs().size(), d, f));
     }
-    return out;
+    throw new IllegalStateException("best seed " + board.bestSeed() + " is not one of the run's seeds");
   }
 
-  private static String table(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev, int atOnce, int judgedHere) {
+  private static String table(NetworkSpec m, EvaluationSettings s, List<List<PairEvaluation>> runs,
+      SeedLeaderboard.Entry board, double elapsed, Device dev, int atOnce, int judgedHere) {
     StringBuilder sb = new StringBuilder();
     sb.append("model ").append(m.toText()).append(", threshold ").append(s.threshold().id())
         .append(", convention ").append(s.convention().id()).append(", schedule ").append(s.training().schedule().text())
-        .append(", seed ").append(seedList[best])
+        .append(", seed ").append(board.bestSeed())
         .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label())
         .append(dev.isGpu() ? "" : ", " + NativeEngine.start().intraOpThreads() + " threads").append(")\n");
     Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
-    int pairs = 0, d = 0, f = 0, rd = 0;
-    List<PairEvaluation> run = runs.get(best);
-    List<Counts> counts = counts(suite, run);
-    int i = 0;
-    for (Counts c : counts) {
-      int reliablyDistinguished = 0;
-      for (int k = 0; k < c.pairs(); k++, i++) {
-        PairEvaluation e = run.get(i);
-        reliablyDistinguished += e != null && e.judgement().reliablyDistinguished() ? 1 : 0;
-      }
-      t.row(c.name(), str(c.pairs()), str(c.distinguished()), str(c.reliabilityFailures()), str(reliablyDistinguished));
-      pairs += c.pairs();
-      d += c.distinguished();
-      f += c.reliabilityFailures();
-      rd += reliablyDistinguished;
+    for (SeedLeaderboard.CategoryCounts c : board.bestSeedCategories()) {
+      t.row(c.category(), str(c.pairs()), str(c.distinguished()), str(c.reliabilityFailures()),
+          str(c.reliablyDistinguished()));
     }
-    t.separator().row("total", str(pairs), str(d), str(f), str(rd));
+    SeedLeaderboard.CategoryCounts total = board.total();
+    t.separator().row("total", str(total.pairs()), str(total.distinguished()), str(total.reliabilityFailures()),
+        str(total.reliablyDistinguished()));
     sb.append(t.render());
-    sb.append(paperComparison(m, suite, run));
-    if (seedList.length > 1) {
-      ConfigurationResult cr = SeedSearch.aggregate(m.toText(), seedRuns(runs, seedList));
+    if (board.seeds() > 1) {
       Table st = new Table("seed", "distinguished", "reliability failures");
-      for (SeedRun r : cr.seeds()) {
+      for (SeedRun r : board.configuration().seeds()) {
         st.row(String.valueOf(r.seed()), str(r.distinguished()), str(r.reliabilityFailures()));
       }
       sb.append(st.render());
-      sb.append(cr.counts() ? "configuration counts: no seed failed reliability\n"
-          : "configuration does NOT count: seeds " + cr.failingSeeds() + " failed reliability\n");
     }
+    sb.append(ResultTables.leaderboard(board)); // BREC's verdict on the seeds and, on BREC, Table 2 beside ours
     PairTimes times = PairTimes.of(runs);
     String peak = times.peakRssBytes() < 0 ? "unknown"
         : String.format(Locale.ROOT, "%.2f GiB", times.peakRssBytes() / (double) (1L << 30));
@@ -425,47 +402,12 @@ final class EvalCommand implements Callable<Integer> {
     }
   }
 
-  /**
-   * On a BREC suite, the run beside BREC's Table 2 in the paper's grouping (its Regular = our
-   * Regular + 4-Vertex Condition + Distance Regular, 140 pairs); empty for other suites.
-   */
-  private static String paperComparison(NetworkSpec m, Suite suite, List<PairEvaluation> run) {
-    List<String> names = suite.categories().stream().map(Category::name).toList();
-    Optional<BrecPaperResults.Row> row = BrecPaperResults.forMethod(m.toText());
-    if (!BrecPaperResults.isBrec(suite.id(), names) || row.isEmpty()) {
-      return "";
-    }
-    Map<String, int[]> ours = new LinkedHashMap<>(); // paper category -> {pairs, reliably distinguished}
-    BrecPaperResults.CATEGORIES.forEach(c -> ours.put(c, new int[2]));
-    int i = 0;
-    for (Category c : suite.categories()) {
-      int[] cell = ours.get(BrecPaperResults.paperCategory(c.name()).orElseThrow());
-      for (int k = 0; k < c.pairs().size(); k++, i++) {
-        PairEvaluation e = run.get(i);
-        cell[0]++;
-        cell[1] += e != null && e.judgement().reliablyDistinguished() ? 1 : 0;
-      }
-    }
-    Table t = new Table("paper grouping", "pairs here", "ours", "paper (" + row.get().label() + ")");
-    int total = 0, totalPairs = 0;
-    for (int k = 0; k < BrecPaperResults.CATEGORIES.size(); k++) {
-      String c = BrecPaperResults.CATEGORIES.get(k);
-      int[] cell = ours.get(c);
-      t.row(c, str(cell[0]), str(cell[1]), row.get().count(c).orElseThrow() + "/" + BrecPaperResults.SIZES.get(k));
-      total += cell[1];
-      totalPairs += cell[0];
-    }
-    t.separator().row("total", str(totalPairs), str(total), row.get().total() + "/400");
-    return "beside BREC's Table 2 (reliably distinguished; the paper's Regular holds our Regular, 4-Vertex Condition"
-        + " and Distance Regular)\n" + t.render();
-  }
-
   private static String str(int v) {
     return String.valueOf(v);
   }
 
-  private String json(NetworkSpec m, EvaluationSettings s, Suite suite, long[] seedList,
-      List<List<PairEvaluation>> runs, int best, double elapsed, Device dev, int atOnce) throws Exception {
+  private String json(NetworkSpec m, EvaluationSettings s, Suite suite, List<List<PairEvaluation>> runs,
+      SeedLeaderboard.Entry board, double elapsed, Device dev, int atOnce) throws Exception {
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode root = mapper.createObjectNode();
     root.put("model", m.family());
@@ -475,20 +417,18 @@ final class EvalCommand implements Callable<Integer> {
     }
     root.put("pairs_at_once", atOnce);
     root.put("suite", suiteSpec);
-    root.put("seed", seedList[best]);
+    root.put("seed", board.bestSeed());
     root.put("convention", s.convention().id());
     root.put("schedule", s.training().schedule().text());
-    List<PairEvaluation> run = runs.get(best);
+    List<PairEvaluation> run = bestRun(runs, board);
     ArrayNode categories = root.putArray("categories");
-    int pairs = 0, d = 0, f = 0;
-    for (Counts c : counts(suite, run)) {
-      categories.addObject().put("name", c.name()).put("pairs", c.pairs()).put("distinguished", c.distinguished())
+    for (SeedLeaderboard.CategoryCounts c : board.bestSeedCategories()) {
+      categories.addObject().put("name", c.category()).put("pairs", c.pairs()).put("distinguished", c.distinguished())
           .put("reliability_failures", c.reliabilityFailures());
-      pairs += c.pairs();
-      d += c.distinguished();
-      f += c.reliabilityFailures();
     }
-    root.putObject("total").put("pairs", pairs).put("distinguished", d).put("reliability_failures", f);
+    SeedLeaderboard.CategoryCounts total = board.total();
+    root.putObject("total").put("pairs", total.pairs()).put("distinguished", total.distinguished())
+        .put("reliability_failures", total.reliabilityFailures());
     root.put("elapsed_seconds", elapsed);
     PairTimes times = PairTimes.of(runs);
     root.put("seconds_per_pair", times.secondsPerPair()).put("peak_rss_bytes", times.peakRssBytes());
@@ -512,15 +452,14 @@ final class EvalCommand implements Callable<Integer> {
             .put("training_graphs_per_pass", e.memory().trainingGraphsPerPass());
       }
     }
-    if (seedList.length > 1) {
+    if (board.seeds() > 1) {
       // multi-seed runs only: every seed's totals and BREC's verdict on the configuration
-      ConfigurationResult cr = SeedSearch.aggregate(m.toText(), seedRuns(runs, seedList));
       ArrayNode all = root.putArray("seeds");
-      for (SeedRun r : cr.seeds()) {
+      for (SeedRun r : board.configuration().seeds()) {
         all.addObject().put("seed", r.seed()).put("distinguished", r.distinguished())
             .put("reliability_failures", r.reliabilityFailures());
       }
-      root.put("configuration_counts", cr.counts());
+      root.put("configuration_counts", board.counts());
     }
     return mapper.writeValueAsString(root) + System.lineSeparator();
   }

@@ -88,7 +88,7 @@ public final class ResultTables {
    * Under several seeds, which seed the table counts and BREC's verdict; on BREC, the best seed
    * beside the paper's row with the paper's 140-pair Regular.
    */
-  static String leaderboard(SeedLeaderboard.Entry e) {
+  public static String leaderboard(SeedLeaderboard.Entry e) {
     StringBuilder sb = new StringBuilder();
     if (e.seeds() > 1 || e.brec()) {
       sb.append(Escape.terminal(BrecComparison.verdict(e))).append('\n');

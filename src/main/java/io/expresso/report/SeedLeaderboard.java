@@ -40,6 +40,11 @@ public final class SeedLeaderboard {
   public record CategoryCounts(String category, int pairs, int distinguished, int reliable,
       int reliablyDistinguished, int errors) {
 
+    /** Pairs that failed reliability (errors included): what BREC's seed rule counts against a seed. */
+    public int reliabilityFailures() {
+      return pairs - reliable;
+    }
+
     CategoryCounts plus(CategoryCounts o, String name) {
       return new CategoryCounts(name, pairs + o.pairs, distinguished + o.distinguished, reliable + o.reliable,
           reliablyDistinguished + o.reliablyDistinguished, errors + o.errors);
@@ -99,16 +104,43 @@ public final class SeedLeaderboard {
 
   private SeedLeaderboard() {}
 
+  /**
+   * One pair result as the leaderboard reads it, from a results topic or from {@code expresso eval}.
+   *
+   * @param judgement BREC's verdict on the pair; null when the pair could not be judged (an error)
+   */
+  public record Judged(String suite, String method, long seed, int index, String category, PairJudgement judgement) {
+
+    /** A pair task's result: its pair, and its judgement unless it is an error. */
+    static Judged of(Result r) {
+      PairResult p = r.getPair();
+      PairJudgement j = r.hasError() ? null : new PairJudgement(p.getT2Test(), p.getT2Reliability(), p.getThreshold(),
+          p.getDistinguished(), p.getReliable());
+      return new Judged(p.getSuiteId(), p.getMethod(), p.getSeed(), p.getPairIndex(), p.getCategory(), j);
+    }
+
+    boolean error() {
+      return judgement == null;
+    }
+
+    /** For BREC's seed rule an error is an undecided pair: neither distinguished nor reliable. */
+    PairJudgement orUndecided() {
+      return error() ? new PairJudgement(Double.NaN, Double.NaN, Double.NaN, false, false) : judgement;
+    }
+  }
+
   /** The leaderboard of an experiment's results, configurations in first-seen order. */
   public static List<Entry> of(List<Result> results) {
-    // (suite, method) -> seed -> that seed's results, each in arrival order
-    Map<List<String>, Map<Long, List<Result>>> bySuiteMethod = new LinkedHashMap<>();
-    for (Result r : results) {
-      if (r.hasPair()) {
-        PairResult p = r.getPair();
-        bySuiteMethod.computeIfAbsent(List.of(p.getSuiteId(), p.getMethod()), k -> new TreeMap<>())
-            .computeIfAbsent(p.getSeed(), k -> new ArrayList<>()).add(r);
-      }
+    return ofJudged(results.stream().filter(Result::hasPair).map(Judged::of).toList());
+  }
+
+  /** The leaderboard of judged pairs, configurations in first-seen order. */
+  public static List<Entry> ofJudged(List<Judged> pairs) {
+    // (suite, method) -> seed -> that seed's pairs, each in arrival order
+    Map<List<String>, Map<Long, List<Judged>>> bySuiteMethod = new LinkedHashMap<>();
+    for (Judged p : pairs) {
+      bySuiteMethod.computeIfAbsent(List.of(p.suite(), p.method()), k -> new TreeMap<>())
+          .computeIfAbsent(p.seed(), k -> new ArrayList<>()).add(p);
     }
     Map<String, Long> suitesPerMethod = new LinkedHashMap<>();
     bySuiteMethod.keySet().forEach(k -> suitesPerMethod.merge(k.get(1), 1L, Long::sum));
@@ -119,7 +151,7 @@ public final class SeedLeaderboard {
       String label = suitesPerMethod.get(method) > 1
           ? method + " @ " + (suite.isEmpty() ? "?" : SuiteSpecs.shortName(suite)) : method;
       List<SeedRun> runs = new ArrayList<>();
-      bySeed.forEach((seed, rs) -> runs.add(new SeedRun(seed, rs.stream().map(SeedLeaderboard::judgement).toList())));
+      bySeed.forEach((seed, ps) -> runs.add(new SeedRun(seed, ps.stream().map(Judged::orUndecided).toList())));
       ConfigurationResult cr = SeedSearch.aggregate(label, runs);
       List<String> order = categoryOrder(bySeed);
       out.add(new Entry(suite, method, label, cr, categories(bySeed.get(cr.best().seed()), order)));
@@ -127,25 +159,15 @@ public final class SeedLeaderboard {
     return List.copyOf(out);
   }
 
-  private static PairJudgement judgement(Result r) {
-    PairResult p = r.getPair();
-    if (r.hasError()) {
-      return new PairJudgement(Double.NaN, Double.NaN, Double.NaN, false, false);
-    }
-    return new PairJudgement(p.getT2Test(), p.getT2Reliability(), p.getThreshold(), p.getDistinguished(),
-        p.getReliable());
-  }
-
   /** Categories in suite order (lowest pair index seen under any seed). */
-  private static List<String> categoryOrder(Map<Long, List<Result>> bySeed) {
+  private static List<String> categoryOrder(Map<Long, List<Judged>> bySeed) {
     Map<String, Integer> first = new LinkedHashMap<>();
-    bySeed.values().forEach(rs -> rs.forEach(r -> first.merge(r.getPair().getCategory(), r.getPair().getPairIndex(),
-        Math::min)));
+    bySeed.values().forEach(ps -> ps.forEach(p -> first.merge(p.category(), p.index(), Math::min)));
     return first.entrySet().stream().sorted(Map.Entry.comparingByValue(Comparator.naturalOrder()))
         .map(Map.Entry::getKey).toList();
   }
 
-  private static List<CategoryCounts> categories(List<Result> seedResults, List<String> order) {
+  private static List<CategoryCounts> categories(List<Judged> seedPairs, List<String> order) {
     List<CategoryCounts> out = new ArrayList<>();
     for (String category : order) {
       int pairs = 0;
@@ -153,19 +175,19 @@ public final class SeedLeaderboard {
       int rel = 0;
       int rd = 0;
       int err = 0;
-      for (Result r : seedResults) {
-        PairResult p = r.getPair();
-        if (!p.getCategory().equals(category)) {
+      for (Judged p : seedPairs) {
+        if (!p.category().equals(category)) {
           continue;
         }
         pairs++;
-        if (r.hasError()) {
+        if (p.error()) {
           err++;
           continue;
         }
-        d += p.getDistinguished() ? 1 : 0;
-        rel += p.getReliable() ? 1 : 0;
-        rd += p.getDistinguished() && p.getReliable() ? 1 : 0;
+        PairJudgement j = p.judgement();
+        d += j.distinguished() ? 1 : 0;
+        rel += j.reliable() ? 1 : 0;
+        rd += j.reliablyDistinguished() ? 1 : 0;
       }
       if (pairs > 0) {
         out.add(new CategoryCounts(category, pairs, d, rel, rd, err));

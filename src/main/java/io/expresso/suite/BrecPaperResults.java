@@ -1,24 +1,31 @@
 package io.expresso.suite;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * BREC's leaderboard as the paper prints it (Wang &amp; Zhang, "Towards Better Evaluation of GNN
  * Expressiveness with BREC Dataset", Table 2): pairs distinguished per major category by each
- * model's best configuration and seed, so that our runs can be shown beside them.
+ * model's best configuration and seed, so that our runs can be shown beside them. The table itself,
+ * with how it was read from the paper, is the resource {@value #TABLE}: the one copy, which the
+ * Python package reads too.
  *
  * <p>The paper groups four of our categories into one: its "Regular" (140 pairs) is our Regular
  * (100: simple regular and strongly regular) plus 4-Vertex Condition (20) plus Distance Regular
  * (20). It does not split them, so a comparison is only possible on that 140-pair total.
  *
- * <p>The text extraction of the paper lost the names of five non-GNN rows (mathematical symbols);
- * they follow 3-WL and SPD-WL in the order the model selection lists them (counting substructures
- * S3, S4; k-hop neighbours N1, N2; node marking M1). N1's Regular accuracy reads "85%" in the
- * table, a typo: its number 99 and total 252 give 70.7%. GIN and plain 1-WL are not in Table 2;
- * since every BREC graph is 1-WL-indistinguishable (abstract: "800 1-WL-indistinguishable
- * graphs"), their row is the 1-WL bound, 0 everywhere, marked {@link Row#bound()}.
+ * <p>GIN and plain 1-WL are not in Table 2; since every BREC graph is 1-WL-indistinguishable
+ * (abstract: "800 1-WL-indistinguishable graphs"), their row is the 1-WL bound, 0 everywhere,
+ * marked {@link Row#bound()}.
  */
 public final class BrecPaperResults {
 
@@ -65,43 +72,64 @@ public final class BrecPaperResults {
     }
   }
 
-  // Each row with the paper's printed total: the constructor check catches a transcription slip.
-  private static final List<Row> ROWS = List.of(
-      row("3-WL", 60, 50, 100, 60, 270),
-      row("SPD-WL", 16, 14, 41, 12, 83),
-      row("S3", 52, 48, 5, 0, 105),
-      row("S4", 60, 99, 84, 0, 243),
-      row("N1", 60, 99, 93, 0, 252),
-      row("N2", 60, 138, 100, 0, 298),
-      row("M1", 60, 50, 100, 41, 251),
-      row("NGNN", 59, 48, 59, 0, 166),
-      row("DE+NGNN", 60, 50, 100, 21, 231),
-      row("DS-GNN", 58, 48, 100, 16, 222),
-      row("DSS-GNN", 58, 48, 100, 15, 221),
-      row("SUN", 60, 50, 100, 13, 223),
-      row("SSWL_P", 60, 50, 100, 38, 248),
-      row("GNN-AK", 60, 50, 97, 15, 222),
-      row("KP-GNN", 60, 106, 98, 11, 275),
-      row("I2-GNN", 60, 100, 100, 21, 281),
-      row("PPGN", 60, 50, 100, 23, 233),
-      row("delta-k-LGNN", 60, 50, 100, 6, 216),
-      row("KC-SetGNN", 60, 50, 100, 1, 211),
-      row("GSN", 60, 99, 95, 0, 254),
-      row("DropGNN", 52, 41, 82, 2, 177),
-      row("OSAN", 56, 8, 79, 5, 148),
-      row("Graphormer", 16, 12, 41, 10, 79));
+  /** The resource holding Table 2, beside this class. */
+  public static final String TABLE = "brec-table2.csv";
+
+  private static final List<Row> ROWS;
+  /** Other names of a row's model (lower case) -> the row's model, as the table's also_called lists them. */
+  private static final Map<String, String> ALSO_CALLED;
+
+  static {
+    List<Row> rows = new ArrayList<>();
+    Map<String, String> also = new LinkedHashMap<>();
+    read(rows, also);
+    ROWS = List.copyOf(rows);
+    ALSO_CALLED = Map.copyOf(also);
+  }
 
   private static final Row ONE_WL_BOUND = new Row("1-WL", 0, 0, 0, 0, true);
 
   private BrecPaperResults() {}
 
-  private static Row row(String model, int basic, int regular, int extension, int cfi, int printedTotal) {
-    Row r = new Row(model, basic, regular, extension, cfi, false);
-    if (r.total() != printedTotal) {
-      throw new IllegalStateException("BREC Table 2 row " + model + " sums to " + r.total() + ", the paper prints "
-          + printedTotal);
+  /** Reads {@link #TABLE}: comment lines start with '#', then a header, then one row per model. */
+  private static void read(List<Row> rows, Map<String, String> also) {
+    InputStream in = BrecPaperResults.class.getResourceAsStream(TABLE);
+    if (in == null) {
+      throw new IllegalStateException(TABLE + " is missing from the classpath (src/main/resources/io/expresso/suite)");
     }
-    return r;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      String line;
+      int number = 0;
+      boolean header = true;
+      while ((line = r.readLine()) != null) {
+        number++;
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        if (header) {
+          header = false;
+          continue;
+        }
+        String[] f = line.split(",", -1);
+        if (f.length != 7) {
+          throw new IllegalStateException(TABLE + " line " + number + ": 7 fields expected, got " + f.length);
+        }
+        Row row = new Row(f[0], Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+            Integer.parseInt(f[4]), false);
+        if (row.total() != Integer.parseInt(f[5])) {
+          throw new IllegalStateException("BREC Table 2 row " + row.model() + " sums to " + row.total()
+              + ", the paper prints " + f[5] + " (" + TABLE + " line " + number + ")");
+        }
+        rows.add(row);
+        for (String name : f[6].strip().split(" +")) {
+          if (!name.isEmpty()) {
+            also.put(name, row.model());
+          }
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      throw new IllegalStateException(TABLE + ": " + e.getMessage(), e);
+    }
   }
 
   /** Every row of Table 2, in the paper's order. */
@@ -112,8 +140,9 @@ public final class BrecPaperResults {
   /**
    * The paper's row for one of our methods or model specs, by architecture name (the spec up to
    * its first ':', so {@code ppgn:layers=5,hidden=32} is PPGN): exact methods 3-wl, spd-wl, s3, s4,
-   * n1, n2, m1; GNNs ppgn, ngnn-de (DE+NGNN) and the paper's other names in lower case; 1-wl and
-   * gin the 1-WL bound. Empty for anything the paper did not run (4-wl, for one).
+   * n1, n2, m1; GNNs ppgn, ngnn-de (DE+NGNN) and the paper's names in any case or a name the
+   * table's also_called column lists; 1-wl and gin the 1-WL bound. Empty for anything the paper
+   * did not run (4-wl, for one).
    */
   public static Optional<Row> forMethod(String method) {
     String arch = method.strip().toLowerCase(Locale.ROOT);
@@ -124,15 +153,7 @@ public final class BrecPaperResults {
     if (arch.equals("1-wl") || arch.equals("gin")) {
       return Optional.of(ONE_WL_BOUND);
     }
-    String name = switch (arch) {
-      case "ngnn-de", "de-ngnn", "de+ngnn" -> "de+ngnn";
-      case "i2gnn", "i2-gnn", "i²-gnn" -> "i2-gnn";
-      case "kpgnn" -> "kp-gnn";
-      case "sswl-p", "sswlp" -> "sswl_p";
-      case "δ-k-lgnn", "k-lgnn" -> "delta-k-lgnn";
-      case "kc-set-gnn", "kcsetgnn" -> "kc-setgnn";
-      default -> arch;
-    };
+    String name = ALSO_CALLED.getOrDefault(arch, arch).toLowerCase(Locale.ROOT);
     for (Row r : ROWS) {
       if (r.model().toLowerCase(Locale.ROOT).equals(name)) {
         return Optional.of(r);

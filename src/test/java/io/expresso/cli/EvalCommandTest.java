@@ -168,11 +168,18 @@ class EvalCommandTest {
 
   @Test
   void multiSeedRunsReportEverySeed() throws Exception {
+    String results = dir.resolve("seeds.jsonl").toString();
     assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--suite", "pairs:" + pairsFile, "--pairs", "0",
-        "--epochs", "1", "--seeds", "1-2", "--json")).isZero();
+        "--epochs", "1", "--seeds", "1-2", "--json", "--results", results)).isZero();
     JsonNode root = new ObjectMapper().readTree(out.toString());
     assertThat(root.get("seeds")).hasSize(2);
     assertThat(root.get("configuration_counts").asBoolean()).isTrue();
+    // the table of the same (resumed) run: every seed, and BREC's verdict as `expresso results` words it
+    out.getBuffer().setLength(0);
+    assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--suite", "pairs:" + pairsFile, "--pairs", "0",
+        "--epochs", "1", "--seeds", "1-2", "--results", results)).isZero();
+    assertThat(out.toString()).containsPattern("(?m)^1\\s+\\d+\\s+0\\s*$").containsPattern("(?m)^2\\s+\\d+\\s+0\\s*$")
+        .contains("2 seeds (1..2), best seed " + root.get("seed").asLong() + " by BREC's rule; counts");
   }
 
   @Test
@@ -216,12 +223,13 @@ class EvalCommandTest {
     Path npy = SharedData.require("data/brec-excerpt/brec_excerpt.npy");
     assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--epochs", "1", "--suite",
         "brec:" + npy + "#indices=0,60,110,160")).isZero();
-    assertThat(out.toString()).contains("beside BREC's Table 2")
-        .containsPattern("Regular\\s+2\\s+0\\s+0/140") // pairs 60 and 110 fall in the paper's 140-pair Regular
-        .containsPattern("total\\s+4\\s+0\\s+0/400")
-        .contains("1-WL bound");
+    // the comparison `expresso results` prints (report/BrecComparison): ours, ours %, the paper's count of its size, %
+    assertThat(out.toString()).contains("paper: 1-WL bound", "seed 0; ")
+        // pairs 60 and 110 fall in the paper's 140-pair Regular
+        .containsPattern("Regular \\(paper grouping\\)\\s+2\\s+0\\s+0\\.0\\s+0/140\\s+0\\.0")
+        .containsPattern("total\\s+4\\s+0\\s+0\\.0\\s+0/400");
     out.getBuffer().setLength(0);
     assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--epochs", "1", "--suite", "pairs:" + pairsFile)).isZero();
-    assertThat(out.toString()).doesNotContain("Table 2");
+    assertThat(out.toString()).doesNotContain("paper");
   }
 }

@@ -81,6 +81,8 @@ class PythonPackageTest {
     assertThat(install.exitCode()).as(install.output()).isZero();
     assertThat(site.resolve("expresso/v1/tasks_pb2.py")).as("generated from protos/ at build time").exists();
     assertThat(site.resolve("expresso/v1/results_pb2.py")).exists();
+    assertThat(site.resolve("expresso/brec-table2.csv")).as("BREC's Table 2, the Java resource, copied at build time")
+        .hasSameTextualContentAs(Path.of("src/main/resources/io/expresso/suite/" + BrecPaperResults.TABLE));
 
     String excerpt = SharedData.require("data/brec-excerpt/brec_excerpt.npy").toString();
     // an experiment published from Java, for the package to read back
@@ -129,7 +131,8 @@ class PythonPackageTest {
       }
     }
 
-    // the tables the Python side keeps a copy of: BREC's Table 2 and the categories of BREC's files
+    // the tables the Python side reads: BREC's Table 2 (from the shared file) and the categories of
+    // BREC's files (a copy of its own)
     ExternalTools.Run tables = ExternalTools.run(List.of("env", "PYTHONPATH=" + site, python.toString(), "-c",
         "import json, expresso.summary as s, expresso.suite as v; print(json.dumps([s.PAPER, v.VARIANTS]))"), null, 60);
     assertThat(tables.exitCode()).as(tables.output()).isZero();

@@ -24,11 +24,16 @@ class BrecPaperResultsTest {
       assertThat(r.label()).isEqualTo("1-WL bound");
     });
     assertThat(BrecPaperResults.forMethod("4-wl")).isEmpty();
+    // the table's also_called names (non-ASCII ones included: the resource is read as UTF-8)
+    assertThat(List.of("de-ngnn", "i2gnn", "i²-gnn", "kpgnn", "sswlp", "δ-k-lgnn", "KC-Set-GNN:x=1").stream()
+        .map(m -> BrecPaperResults.forMethod(m).map(BrecPaperResults.Row::model).orElse("-")).toList())
+        .containsExactly("DE+NGNN", "I2-GNN", "I2-GNN", "KP-GNN", "SSWL_P", "delta-k-LGNN", "KC-SetGNN");
   }
 
   @Test
   void tableTwoHasTwentyThreeModelsOnFourHundredPairs() {
     assertThat(BrecPaperResults.rows()).hasSize(23);
+    assertThat(BrecPaperResults.rows().get(22)).isEqualTo(new BrecPaperResults.Row("Graphormer", 16, 12, 41, 10, false));
     assertThat(BrecPaperResults.SIZES.stream().mapToInt(Integer::intValue).sum()).isEqualTo(400);
     assertThat(BrecPaperResults.rows()).allSatisfy(r -> {
       assertThat(r.basic()).isBetween(0, 60);
