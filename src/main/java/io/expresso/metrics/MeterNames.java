@@ -32,10 +32,10 @@ public final class MeterNames {
    */
   public static final String CONSUMER_LAG = "expresso.consumer.lag";
 
-  // ---- the fleet: membership, hand-overs, attempts (every worker) ----
-  /** {@code expresso_tasks_cancelled_total{kind,reason}}: running tasks cancelled and handed back (revoked, stopping). */
+  // ---- the fleet: membership, releases, attempts (every worker) ----
+  /** {@code expresso_tasks_cancelled_total{kind,reason}}: running tasks cancelled and released (stopping, interrupted). */
   public static final String TASKS_CANCELLED = "expresso.tasks.cancelled";
-  /** {@code expresso_tasks_handed_back_total}: queued tasks of a revoked or lost partition, given up before they started. */
+  /** {@code expresso_tasks_handed_back_total}: queued tasks released before they started (the worker stopped). */
   public static final String TASKS_HANDED_BACK = "expresso.tasks.handed.back";
   /** {@code expresso_task_attempts_total{kind}}: task starts on a device, one per delivery that ran. */
   public static final String TASK_ATTEMPTS = "expresso.task.attempts";

@@ -102,8 +102,8 @@ public final class TaskMeters {
       for (String reason : failureReasons) {
         failed(kind, reason);
       }
-      for (String reason : java.util.List.of("revoked", "stopping")) {
-        Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and handed back to be redone elsewhere")
+      for (String reason : java.util.List.of("stopping", "interrupted")) {
+        Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and released to be delivered again")
             .tag(KIND, kind).tag(REASON, reason).register(registry);
       }
       Counter.builder(TASK_ATTEMPTS).description("Task starts on a device, one per delivery that ran")
@@ -115,18 +115,18 @@ public final class TaskMeters {
     Counter.builder(TASK_LOOP_RESTARTS).description("Task loop failures recovered with new Kafka clients").register(registry);
   }
 
-  /** A running task was cancelled for {@code reason} (revoked, stopping) after {@code seconds}: it leaves no result here. */
+  /** A running task was handed back for {@code reason} (stopping, interrupted) after {@code seconds}: it leaves no result here. */
   public void cancelled(String kind, String device, String reason, double seconds) {
     inFlightOf(device).decrementAndGet();
     startOf(device).set(0);
     busyOf(device).increment(seconds);
-    Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and handed back to be redone elsewhere")
+    Counter.builder(TASKS_CANCELLED).description("Running tasks cancelled and released to be delivered again")
         .tag(KIND, kind).tag(REASON, reason).register(registry).increment();
   }
 
-  /** Queued tasks of a partition this worker gave up, before they started. */
+  /** Queued tasks this worker released before they started (a stop). */
   public void handedBack(int tasks) {
-    Counter.builder(TASKS_HANDED_BACK).description("Queued tasks of revoked or lost partitions, given up before they started")
+    Counter.builder(TASKS_HANDED_BACK).description("Queued tasks released before they started (the worker stopped)")
         .register(registry).increment(tasks);
   }
 

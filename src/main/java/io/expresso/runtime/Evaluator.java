@@ -24,7 +24,7 @@ public interface Evaluator<T extends Message> {
   /**
    * Evaluates one task on {@code device}. Long evaluations check {@code cancelled} between
    * batches, epochs or search steps and throw {@link java.util.concurrent.CancellationException}
-   * once it is true (the task timed out, moved to another worker, or the worker is stopping).
+   * once it is true (the task timed out, or the worker is stopping).
    */
   Result.Builder evaluate(T task, Device device, java.util.function.BooleanSupplier cancelled) throws Exception;
 

@@ -6,10 +6,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * What processing one task record produced: the records to write in the transaction that also
- * commits the task's offset (the result, plus a dead letter when the task failed), or, for a task
- * handed back unfinished (cancelled because its partition moved or the worker stopped, or never
- * started), nothing: its offset is not committed and the partition's next owner runs it again.
+ * What running one delivered task produced: the records to produce before the task is
+ * acknowledged (its result, plus a dead letter when it failed; the share group then ACCEPTs a
+ * result and REJECTs an error result), or, for a task handed back unfinished (the worker stopped,
+ * before or while it ran), nothing: the task is RELEASEd and the broker delivers it again.
+ *
+ * @param handedBackFor why the task was handed back; null for a task with a result
  */
 public record Outcome(Result result, List<ProducerRecord<String, byte[]>> records, Cancellation.Reason handedBackFor) {
 
@@ -30,7 +32,7 @@ public record Outcome(Result result, List<ProducerRecord<String, byte[]>> record
     return result.hasError();
   }
 
-  /** True if the task has no result here and must run again elsewhere. */
+  /** True if the task has no result here and must run again: it is released to the share group. */
   public boolean handedBack() {
     return handedBackFor != null;
   }

@@ -16,7 +16,7 @@ public interface TaskObserver {
   /** A task finished (successfully or as an error result) after {@code seconds} on the device. */
   default void onFinished(Device device, TaskKind kind, Result result, double seconds) {}
 
-  /** A task was cancelled for a hand-over or a stop after {@code seconds}; it leaves no result here. */
+  /** A running task was handed back ({@code reason}) after {@code seconds}: no result here, it is released. */
   default void onCancelled(Device device, TaskKind kind, Cancellation.Reason reason, double seconds) {}
 
   /** A task was not run: it had already taken down or been lost with workers too often. */

@@ -92,8 +92,8 @@ public final class TaskProcessor {
 
   /**
    * Runs one task. If {@code cancel} fires while it runs: for a timeout, an error result naming the
-   * limit; for a hand-over or a stop, a {@linkplain Outcome#handedBack handed-back} outcome with
-   * nothing to commit.
+   * limit; for a stop, a {@linkplain Outcome#handedBack handed-back} outcome with nothing to produce
+   * (the task is released and delivered again).
    */
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel) {
     return process(record, device, cancel, 1);
@@ -130,8 +130,9 @@ public final class TaskProcessor {
     } catch (CancellationException e) {
       if (cancel.reason() != Cancellation.Reason.TIMEOUT) {
         double seconds = (System.nanoTime() - start) / 1e9;
-        observer.onCancelled(device, kind, cancel.reason() == null ? Cancellation.Reason.REVOKED : cancel.reason(), seconds);
-        return Outcome.handedBack(record, cancel.reason() == null ? Cancellation.Reason.REVOKED : cancel.reason());
+        Cancellation.Reason why = cancel.reason() == null ? Cancellation.Reason.INTERRUPTED : cancel.reason();
+        observer.onCancelled(device, kind, why, seconds);
+        return Outcome.handedBack(record, why);
       }
       failure = new TaskFailure(TaskFailure.TIMEOUT, kind.label() + " task ran past its limit of "
           + TaskTimeouts.format(timeouts.of(kind)) + " on " + device.id() + " and was cancelled (worker --task-timeout "
@@ -256,7 +257,7 @@ public final class TaskProcessor {
   /**
    * The result record, plus for a failure a dead letter: the original bytes (cut to {@link
    * #DEAD_LETTER_VALUE_LIMIT}) with reason, message and source in headers, so that no dead letter
-   * can exceed the broker's record limit and abort the transaction it rides in.
+   * can exceed the broker's record limit (a failed send releases the task to run again).
    */
   private static Outcome outcome(ConsumerRecord<String, byte[]> record, Result built, String deadLetterReason) {
     List<ProducerRecord<String, byte[]>> out = new ArrayList<>(2);

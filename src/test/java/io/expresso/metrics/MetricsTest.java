@@ -22,7 +22,7 @@ class MetricsTest {
     t.finished("synthetic", "cpu:0", "none", 0.5, "invalid-task");
     t.lag("expresso-workers", "expresso.tasks.pair", 7);
     t.started("train", "cpu:0");
-    t.cancelled("train", "cpu:0", "revoked", 12.5);
+    t.cancelled("train", "cpu:0", "stopping", 12.5);
     t.handedBack(3);
     t.attempts("train", 2);
     t.poison("synthetic");
@@ -58,7 +58,7 @@ class MetricsTest {
       assertThat(text).contains("expresso_tasks_failed_total{kind=\"synthetic\",reason=\"invalid-task\"} 1.0");
       assertThat(text).contains("expresso_tasks_in_flight{device=\"cpu:0\"} 0.0");
       assertThat(text).contains("expresso_consumer_lag_records{group=\"expresso-workers\",topic=\"expresso.tasks.pair\"} 7.0");
-      assertThat(text).contains("expresso_tasks_cancelled_total{kind=\"train\",reason=\"revoked\"} 1.0");
+      assertThat(text).contains("expresso_tasks_cancelled_total{kind=\"train\",reason=\"stopping\"} 1.0");
       assertThat(text).contains("expresso_tasks_handed_back_total 3.0");
       assertThat(text).contains("expresso_device_task_age_seconds{device=\"cpu:0\"} 0.0");
       assertThat(text).contains("jvm_memory_used_bytes").contains("process_cpu_usage");

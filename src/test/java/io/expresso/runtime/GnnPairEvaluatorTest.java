@@ -77,7 +77,7 @@ class GnnPairEvaluatorTest {
     Thread runtime = new Thread(() -> {
       try {
         firstBatchDone.await();
-        cancel.cancel(Cancellation.Reason.REVOKED); // as the worker does when the partition moves
+        cancel.cancel(Cancellation.Reason.STOPPING); // as the worker does when it stops
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -101,6 +101,6 @@ class GnnPairEvaluatorTest {
         .isInstanceOf(CancellationException.class)
         .hasMessageContaining("epoch 1 of 1000");
     assertThat(queries).as("one batch trained, stopped before the second").hasValue(2);
-    assertThat(cancel.reason()).isEqualTo(Cancellation.Reason.REVOKED);
+    assertThat(cancel.reason()).isEqualTo(Cancellation.Reason.STOPPING);
   }
 }

@@ -45,16 +45,31 @@ class TaskOutcomesTest {
   }
 
   @Test
-  void aTaskCancelledForAHandOverLeavesNothingToCommit() {
+  void aTaskHandedBackLeavesNothingToProduce() {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    for (Cancellation.Reason why : List.of(Cancellation.Reason.REVOKED, Cancellation.Reason.STOPPING)) {
-      Cancellation c = new Cancellation();
-      c.cancel(why);
-      Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/h", synthetic("e/h", 5000, "").toByteArray()), cpu, c);
-      assertThat(o.handedBack()).as(why.name()).isTrue();
-      assertThat(o.handedBackFor()).isEqualTo(why);
-      assertThat(o.records()).isEmpty();
-    }
+    Cancellation c = new Cancellation();
+    c.cancel(Cancellation.Reason.STOPPING);
+    Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/h", synthetic("e/h", 5000, "").toByteArray()), cpu, c);
+    assertThat(o.handedBack()).isTrue();
+    assertThat(o.handedBackFor()).isEqualTo(Cancellation.Reason.STOPPING);
+    assertThat(o.records()).isEmpty();
+
+    // an evaluator that gives up though nothing cancelled it (an interrupted wait): released as well
+    EvaluatorRegistry gives = new EvaluatorRegistry().register(TaskKind.SYNTHETIC, new Evaluator<SyntheticTask>() {
+      @Override
+      public boolean accepts(SyntheticTask task) {
+        return true;
+      }
+
+      @Override
+      public Result.Builder evaluate(SyntheticTask task, Device device, java.util.function.BooleanSupplier cancelled) {
+        throw new java.util.concurrent.CancellationException("interrupted while waiting");
+      }
+    });
+    Outcome interrupted = new TaskProcessor(gives, "w", TaskObserver.NONE)
+        .process(record(Topics.TASKS_SYNTHETIC, "e/i", synthetic("e/i", 0, "").toByteArray()), cpu, new Cancellation());
+    assertThat(interrupted.handedBackFor()).isEqualTo(Cancellation.Reason.INTERRUPTED);
+    assertThat(interrupted.records()).isEmpty();
   }
 
   @Test

@@ -138,7 +138,7 @@ class TrainingExclusionTest {
         Thread.sleep(5);
       }
       assertThat(second.isWaiting()).as("the second task waits for the slot").isTrue();
-      second.cancel(Cancellation.Reason.REVOKED);
+      second.cancel(Cancellation.Reason.STOPPING);
       Outcome handedBack = queued.get(5, java.util.concurrent.TimeUnit.SECONDS);
       assertThat(handedBack.handedBack()).isTrue();
       assertThat(second.isWaiting()).isFalse();

@@ -13,9 +13,9 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Spawns one {@link DeviceWorker} per device, each on its own dispatcher, and hands queued tasks
- * to free devices. Partitions take turns, so a partition's unfinished work shrinks as evenly as
- * the others' (a partition that moves to another worker takes its fair share of the backlog).
+ * Spawns one {@link DeviceWorker} per device, each on its own dispatcher, and hands the tasks the
+ * slots acquired to free devices. Topic partitions take turns, so the tasks of one (one kind's
+ * long trainings, say) do not hold back the tasks of another that were delivered with them.
  * A free device gets a chunk of one partition's queue, as many tasks as fit in about {@link
  * #CHUNK_MICROS} of device time by the running cost estimate: cheap tasks travel many to a
  * message, long ones one at a time, so a long task never holds others back from an idle device.
@@ -127,7 +127,7 @@ final class DevicePool {
       return List.of();
     }
 
-    /** Jobs dropped while queued (their partition moved) are skipped. */
+    /** Jobs dropped while queued (the worker stops: they are released) are skipped. */
     private void dropDeadHead(ArrayDeque<Job> q) {
       while (!q.isEmpty() && !q.peek().queued()) {
         q.poll();

@@ -9,9 +9,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One task record on its way to a device: where it came from, how often the broker delivered it
- * before without a result (its delivery count less one), its cancellation, and the outcome to
- * complete. A job is queued, then either dropped (the worker stops before it started) or run; the
+ * One delivered task on its way to a device: its record, how often the broker delivered it before
+ * without a result (its delivery count less one), its cancellation, and the outcome to complete. A job is queued, then either dropped (the worker stops before it started) or run; the
  * loop and the devices race only through {@link #start} and {@link #drop}.
  */
 final class Job {
@@ -46,15 +45,11 @@ final class Job {
     return partition;
   }
 
-  long offset() {
-    return record.offset();
-  }
-
   TaskKind kind() {
     return kind;
   }
 
-  /** Earlier deliveries of this task that left no result (a crash, a lost lock, a hand-back). */
+  /** Earlier deliveries of this task that left no result (a crash, a lost lease, a release). */
   int priorAttempts() {
     return priorAttempts;
   }
@@ -93,11 +88,5 @@ final class Job {
   /** Started on a device and not finished yet. */
   boolean running() {
     return state.get() == State.RUNNING;
-  }
-
-  /** A result to commit: finished, and not handed back. */
-  boolean committable() {
-    Outcome o = outcome.getNow(null);
-    return o != null && !o.handedBack();
   }
 }

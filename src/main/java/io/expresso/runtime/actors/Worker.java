@@ -243,7 +243,7 @@ public final class Worker implements AutoCloseable {
     system.getWhenTerminated().toCompletableFuture().get();
   }
 
-  /** The longest a stop may take: the grace, the cancellation grace, and time to commit and leave. */
+  /** The longest a stop may take: the grace, the cancellation grace, and time to acknowledge and leave. */
   static Duration shutdownBound(Settings s) {
     return s.stopGrace().plus(TaskLoop.CANCEL_GRACE).plusSeconds(30);
   }

@@ -5,7 +5,6 @@ import io.expresso.proto.v1.Result;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,19 +24,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads {@code expresso.results} from the beginning (committed transactions only), keeps the
- * results of one experiment (or all), and de-duplicates them by task id: a report holds each task
- * once by construction. Results are produced at least once (a task run twice writes two records
+ * Reads {@code expresso.results} from the beginning, keeps the results of one experiment (or all),
+ * and de-duplicates them by task id: a report holds each task once by construction. Results are produced at least once (a task run twice writes two records
  * under its id), so this is the one place every reader counts a task once. Which result of a task
  * counts is {@link ResultMerge}'s rule (the first success, else the latest error): a result that
  * replaces an error is reported to listeners as superseding it, any other repeat as a duplicate
  * that is never counted; both are duplicate records ({@link #duplicateRecords()}).
  *
- * <p>By default every kept result is held (as bytes), for readers that read an experiment once
- * and report it ({@code results}, report files, the robustness executor). {@link #summariesOnly}
- * holds none, only a bounded {@link TaskIdWindow} of task ids and their outcomes, for the
- * long-lived readers of {@code up} and {@code watch} whose listeners keep summaries. Runs on its
- * own thread; {@link ResultListener}s hook into the stream.
+ * <p>What is kept of each task is a {@link KeptResults}: by default {@link KeptResults.All}, every
+ * counted result (as bytes), for readers that read an experiment once and report it ({@code
+ * results}, report files, the robustness executor); with {@link #summariesOnly} {@link
+ * KeptResults.OutcomesOnly}, a bounded window of task ids and their outcomes, for the long-lived
+ * readers of {@code up} and {@code watch} whose listeners keep summaries. Runs on its own thread;
+ * {@link ResultListener}s hook into the stream.
  */
 public final class Aggregator implements AutoCloseable {
 
@@ -46,11 +45,7 @@ public final class Aggregator implements AutoCloseable {
   private final KafkaClients clients;
   private final String experiment;
   private final List<ResultListener> listeners = new CopyOnWriteArrayList<>();
-  // results are kept as the bytes they arrived in: one array each instead of a tree of message and
-  // string objects, so at 100k results a second the garbage collector has far less to trace and copy
-  private Map<String, byte[]> unique = new LinkedHashMap<>();
-  // summaries only: which task ids were read and whether their kept result succeeded
-  private TaskIdWindow window;
+  private KeptResults kept = new KeptResults.All();
   private int uniqueCount;
   private final Set<TopicPartition> assigned = new HashSet<>();
   private final Map<TopicPartition, Long> endAtStart = new java.util.HashMap<>();
@@ -88,7 +83,7 @@ public final class Aggregator implements AutoCloseable {
   }
 
   /**
-   * Skips what the results topic already holds when reading begins: only results committed from
+   * Skips what the results topic already holds when reading begins: only results written from
    * {@link #start} on are read (if the topic does not exist yet, everything is read). For
    * measurements that must not pay for earlier runs' results; call before {@link #start}.
    */
@@ -110,8 +105,7 @@ public final class Aggregator implements AutoCloseable {
 
   /** {@link #summariesOnly()} with the given window (tests). */
   Aggregator summariesOnly(TaskIdWindow w) {
-    this.window = w;
-    this.unique = null;
+    this.kept = new KeptResults.OutcomesOnly(w);
     return this;
   }
 
@@ -253,7 +247,7 @@ public final class Aggregator implements AutoCloseable {
   }
 
   /**
-   * Waits until everything committed to the results topic when reading began has been read;
+   * Waits until everything the results topic held when reading began has been read;
    * true if so within {@code timeout}.
    */
   public synchronized boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
@@ -306,34 +300,19 @@ public final class Aggregator implements AutoCloseable {
   private Merge merge(Result result, byte[] value) {
     String id = result.getTaskId();
     boolean ok = ResultMerge.succeeded(result);
-    int kept; // TaskIdWindow.ABSENT, 0 (an error) or 1 (a success)
-    if (window != null) {
-      kept = window.get(id);
-    } else {
-      byte[] k = unique.get(id);
-      // a repeat is rare: decoded only here, so the first arrival of each task stays cheap
-      kept = k == null ? TaskIdWindow.ABSENT : ResultMerge.succeeded(decode(k)) ? 1 : 0;
-    }
-    if (kept == TaskIdWindow.ABSENT) {
-      keep(id, value, ok);
+    int before = kept.outcome(id);
+    if (before == KeptResults.ABSENT) {
+      kept.keep(id, value, ok);
       uniqueCount++;
       return Merge.FIRST;
     }
-    if (ResultMerge.supersedes(kept == 1)) {
-      keep(id, value, ok);
+    if (ResultMerge.supersedes(before == 1)) {
+      kept.keep(id, value, ok);
       superseded++;
       return Merge.SUPERSEDES;
     }
     duplicates++;
     return Merge.DUPLICATE;
-  }
-
-  private void keep(String id, byte[] value, boolean ok) {
-    if (window != null) {
-      window.put(id, ok);
-    } else {
-      unique.put(id, value);
-    }
   }
 
   /** Waits until {@code n} unique results arrived or {@code timeout} passed; true if they did. */
@@ -354,13 +333,13 @@ public final class Aggregator implements AutoCloseable {
    * task ids first arrived (decoded on each call).
    */
   public List<Result> results() {
-    List<byte[]> kept;
+    List<byte[]> all;
     synchronized (this) {
-      kept = new ArrayList<>(all().values());
+      all = new ArrayList<>(kept.results().values());
     }
-    List<Result> out = new ArrayList<>(kept.size());
-    for (byte[] b : kept) {
-      out.add(decode(b));
+    List<Result> out = new ArrayList<>(all.size());
+    for (byte[] b : all) {
+      out.add(KeptResults.decode(b));
     }
     return out;
   }
@@ -369,9 +348,9 @@ public final class Aggregator implements AutoCloseable {
   public Optional<Result> result(String taskId) {
     byte[] b;
     synchronized (this) {
-      b = all().get(taskId);
+      b = kept.results().get(taskId);
     }
-    return b == null ? Optional.empty() : Optional.of(decode(b));
+    return b == null ? Optional.empty() : Optional.of(KeptResults.decode(b));
   }
 
   /** The task ids whose result so far is a success. */
@@ -387,7 +366,7 @@ public final class Aggregator implements AutoCloseable {
 
   /**
    * The task ids of {@code experiment} that already have a successful result: reads the results
-   * topic (committed transactions only) at least up to the end offsets it had when called, then
+   * topic at least up to the end offsets it had when called, then
    * stops. For publishers that resume an experiment; the topic must exist ({@link Topics#ensure}).
    *
    * @throws IllegalStateException if the topic cannot be read to its end within {@code timeout}
@@ -407,22 +386,6 @@ public final class Aggregator implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading " + Topics.RESULTS, e);
-    }
-  }
-
-  /** Every kept result; only an aggregator that keeps them has them. */
-  private Map<String, byte[]> all() {
-    if (unique == null) {
-      throw new IllegalStateException("this aggregator keeps summaries only, not the results");
-    }
-    return unique;
-  }
-
-  private static Result decode(byte[] kept) {
-    try {
-      return Result.parseFrom(kept);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a result decoded on arrival no longer decodes", e);
     }
   }
 

@@ -19,7 +19,7 @@ class DevicePoolQueuesTest {
   }
 
   private static List<Long> offsets(List<Job> chunk) {
-    return chunk.stream().map(Job::offset).toList();
+    return chunk.stream().map(j -> j.record().offset()).toList();
   }
 
   @Test
@@ -33,7 +33,7 @@ class DevicePoolQueuesTest {
     List<Long> order = new ArrayList<>();
     for (List<Job> c; !(c = q.nextChunk()).isEmpty(); ) {
       assertThat(c).hasSize(1);
-      order.add(c.get(0).offset());
+      order.add(c.get(0).record().offset());
     }
     assertThat(order).containsExactly(0L, 10L, 20L, 1L, 11L, 21L);
   }
@@ -51,7 +51,7 @@ class DevicePoolQueuesTest {
     jobs.get(0).drop();
     List<Job> first = q.nextChunk();
     assertThat(first).hasSize(DevicePool.MAX_CHUNK);
-    assertThat(first.get(0).offset()).isEqualTo(1L);
+    assertThat(first.get(0).record().offset()).isEqualTo(1L);
     assertThat(q.nextChunk()).hasSize(100 - 1 - DevicePool.MAX_CHUNK);
   }
 
