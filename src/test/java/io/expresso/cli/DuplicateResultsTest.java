@@ -123,7 +123,7 @@ class DuplicateResultsTest {
         assertThat(dup.path("errors").asLong()).isEqualTo(1);
         assertThat(dup.path("kinds").path("pair").asLong()).isEqualTo(1);
         assertThat(dup.path("kinds").path("synthetic").asLong()).isEqualTo(4);
-        assertThat(dup.path("categories").get(0).path("evaluated").asLong()).isEqualTo(1);
+        assertThat(dup.path("configurations").get(0).path("total").path("pairs").asLong()).isEqualTo(1);
 
         String scrape = metrics.scrape();
         assertThat(scrape).contains(
