@@ -45,6 +45,21 @@ final class ModelsCommand implements Callable<Integer> {
     out.println("settings: --model NAME:key=value,... (e.g. ppgn:layers=3,hidden=16); parameters are the trainable"
         + " scalars at the defaults, with the embedding head d; schedule: ReduceLROnPlateau on the epoch loss as"
         + " each model's BREC script builds it (PyTorch's defaults; eval --schedule changes it)");
+    // the count regressors of experiment robustness, at their recipes' specs (Campi et al.'s models)
+    Table counts = new Table("count model", "spec (recipe, triangle)", "parameters", "as the authors' code");
+    for (String arch : java.util.List.of("i2gnn", "ppgn")) {
+      String recipeSpec = io.expresso.train.CountRecipe.of(arch, io.expresso.count.Pattern.TRIANGLE).spec();
+      io.expresso.model.GraphRegressor net = io.expresso.model.RegressorSpec.parse(recipeSpec).create();
+      long n;
+      try (ai.djl.ndarray.NDManager m = ai.djl.ndarray.NDManager.newBaseManager(Device.cpu())) {
+        net.block().initialize(m, ai.djl.ndarray.types.DataType.FLOAT32, net.inputShapes(m));
+        n = net.block().getParameters().values().stream().mapToLong(p -> p.getArray().size()).sum();
+      }
+      counts.row(arch, recipeSpec, String.valueOf(n), arch.equals("i2gnn")
+          ? "237,825 less transform_before_conv[0] (8,256), registered and never called"
+          : "PPGN(1, 128, 64, 4, depth_of_mlp=2): 343,105");
+    }
+    out.print(counts.render());
     out.println("your own model: " + TorchScriptSpec.PREFIX + "FILE.pt[,input=sparse|dense][,features=ones|degree|spd|count-P"
         + " joined by +][,init=auto|reset|saved][,width=W,depth=L] (docs/gnn-evaluation.md, Your own model)");
     out.flush();

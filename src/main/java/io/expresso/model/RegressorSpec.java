@@ -8,11 +8,13 @@ import java.util.Map;
 
 /**
  * A count-regression architecture and its sizes, parsed from text (CLI options, task fields,
- * checkpoint headers) — never a class name: {@code i2gnn[:hidden=32,layers=3,hops=2]}, or any
- * {@link ModelSpec} text ({@code ppgn:layers=3,hidden=32}, {@code gin}, {@code ngnn-de}) whose
- * embedding network gets a final MLP.
+ * checkpoint headers) — never a class name. Campi et al.'s two count models have their own keys:
+ * {@code i2gnn[:hidden=32,layers=3,hops=2,conv=gated|gin,labels=hop]} ({@link I2Gnn}) and
+ * {@code ppgn[:in=1,hidden=128,d=64,layers=4,depth=2,act=relu|tanh]} ({@link PpgnCounter}); any
+ * other {@link ModelSpec} text ({@code gin}, {@code ngnn-de}, …) is that embedding network with a
+ * final MLP ({@link BodyRegressor}).
  *
- * @param architecture {@code i2gnn} or a {@link ModelSpec} architecture name
+ * @param architecture {@code i2gnn}, {@code ppgn} or a {@link ModelSpec} architecture name
  * @param text the canonical text, which {@link #parse} maps back to this spec
  */
 public record RegressorSpec(String architecture, String text) {
@@ -41,7 +43,7 @@ public record RegressorSpec(String architecture, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     int colon = t.indexOf(':');
     String arch = colon < 0 ? t : t.substring(0, colon);
-    if (!arch.equals("i2gnn")) {
+    if (!arch.equals("i2gnn") && !arch.equals("ppgn")) {
       // readout-norm is the regressor's own key (a norm between body and head), not the body's
       String readoutNorm = "none";
       if (colon >= 0) {
@@ -69,7 +71,12 @@ public record RegressorSpec(String architecture, String text) {
       return new RegressorSpec(spec.architecture().cliName(),
           spec.toText() + (readoutNorm.equals("batch") ? READOUT_BATCH_NORM : ""));
     }
-    Map<String, Integer> v = new LinkedHashMap<>(Map.of("hidden", 32, "layers", 3, "hops", 2));
+    return arch.equals("ppgn") ? parsePpgn(text, t, colon) : parseI2Gnn(text, t, colon);
+  }
+
+  /** {@code key=value} pairs after the colon, every key one of {@code defaults}' (values kept as text). */
+  private static Map<String, String> keyValues(String text, String t, int colon, Map<String, String> defaults) {
+    Map<String, String> v = new LinkedHashMap<>(defaults);
     if (colon >= 0 && colon < t.length() - 1) {
       for (String kv : t.substring(colon + 1).split(",")) {
         String[] p = kv.split("=", 2);
@@ -77,18 +84,67 @@ public record RegressorSpec(String architecture, String text) {
           throw new IllegalArgumentException("model spec '" + text + "': expected key=value with key in "
               + v.keySet() + ", got '" + kv + "'");
         }
-        try {
-          v.put(p[0].trim(), Integer.parseInt(p[1].trim()));
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("model spec '" + text + "': " + p[0] + " is not an integer: '" + p[1] + "'");
-        }
+        v.put(p[0].trim(), p[1].trim());
       }
     }
-    if (v.get("hidden") < 1 || v.get("layers") < 1 || v.get("hops") < 1) {
-      throw new IllegalArgumentException("model spec '" + text + "': hidden, layers and hops must be >= 1");
+    return v;
+  }
+
+  private static int positive(String text, Map<String, String> v, String key, int min) {
+    int x;
+    try {
+      x = Integer.parseInt(v.get(key));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not an integer: '" + v.get(key) + "'");
     }
-    return new RegressorSpec("i2gnn", "i2gnn:hidden=" + v.get("hidden") + ",layers=" + v.get("layers")
-        + ",hops=" + v.get("hops"));
+    if (x < min) {
+      throw new IllegalArgumentException("model spec '" + text + "': " + key + " must be >= " + min + ", got " + x);
+    }
+    return x;
+  }
+
+  private static String oneOf(String text, Map<String, String> v, String key, String... allowed) {
+    String x = v.get(key);
+    if (!List.of(allowed).contains(x)) {
+      throw new IllegalArgumentException("model spec '" + text + "': " + key + " must be one of "
+          + String.join(", ", allowed) + ", got '" + x + "'");
+    }
+    return x;
+  }
+
+  /**
+   * I²-GNN ({@link I2GnnNetwork}): {@code hidden}, {@code layers}, {@code hops}, {@code conv=gated|gin},
+   * {@code labels=hop}; the canonical text names conv and labels only where they differ from the
+   * authors' (gated, hop).
+   */
+  private static RegressorSpec parseI2Gnn(String text, String t, int colon) {
+    Map<String, String> v = keyValues(text, t, colon, Map.of("hidden", "32", "layers", "3", "hops", "2",
+        "conv", "gated", "labels", "hop"));
+    int hidden = positive(text, v, "hidden", 1);
+    int layers = positive(text, v, "layers", 1);
+    int hops = positive(text, v, "hops", 1);
+    String conv = oneOf(text, v, "conv", "gated", "gin");
+    String labels = oneOf(text, v, "labels", "hop");
+    return new RegressorSpec("i2gnn", "i2gnn:hidden=" + hidden + ",layers=" + layers + ",hops=" + hops
+        + (conv.equals("gated") ? "" : ",conv=" + conv) + (labels.equals("hop") ? "" : ",labels=" + labels));
+  }
+
+  /**
+   * PPGN ({@link PpgnCounter}, the authors' sizes by default: in 1, hidden 128, d 64, 4 layers,
+   * MLP depth 2, ReLU): {@code in}, {@code hidden}, {@code d} (their out_channels), {@code layers},
+   * {@code depth}, {@code act=relu|tanh}.
+   */
+  private static RegressorSpec parsePpgn(String text, String t, int colon) {
+    Map<String, String> v = keyValues(text, t, colon, Map.of("in", "1", "hidden", "128", "d", "64", "layers", "4",
+        "depth", "2", "act", "relu"));
+    int in = positive(text, v, "in", 1);
+    int hidden = positive(text, v, "hidden", 1);
+    int d = positive(text, v, "d", 1);
+    int layers = positive(text, v, "layers", 2);
+    int depth = positive(text, v, "depth", 1);
+    String act = oneOf(text, v, "act", "relu", "tanh");
+    return new RegressorSpec("ppgn", "ppgn:in=" + in + ",hidden=" + hidden + ",d=" + d + ",layers=" + layers
+        + ",depth=" + depth + (act.equals("relu") ? "" : ",act=" + act));
   }
 
   /** This spec with width and depth at most the given values (0: that size uncapped). */
@@ -96,6 +152,9 @@ public record RegressorSpec(String architecture, String text) {
     String t = text;
     t = cap(t, "hidden", maxHidden);
     t = cap(t, "layers", maxLayers);
+    if (architecture.equals("ppgn")) {
+      t = cap(t, "d", maxHidden);
+    }
     return parse(t);
   }
 
@@ -110,14 +169,20 @@ public record RegressorSpec(String architecture, String text) {
 
   /** A fresh, uninitialised network of this spec. */
   public GraphRegressor create() {
-    if (architecture.equals("i2gnn")) {
-      RegressorSpec s = this;
-      Map<String, Integer> v = new LinkedHashMap<>();
-      for (String kv : s.text.substring(s.text.indexOf(':') + 1).split(",")) {
+    if (architecture.equals("i2gnn") || architecture.equals("ppgn")) {
+      Map<String, String> v = new LinkedHashMap<>();
+      for (String kv : text.substring(text.indexOf(':') + 1).split(",")) {
         String[] p = kv.split("=", 2);
-        v.put(p[0], Integer.parseInt(p[1]));
+        v.put(p[0], p[1]);
       }
-      return new I2Gnn(v.get("hidden"), v.get("layers"), v.get("hops"));
+      if (architecture.equals("ppgn")) {
+        return new PpgnCounter(new PpgnCounter.Options(Integer.parseInt(v.get("in")), Integer.parseInt(v.get("hidden")),
+            Integer.parseInt(v.get("d")), Integer.parseInt(v.get("layers")), Integer.parseInt(v.get("depth")),
+            "tanh".equals(v.get("act"))));
+      }
+      return new I2Gnn(new I2GnnNetwork.Options(Integer.parseInt(v.get("hidden")), Integer.parseInt(v.get("layers")),
+          Integer.parseInt(v.get("hops")),
+          "gin".equals(v.get("conv")) ? I2GnnNetwork.Conv.GIN : I2GnnNetwork.Conv.GATED, I2GnnNetwork.Labels.HOP));
     }
     boolean batchNorm = text.endsWith(READOUT_BATCH_NORM);
     String body = batchNorm ? text.substring(0, text.length() - READOUT_BATCH_NORM.length()) : text;

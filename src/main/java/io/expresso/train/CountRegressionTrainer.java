@@ -79,9 +79,12 @@ public final class CountRegressionTrainer {
    * @param plateauPatience see {@code plateauFactor} (the paper: 20)
    * @param stopPatience training stops after this many epochs without a better validation ℓ1
    *     (0: never early; the paper: 20–100)
+   * @param rawTargets the loss is L1 on raw counts, as Campi et al.'s {@code GNN_train.py}
+   *     ({@code torch.nn.L1Loss()} on {@code data.y}); false: on counts standardised by the
+   *     training set's mean and standard deviation
    */
   public record Settings(int epochs, int batchSize, float learningRate, long seed, String device,
-      float plateauFactor, int plateauPatience, int stopPatience) {
+      float plateauFactor, int plateauPatience, int stopPatience, boolean rawTargets) {
     public Settings {
       if (epochs < 1 || batchSize < 1 || !(learningRate > 0)) {
         throw new IllegalArgumentException("epochs, batch size and learning rate must be positive, got "
@@ -93,17 +96,25 @@ public final class CountRegressionTrainer {
       }
     }
 
+    /** Standardised targets. */
+    public Settings(int epochs, int batchSize, float learningRate, long seed, String device,
+        float plateauFactor, int plateauPatience, int stopPatience) {
+      this(epochs, batchSize, learningRate, seed, device, plateauFactor, plateauPatience, stopPatience, false);
+    }
+
     /** The paper's plateau decay (0.5 after 20 epochs), no early stop: every epoch runs. */
     public Settings(int epochs, int batchSize, float learningRate, long seed, String device) {
       this(epochs, batchSize, learningRate, seed, device, 0.5f, 20, 0);
     }
 
     public Settings withSeed(long s) {
-      return new Settings(epochs, batchSize, learningRate, s, device, plateauFactor, plateauPatience, stopPatience);
+      return new Settings(epochs, batchSize, learningRate, s, device, plateauFactor, plateauPatience, stopPatience,
+          rawTargets);
     }
 
     public Settings withEpochs(int e) {
-      return new Settings(e, batchSize, learningRate, seed, device, plateauFactor, plateauPatience, stopPatience);
+      return new Settings(e, batchSize, learningRate, seed, device, plateauFactor, plateauPatience, stopPatience,
+          rawTargets);
     }
   }
 
@@ -156,7 +167,7 @@ public final class CountRegressionTrainer {
     GraphRegressor net = spec.create();
     Model model = io.expresso.engine.Devices.newModel(spec.architecture(), io.expresso.engine.Devices.parse(settings.device()));
     model.setBlock(net.block());
-    double[] map = targetMap(train, pattern);
+    double[] map = settings.rawTargets() ? RAW : targetMap(train, pattern);
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, map[0], map[1]);
     try {
       return fit(m, net.block(), train, validation, settings, progress, true, cancelled, saving);
@@ -189,7 +200,7 @@ public final class CountRegressionTrainer {
   /** As the head retraining above, continuing from and saving state as {@code saving} asks. */
   public Run retrainHead(TrainedCountModel trained, CountingDataset train, CountingDataset validation,
       Settings settings, Consumer<Epoch> progress, BooleanSupplier cancelled, ProgressSaving saving) {
-    double[] map = targetMap(train, trained.pattern());
+    double[] map = settings.rawTargets() ? RAW : targetMap(train, trained.pattern());
     trained.setTargetMap(map[0], map[1]);
     Block whole = trained.net().block();
     whole.freezeParameters(true);
@@ -346,6 +357,9 @@ public final class CountRegressionTrainer {
           + s.epochs() + ", before " + before);
     }
   }
+
+  /** The identity map: the network regresses raw counts. */
+  private static final double[] RAW = {0, 1};
 
   /** Mean and standard deviation (at least 1) of the training counts. */
   private static double[] targetMap(CountingDataset train, Pattern pattern) {

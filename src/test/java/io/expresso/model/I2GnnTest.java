@@ -43,9 +43,8 @@ class I2GnnTest {
     // Path 0-1-2-3 with k = 1: the pair (root 1, neighbour 2) sees {0, 1, 2} and edges 0-1, 1-2.
     // Every subgraph holds its root's ball in vertex order, padded to the largest ball (3), not to n = 4.
     Graph path = Graph.fromEdges(4, 0, 1, 1, 2, 2, 3);
-    I2Gnn net = new I2Gnn(4, 1, 1);
     try (NDManager m = NDManager.newBaseManager()) {
-      NDList in = net.inputs(m, List.of(path));
+      NDList in = I2GnnBlock.subgraphs(m, List.of(path), 1, 0, null);
       assertThat(in.get(0).getShape().getShape()).containsExactly(6, 3, 3); // 2m pairs, balls of at most 3
       // Pairs in order: (0,1), (1,0), (1,2), (2,1), (2,3), (3,2).
       assertThat(in.get(2).get(0).toFloatArray()).containsExactly(1, 1, 0); // root 0's ball {0, 1}, padded
@@ -99,7 +98,7 @@ class I2GnnTest {
     assertThat(block.paddedSize(Graph.fromEdges(4))).isEqualTo(1); // no edges, no subgraphs
     try (NDManager m = NDManager.newBaseManager()) {
       for (List<Graph> batch : List.of(List.of(cycle), List.of(star), List.of(cycle, star))) {
-        long n = I2Gnn.subgraphs(m, batch, 2, 0, null).get(0).getShape().get(1);
+        long n = I2GnnBlock.subgraphs(m, batch, 2, 0, null).get(0).getShape().get(1);
         assertThat(n).isEqualTo(batch.stream().mapToInt(block::paddedSize).max().orElseThrow());
       }
     }
@@ -121,12 +120,12 @@ class I2GnnTest {
 
   @Test
   void aReadoutBatchNormIsTheRegressorsKeyAndChangesTheNetwork() {
-    RegressorSpec plain = RegressorSpec.parse("ppgn:layers=2,hidden=8");
-    RegressorSpec normed = RegressorSpec.parse("ppgn:readout-norm=batch,layers=2,hidden=8");
+    RegressorSpec plain = RegressorSpec.parse("gin:layers=2,hidden=8");
+    RegressorSpec normed = RegressorSpec.parse("gin:readout-norm=batch,layers=2,hidden=8");
     assertThat(normed.toString()).isEqualTo(plain + ",readout-norm=batch");
     assertThat(RegressorSpec.parse(normed.toString())).isEqualTo(normed);
-    assertThat(RegressorSpec.parse("ppgn:layers=2,hidden=8,readout-norm=none")).isEqualTo(plain);
-    assertThatThrownBy(() -> RegressorSpec.parse("ppgn:readout-norm=layer")).hasMessageContaining("none or batch");
+    assertThat(RegressorSpec.parse("gin:layers=2,hidden=8,readout-norm=none")).isEqualTo(plain);
+    assertThatThrownBy(() -> RegressorSpec.parse("gin:readout-norm=layer")).hasMessageContaining("none or batch");
     assertThat(normed.create().block().getChildren().keys()).anyMatch(k -> k.contains("readoutNorm"));
     assertThat(plain.create().block().getChildren().keys()).noneMatch(k -> k.contains("readoutNorm"));
   }

@@ -48,7 +48,7 @@ class StudyJobsTest {
     assertThat(StudyJobs.resolveSpec("i2gnn:hidden=8,layers=1", Pattern.THREE_PATH, Scale.TINY))
         .isEqualTo("i2gnn:hidden=8,layers=1,hops=3");
     assertThat(StudyJobs.resolveSpec("ppgn:layers=4,hidden=128", Pattern.TRIANGLE, Scale.TINY))
-        .startsWith("ppgn:layers=4,hidden=128");
+        .isEqualTo("ppgn:in=1,hidden=128,d=64,layers=4,depth=2"); // an explicit spec is kept as written
     // training settings: the recipe's, the epochs capped by the scale
     io.expresso.train.CountRecipe paper = Scale.PAPER.recipe("ppgn", Pattern.TRIANGLE);
     assertThat(paper.maxEpochs()).isEqualTo(500);

@@ -68,10 +68,15 @@ class StudySizingAndSearchTest {
     CountRecipe small = Scale.SMALL.recipe("ppgn", Pattern.TRIANGLE);
     CountRecipe recipe = CountRecipe.of("ppgn", Pattern.TRIANGLE);
     assertThat(small.learningRate()).isEqualTo(recipe.learningRate());
-    assertThat(small.stopPatience()).isEqualTo(17); // 50 x sqrt(60 / 500)
+    assertThat(small.stopPatience()).isEqualTo(7); // Campi et al.'s 20 x sqrt(60 / 500)
     assertThat(small.plateauPatience()).isEqualTo(7);
-    // I²-GNN trains from 3e-4 (measured: 1e-3 threw a seed off), the others from 1e-3
-    assertThat(Scale.SMALL.recipe("i2gnn", Pattern.TRIANGLE).learningRate()).isEqualTo(3e-4f);
+    // Campi et al.'s recipe: raw counts, stop after 20 epochs, plateau 0.5 / 20, Adam from 1e-3 (inside their grid)
+    assertThat(recipe.stopPatience()).isEqualTo(20);
+    assertThat(recipe.plateauPatience()).isEqualTo(20);
+    assertThat(recipe.maxEpochs()).isEqualTo(500);
+    assertThat(recipe.settings(0, "cpu").rawTargets()).isTrue();
+    assertThat(recipe.settings(0, "cpu").plateauFactor()).isEqualTo(0.5f);
+    assertThat(Scale.SMALL.recipe("i2gnn", Pattern.TRIANGLE).learningRate()).isEqualTo(1e-3f);
     assertThat(recipe.learningRate()).isEqualTo(1e-3f);
   }
 

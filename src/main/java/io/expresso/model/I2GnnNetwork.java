@@ -1,0 +1,305 @@
+package io.expresso.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.AbstractBlock;
+import ai.djl.nn.Activation;
+import ai.djl.nn.Block;
+import ai.djl.nn.Parameter;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.core.Linear;
+import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.NormalInitializer;
+import ai.djl.training.initializer.UniformInitializer;
+import ai.djl.util.PairList;
+import io.expresso.graph.Graph;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The I²-GNN network of Huang et al. (ICLR 2023) as Campi et al. train it for counting
+ * ({@code src/I2GNN/I2GNN.py} of Rob-Subgraphs, the {@code count_models.py} of GraphPKU/I2GNN),
+ * up to the per-graph state (B, d); {@link I2Gnn} adds the count head.
+ *
+ * <p>Per root i and neighbour j of i one subgraph: i's {@code hops}-ball (induced edges), every
+ * node labelled by an integer (Campi's {@code create_subgraphs2} with its default {@code 'hop'}
+ * labels: 1 the root, 2 the neighbour, 0 the rest); a root without neighbours gets one subgraph
+ * of itself alone, labelled 1, as theirs does. Layer l embeds the labels with its own
+ * {@code Embedding(100, d)}; layer 0 starts from that embedding, every later layer concatenates
+ * its input with it and maps 2d → d by a Linear (the labels re-injected), then runs the conv:
+ * {@code gated} is PyG's {@code GatedGraphConv(d, 1)} (m = Σ_{u∈N(v)} W h_u, then a GRU cell
+ * h' = GRU(m, h)), {@code gin} a GIN update MLP(h + Σ h_u) (Linear, ReLU, Linear, ReLU). Node
+ * states are summed per subgraph, then an MLP (Linear, ReLU, Linear); summed over j per root, an
+ * MLP; summed over i per graph.
+ *
+ * <p>Theirs registers {@code transform_before_conv[0]} (2d → d) and never calls it: it is left out
+ * here (at 64 × 5: 229,569 trainable parameters, theirs 237,825; it has no gradient, Adam never
+ * moves it). Each embedding holds 100 rows of which the labels use 3, as theirs. Initialisation as
+ * PyTorch's: embeddings N(0, 1); Linear, GRU and the conv weight uniform in ±1/√fan-in (d).
+ *
+ * <p>Tensors are dense per subgraph (P subgraphs of N nodes, N the largest ball in the batch): one
+ * message-passing step is a batched matmul (P×N×N)·(P×N×d). Inputs ({@link #inputs}): adjacency
+ * (P, N, N), label one-hots (P, N, K), node mask (P, N, 1), subgraph-to-root (R, P) and
+ * root-to-graph (B, R) sum matrices.
+ */
+final class I2GnnNetwork extends AbstractBlock {
+
+  private static final byte VERSION = 1;
+  /** Rows of each label embedding, as theirs ({@code torch.nn.Embedding(100, 64)}). */
+  static final int EMBEDDING_ROWS = 100;
+
+  /** The per-layer update. */
+  enum Conv { GATED, GIN }
+
+  /** How subgraph nodes are labelled before embedding. */
+  enum Labels {
+    /** Campi's default ({@code node_label='hop'}): root 1, marked neighbour 2, others 0. */
+    HOP;
+
+    /** Distinct label values a subgraph uses (the embedding rows read). */
+    int distinct() {
+      return 3;
+    }
+  }
+
+  /**
+   * The options of the network.
+   *
+   * @param hidden width d of every layer (theirs: 64, fixed)
+   * @param layers conv layers (theirs: {@code num_layers}, 5)
+   * @param hops radius of the rooted subgraphs (theirs: the pattern's, {@code hops} in GNN_train.py)
+   * @param conv the update ({@code gated}: theirs)
+   * @param labels the node labels ({@code hop}: theirs)
+   */
+  record Options(int hidden, int layers, int hops, Conv conv, Labels labels) {
+    Options {
+      if (hidden < 1 || layers < 1 || hops < 1) {
+        throw new IllegalArgumentException("I2-GNN needs hidden, layers and hops >= 1, got " + hidden + ", " + layers
+            + ", " + hops);
+      }
+    }
+
+    String convName() {
+      return conv.name().toLowerCase(Locale.ROOT);
+    }
+
+    String labelsName() {
+      return labels.name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private final Options options;
+  private final List<Parameter> embeddings = new ArrayList<>();
+  private final List<Block> transforms = new ArrayList<>(); // index l-1 for layer l
+  private final List<Block> messages = new ArrayList<>();    // gated: W of GatedGraphConv
+  private final List<Block> inputGates = new ArrayList<>();  // gated: GRU weight_ih, bias_ih
+  private final List<Block> hiddenGates = new ArrayList<>(); // gated: GRU weight_hh, bias_hh
+  private final List<Block> ginMlps = new ArrayList<>();     // gin
+  private final Block pairMlp;
+  private final Block rootMlp;
+
+  I2GnnNetwork(Options options) {
+    super(VERSION);
+    this.options = options;
+    int d = options.hidden();
+    for (int l = 0; l < options.layers(); l++) {
+      embeddings.add(addParameter(Parameter.builder().setName("embedding" + l).setType(Parameter.Type.WEIGHT)
+          .optShape(new Shape(EMBEDDING_ROWS, d)).optInitializer(new NormalInitializer(1f)).build()));
+      if (l > 0) {
+        transforms.add(addChildBlock("transform" + l, torchLinear(d, 2 * d, true)));
+      }
+      if (options.conv() == Conv.GATED) {
+        Block w = addChildBlock("message" + l, Linear.builder().setUnits(d).optBias(false).build());
+        // PyG's GatedGraphConv.reset_parameters: uniform(out_channels, weight), bound 1/sqrt(d)
+        w.setInitializer(new UniformInitializer((float) (1 / Math.sqrt(d))), Parameter.Type.WEIGHT);
+        messages.add(w);
+        inputGates.add(addChildBlock("gateIn" + l, torchLinear(3 * d, d, true)));
+        hiddenGates.add(addChildBlock("gateHidden" + l, torchLinear(3 * d, d, true)));
+      } else {
+        SequentialBlock mlp = new SequentialBlock()
+            .add(Linear.builder().setUnits(d).build()).add(Activation::relu)
+            .add(Linear.builder().setUnits(d).build()).add(Activation::relu);
+        PyTorchInit.linears(mlp, d, d);
+        ginMlps.add(addChildBlock("gin" + l, mlp));
+      }
+    }
+    pairMlp = addChildBlock("pairMlp", poolingMlp(d));
+    rootMlp = addChildBlock("rootMlp", poolingMlp(d));
+  }
+
+  /** Linear, ReLU, Linear (theirs: {@code edge_pooling_nn}, {@code node_pooling_nn}). */
+  private static Block poolingMlp(int d) {
+    SequentialBlock mlp = new SequentialBlock()
+        .add(Linear.builder().setUnits(d).build()).add(Activation::relu)
+        .add(Linear.builder().setUnits(d).build());
+    PyTorchInit.linears(mlp, d, d);
+    return mlp;
+  }
+
+  /** A Linear with {@code nn.Linear}'s initialisation. */
+  static Block torchLinear(int units, int fanIn, boolean bias) {
+    Block linear = Linear.builder().setUnits(units).optBias(bias).build();
+    PyTorchInit.linear(linear, fanIn);
+    return linear;
+  }
+
+  Options options() {
+    return options;
+  }
+
+  @Override
+  protected NDList forwardInternal(ParameterStore ps, NDList in, boolean training,
+      PairList<String, Object> params) {
+    NDArray adj = in.get(0);         // (P, N, N)
+    NDArray labels = in.get(1);      // (P, N, K)
+    NDArray mask = in.get(2);        // (P, N, 1)
+    NDArray pairToRoot = in.get(3);  // (R, P)
+    NDArray rootToGraph = in.get(4); // (B, R)
+    long k = labels.getShape().get(2);
+    NDArray h = null;
+    for (int l = 0; l < options.layers(); l++) {
+      NDArray table = ps.getValue(embeddings.get(l), labels.getDevice(), training);
+      NDArray z = labels.matMul(table.get(new NDIndex("0:" + k))); // the embedding of each node's label
+      h = l == 0 ? z : forward1(transforms.get(l - 1), ps, NDArrays.concat(new NDList(h, z), -1), training);
+      h = conv(ps, l, adj, h, training).mul(mask);
+    }
+    NDArray perPair = forward1(pairMlp, ps, h.sum(new int[] {1}), training);                  // (P, d)
+    NDArray perRoot = forward1(rootMlp, ps, pairToRoot.matMul(perPair), training);           // (R, d)
+    return new NDList(rootToGraph.matMul(perRoot));                                          // (B, d)
+  }
+
+  private NDArray conv(ParameterStore ps, int l, NDArray adj, NDArray h, boolean training) {
+    if (options.conv() == Conv.GIN) {
+      return forward1(ginMlps.get(l), ps, h.add(adj.matMul(h)), training);
+    }
+    // GatedGraphConv(d, 1): m_v = sum over neighbours u of W h_u, then PyTorch's GRUCell(m, h)
+    NDArray m = adj.matMul(forward1(messages.get(l), ps, h, training));
+    NDList gi = forward1(inputGates.get(l), ps, m, training).split(3, 2);
+    NDList gh = forward1(hiddenGates.get(l), ps, h, training).split(3, 2);
+    NDArray r = Activation.sigmoid(gi.get(0).add(gh.get(0)));
+    NDArray u = Activation.sigmoid(gi.get(1).add(gh.get(1)));
+    NDArray n = gi.get(2).add(r.mul(gh.get(2))).tanh();
+    return n.add(u.mul(h.sub(n))); // (1 - u) n + u h
+  }
+
+  private static NDArray forward1(Block block, ParameterStore ps, NDArray x, boolean training) {
+    return block.forward(ps, new NDList(x), training).singletonOrThrow();
+  }
+
+  @Override
+  public Shape[] getOutputShapes(Shape[] inputShapes) {
+    return new Shape[] {new Shape(inputShapes[4].get(0), options.hidden())};
+  }
+
+  @Override
+  protected void initializeChildBlocks(NDManager manager, DataType dataType, Shape... inputShapes) {
+    int d = options.hidden();
+    Shape nodes = new Shape(1, 1, d);
+    for (int l = 0; l < options.layers(); l++) {
+      if (l > 0) {
+        transforms.get(l - 1).initialize(manager, dataType, new Shape(1, 1, 2L * d));
+      }
+      if (options.conv() == Conv.GATED) {
+        messages.get(l).initialize(manager, dataType, nodes);
+        inputGates.get(l).initialize(manager, dataType, nodes);
+        hiddenGates.get(l).initialize(manager, dataType, nodes);
+      } else {
+        ginMlps.get(l).initialize(manager, dataType, nodes);
+      }
+    }
+    pairMlp.initialize(manager, dataType, new Shape(1, d));
+    rootMlp.initialize(manager, dataType, new Shape(1, d));
+  }
+
+  /** Input shapes of a one-triangle batch, to initialise. */
+  Shape[] inputShapes(NDManager manager) {
+    return inputs(manager, List.of(Graph.fromEdges(3, 0, 1, 1, 2, 2, 0))).getShapes();
+  }
+
+  /** The subgraph tensors of {@code graphs} (see the class comment). */
+  NDList inputs(NDManager manager, List<Graph> graphs) {
+    return inputs(manager, graphs, options.hops(), options.labels());
+  }
+
+  static NDList inputs(NDManager manager, List<Graph> graphs, int hops, Labels labelling) {
+    int nMax = 1;
+    int pairs = 0;
+    int roots = 0;
+    List<int[][]> balls = new ArrayList<>(graphs.size());
+    for (Graph g : graphs) {
+      int[][] ball = new int[g.n()][];
+      for (int i = 0; i < g.n(); i++) {
+        ball[i] = I2GnnBlock.distancesWithin(g, i, hops);
+        int size = 0;
+        for (int dist : ball[i]) {
+          size += dist >= 0 ? 1 : 0;
+        }
+        nMax = Math.max(nMax, size);
+        pairs += Math.max(1, g.degree(i)); // a root without neighbours: one subgraph of itself
+      }
+      balls.add(ball);
+      roots += g.n();
+    }
+    int k = labelling.distinct();
+    int p0 = Math.max(pairs, 1);
+    float[] adj = new float[p0 * nMax * nMax];
+    float[] x = new float[p0 * nMax * k];
+    float[] mask = new float[p0 * nMax];
+    float[] pairToRoot = new float[roots * p0];
+    float[] rootToGraph = new float[graphs.size() * roots];
+    int p = 0;
+    int rootBase = 0;
+    int[] local = new int[0];
+    for (int b = 0; b < graphs.size(); b++) {
+      Graph g = graphs.get(b);
+      if (local.length < g.n()) {
+        local = new int[g.n()];
+      }
+      for (int i = 0; i < g.n(); i++) {
+        int root = rootBase + i;
+        rootToGraph[b * roots + root] = 1;
+        int[] dist = balls.get(b)[i];
+        int size = 0;
+        for (int v = 0; v < g.n(); v++) {
+          local[v] = dist[v] < 0 ? -1 : size++;
+        }
+        int[] marked = g.degree(i) == 0 ? new int[] {-1} : g.neighbors(i);
+        for (int j : marked) {
+          for (int v = 0; v < g.n(); v++) {
+            if (local[v] < 0) {
+              continue;
+            }
+            int row = p * nMax + local[v];
+            mask[row] = 1;
+            x[row * k + (v == i ? 1 : v == j ? 2 : 0)] = 1;
+            for (int w : g.neighbors(v)) {
+              if (local[w] >= 0) {
+                adj[row * nMax + local[w]] = 1;
+              }
+            }
+          }
+          pairToRoot[root * p0 + p] = 1;
+          p++;
+        }
+      }
+      rootBase += g.n();
+    }
+    return new NDList(
+        manager.create(adj, new Shape(p0, nMax, nMax)),
+        manager.create(x, new Shape(p0, nMax, k)),
+        manager.create(mask, new Shape(p0, nMax, 1)),
+        manager.create(pairToRoot, new Shape(roots, p0)),
+        manager.create(rootToGraph, new Shape(graphs.size(), roots)));
+  }
+
+  @Override
+  public String toString() {
+    return "I2GnnNetwork(" + options + ")";
+  }
+}
