@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
+
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|gsn|ngnn-de|ds-gnn|dss-gnn|i2gnn ...]
+
+BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
+test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
+directory; nothing of BREC's is copied here. Printed per model: every trainable scalar
+(sum(p.numel() for p in m.parameters() if p.requires_grad)), the scalars no input of that script
+can reach (embedding rows never indexed, padding rows, projection weights fed only by them), and
+the difference, which is what `expresso models` counts at the defaults (BrecParameterCountsTest).
+
+Needs torch and torch_geometric (python3 -m venv V && V/bin/pip install torch torch_geometric).
+"""
+import argparse
+import importlib
+import os
+import sys
+from types import SimpleNamespace
+
+import torch
+
+
+def trainable(model):
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def enter(brec, directory):
+    """Imports resolve inside one model's directory (each has its own layers/, models/, ...)."""
+    path = os.path.join(brec, directory)
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("layers", "models", "utils", "kernel", "modules", "conv", "models_graph_classification"):
+            del sys.modules[name]
+    sys.path.insert(0, path)
+    return path
+
+
+def kp_gnn(brec):
+    """KP-GNN/test_BREC.py get_model with test_BREC_search.py's flags:
+    --wo_path_encoding --K=8 --kernel=spd --num_layer=8 --hidden_size=32 (the rest argparse defaults)."""
+    enter(brec, "KP-GNN")
+    layer_utils = importlib.import_module("layers.layer_utils")
+    input_encoder = importlib.import_module("layers.input_encoder")
+    model_utils = importlib.import_module("models.model_utils")
+    classification = importlib.import_module("models.GraphClassification")
+    args = SimpleNamespace(model_name="KPGIN", hidden_size=32, K=8, eps=0.0, train_eps=False, num_hop1_edge=1,
+                           max_pe_num=1000, combine="geometric", num_layer=8, JK="last", norm_type="Batch",
+                           residual=False, virtual_node=False, use_rd=False, max_edge_count=1000, max_hop_num=4,
+                           max_distance_count=1000, wo_peripheral_edge=False, wo_peripheral_configuration=False,
+                           drop_prob=0.0, pooling_method="sum", input_size=2, output_size=16)
+    layer = layer_utils.make_gnn_layer(args)
+    gnn = model_utils.make_GNN(args)(
+        num_layer=args.num_layer, gnn_layer=layer, JK=args.JK, norm_type=args.norm_type,
+        init_emb=input_encoder.EmbeddingEncoder(args.input_size, args.hidden_size), residual=args.residual,
+        virtual_node=args.virtual_node, use_rd=args.use_rd, num_hop1_edge=args.num_hop1_edge,
+        max_edge_count=args.max_edge_count, max_hop_num=args.max_hop_num,
+        max_distance_count=args.max_distance_count, wo_peripheral_edge=args.wo_peripheral_edge,
+        wo_peripheral_configuration=args.wo_peripheral_configuration, drop_prob=args.drop_prob)
+    model = classification.GraphClassification(embedding_model=gnn, pooling_method=args.pooling_method,
+                                               output_size=args.output_size)
+    dk = args.hidden_size // args.K
+    unreachable = {}
+    for name, p in model.named_parameters():
+        rows = None
+        if name.endswith("init_proj.init_proj.weight"):
+            rows = 1  # x is the constant 1 (data.x = ones): row 0 never indexed
+        elif name.endswith("hop1_edge_emb.weight"):
+            rows = 2  # row 0 padding (no hop-1 edge), row 1 the self-loop type the data never carries
+        elif name.endswith("hopk_edge_emb.weight"):
+            rows = p.shape[0] - 1  # post_transform(wo_path_encoding) clamps every hop-k type to 2
+        elif name.endswith("hopk_node_path_emb.weight"):
+            rows = p.shape[0]  # wo_path_encoding sets pe_attr to 0, the padding row
+        elif "peripheral_edge_embedding.embedding_list.0" in name:
+            rows = p.shape[0]  # one edge type: the sorted type index is always 0, the padding row
+        elif "embedding_list" in name:
+            rows = 1  # count 0 is the padding row
+        elif name.endswith("peripheral_edge_embedding.proj.weight"):
+            unreachable[name] = dk * dk  # the columns the padding edge-type embedding feeds
+        if rows is not None:
+            unreachable[name] = rows * p.shape[1]
+    return model, unreachable
+
+
+MODELS = {"kp-gnn": kp_gnn}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("brec", help="a checkout of GraphPKU/BREC")
+    parser.add_argument("models", nargs="*", default=list(MODELS), help="models to count (default: all)")
+    parser.add_argument("--detail", action="store_true", help="list every parameter tensor")
+    a = parser.parse_args()
+    torch.manual_seed(0)
+    print(f"{'model':10} {'trainable':>10} {'unreachable':>12} {'reachable':>10}")
+    for name in a.models:
+        model, unreachable = MODELS[name](os.path.abspath(a.brec))
+        total = trainable(model)
+        dead = sum(unreachable.values())
+        print(f"{name:10} {total:10d} {dead:12d} {total - dead:10d}")
+        if a.detail:
+            for n, p in model.named_parameters():
+                if p.requires_grad:
+                    print(f"    {n:60} {str(tuple(p.shape)):18} {p.numel():7d} unreachable {unreachable.get(n, 0)}")
+
+
+if __name__ == "__main__":
+    main()

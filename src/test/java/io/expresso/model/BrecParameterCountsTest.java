@@ -1,0 +1,30 @@
+package io.expresso.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.djl.Device;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each built-in BREC model at its defaults has the trainable parameters of the model BREC's own
+ * script constructs, less what no input of that script can reach (rows of embedding tables never
+ * indexed, padding rows, projection columns fed only by them). BREC's side is counted by
+ * {@code scripts/brec-parameter-counts.py} from BREC's code (docs/gnn-evaluation.md, "Parameters
+ * against BREC's construction").
+ */
+class BrecParameterCountsTest {
+
+  private static long parameters(Architecture a) {
+    try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 0L)) {
+      return m.parameterCount();
+    }
+  }
+
+  @Test
+  void kpGnnHasTheParametersOfBrecsKpGinThatItsInputsReach() {
+    // BREC's KP-GIN (K 8, 8 layers × 32, --wo_path_encoding): 93,838 trainable, of which 64,180 no
+    // input reaches (path-encoding tables, hop-k edge rows other than 2, edge-type rows, padding rows,
+    // the 16 edge-projection weights fed by the padding edge type)
+    assertThat(parameters(Architecture.KP_GNN)).isEqualTo(93_838 - 64_180);
+  }
+}
