@@ -14,11 +14,34 @@ Needs torch and torch_geometric (python3 -m venv V && V/bin/pip install torch to
 """
 import argparse
 import importlib
+import importlib.util
 import os
 import sys
+import types
 from types import SimpleNamespace
 
 import torch
+
+
+class Absent(types.ModuleType):
+    """Stands for a compiled package (torch_scatter, ...) that only data processing calls: building a
+    model never does, and any use raises."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def absent(*args, **kwargs):
+            raise RuntimeError(f"{self.__name__}.{name} is not installed: only a model's construction runs here")
+        return absent
+
+
+def stub_absent(*names):
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            sys.modules[name] = Absent(name)
 
 
 def trainable(model):
@@ -81,7 +104,32 @@ def kp_gnn(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn}
+def script_module(brec, directory, script, argv):
+    """Imports a test_BREC*.py as a module, its argparse reading the search script's flags."""
+    enter(brec, directory)
+    saved = sys.argv
+    sys.argv = [script] + argv
+    try:
+        name = f"brec_{directory}_{script[:-3]}".replace("-", "_")
+        spec = importlib.util.spec_from_file_location(name, os.path.join(brec, directory, script))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.argv = saved
+
+
+def ngnn_de(brec):
+    """NestedGNN/test_BREC.py get_model with test_BREC_search_ngnnde.py's flags:
+    --h=8 --layers=6 --width=128 --OUTPUT_DIM=16 --node_label=hop (NestedGIN, one-hot distances)."""
+    flags = ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+             "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"]
+    stub_absent("torch_scatter", "torch_sparse")
+    m = script_module(brec, "NestedGNN", "test_BREC.py", flags)
+    return m.get_model(m.args, torch.device("cpu")), {}
+
+
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de}
 
 
 def main():

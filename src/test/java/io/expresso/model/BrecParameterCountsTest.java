@@ -27,4 +27,10 @@ class BrecParameterCountsTest {
     // the 16 edge-projection weights fed by the padding edge type)
     assertThat(parameters(Architecture.KP_GNN)).isEqualTo(93_838 - 64_180);
   }
+
+  @Test
+  void ngnnDeHasTheParametersOfBrecsNestedGin() {
+    // BREC's NestedGIN at h 8, 6 layers × 128, d 16: the GIN MLPs, lin1 and lin2 (its norms are not affine)
+    assertThat(parameters(Architecture.NGNN_DE)).isEqualTo(201_488);
+  }
 }
