@@ -14,6 +14,7 @@ Needs torch and torch_geometric (python3 -m venv V && V/bin/pip install torch to
 """
 import argparse
 import importlib
+import importlib.machinery
 import importlib.util
 import os
 import sys
@@ -27,13 +28,20 @@ class Absent(types.ModuleType):
     """Stands for a compiled package (torch_scatter, ...) that only data processing calls: building a
     model never does, and any use raises."""
 
+    def __init__(self, name):
+        super().__init__(name)
+        self.__spec__ = importlib.machinery.ModuleSpec(name, None)
+
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
 
+        module = self.__name__
+
         def absent(*args, **kwargs):
-            raise RuntimeError(f"{self.__name__}.{name} is not installed: only a model's construction runs here")
-        return absent
+            raise RuntimeError(f"{module}.{name} is not installed: only a model's construction runs here")
+        # a class, so that a module may also subclass it (SUN's Evaluator); calling it raises
+        return type(name, (), {"__init__": absent})
 
 
 def stub_absent(*names):
@@ -129,7 +137,63 @@ def ngnn_de(brec):
     return m.get_model(m.args, torch.device("cpu")), {}
 
 
-MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de}
+ESAN_ABSENT = ("torch_scatter", "torch_sparse", "ogb", "ogb.graphproppred", "ogb.graphproppred.mol_encoder",
+               "ogb.utils", "ogb.utils.features", "ogb.io", "ogb.lsc", "sklearn", "sklearn.model_selection",
+               "matplotlib", "matplotlib.pyplot")
+
+
+def esan(brec, script, flags):
+    """SUN/test_BREC_ds.py and test_BREC_dss.py build their model by get_model_brec, which passes
+    in_dim=1 to SUN/utils.get_model while ego_nets_plus gives three input columns (two root-marking
+    ids before BRECDataset_v3's constant 1): the committed model's first Linear(1, 32) cannot take
+    them. Built here with in_dim=3, the variant whose Basic results the paper reports (see
+    docs/gnn-evaluation.md); --committed-in-dim shows the committed construction's failure."""
+    stub_absent(*ESAN_ABSENT)
+    m = script_module(brec, "SUN", script, flags)
+    esan_channels(m.args)
+    return m.get_model(m.args, in_dim=3, out_dim=m.OUTPUT_DIM, device=torch.device("cpu")), {}
+
+
+def esan_channels(args):
+    """What the scripts' main() does to --channels before building the model."""
+    args.channels = list(map(int, args.channels.split("-")))
+    if args.channels[0] == 0:
+        args.channels = []
+
+
+def ds_gnn(brec):
+    """test_BREC_search_ds.py's flags."""
+    return esan(brec, "test_BREC_ds.py", ["--policy=ego_nets_plus", "--model=deepsets", "--channels=64-64",
+                                          "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
+                                          "--num_layer=10", "--emb_dim=32", "--BATCH_SIZE=32"])
+
+
+def dss_gnn(brec):
+    """test_BREC_search_dss.py's flags."""
+    return esan(brec, "test_BREC_dss.py", ["--policy=ego_nets_plus", "--model=dss", "--channels=64-64",
+                                           "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
+                                           "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+                                           "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"])
+
+
+def committed_in_dim(brec):
+    """Runs the first layer of the DS-GNN that test_BREC_ds.py builds (in_dim=1) on the three columns
+    ego_nets_plus gives a 5-vertex graph's root subgraph: PyTorch refuses the product."""
+    stub_absent(*ESAN_ABSENT)
+    m = script_module(brec, "SUN", "test_BREC_ds.py", ["--policy=ego_nets_plus", "--model=deepsets",
+                      "--channels=64-64", "--gnn_type=originalgin", "--num_hops=6", "--num_layer=10", "--emb_dim=32"])
+    esan_channels(m.args)
+    model = m.get_model(m.args, in_dim=1, out_dim=m.OUTPUT_DIM, device=torch.device("cpu"))
+    first = model.subgraph_gnn.gnn_node.convs[0].layer.nn[0]
+    x = torch.tensor([[1.0, 0.0, 1.0]] + [[0.0, 1.0, 1.0]] * 4)  # root [1, 0], others [0, 1], then x = 1
+    try:
+        first(x)
+        print(f"committed in_dim=1: {first} took a 5x3 input")
+    except RuntimeError as e:
+        print(f"committed in_dim=1: {first} on ego_nets_plus's 5x3 input fails: {e}")
+
+
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn}
 
 
 def main():
@@ -137,7 +201,12 @@ def main():
     parser.add_argument("brec", help="a checkout of GraphPKU/BREC")
     parser.add_argument("models", nargs="*", default=list(MODELS), help="models to count (default: all)")
     parser.add_argument("--detail", action="store_true", help="list every parameter tensor")
+    parser.add_argument("--committed-in-dim", action="store_true",
+                        help="show that SUN's committed DS-GNN (in_dim=1) fails on ego_nets_plus's inputs")
     a = parser.parse_args()
+    if a.committed_in_dim:
+        committed_in_dim(os.path.abspath(a.brec))
+        return
     torch.manual_seed(0)
     print(f"{'model':10} {'trainable':>10} {'unreachable':>12} {'reachable':>10}")
     for name in a.models:

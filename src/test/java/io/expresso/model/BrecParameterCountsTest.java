@@ -33,4 +33,12 @@ class BrecParameterCountsTest {
     // BREC's NestedGIN at h 8, 6 layers × 128, d 16: the GIN MLPs, lin1 and lin2 (its norms are not affine)
     assertThat(parameters(Architecture.NGNN_DE)).isEqualTo(201_488);
   }
+
+  @Test
+  void dsAndDssGnnHaveTheParametersOfEsansNetworksOnEgoNetsPlusThreeColumns() {
+    // SUN/utils.get_model at test_BREC_search_ds.py's and _dss.py's flags with in_dim 3, the columns
+    // ego_nets_plus gives (the committed in_dim=1 cannot take them)
+    assertThat(parameters(Architecture.DS_GNN)).isEqualTo(44_400);
+    assertThat(parameters(Architecture.DSS_GNN)).isEqualTo(41_616);
+  }
 }
