@@ -21,6 +21,18 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void everyCountedModelHasExactlyTheParametersBrecsInputsReach() {
+    for (Architecture a : Architecture.values()) {
+      BrecConstruction brec = BrecConstruction.of(a);
+      if (brec.trainable() > 0) {
+        assertThat(parameters(a)).as(a.cliName()).isEqualTo(brec.reachable());
+      } else {
+        assertThat(brec.differences()).as(a.cliName() + " is not counted: it must say why").isNotBlank();
+      }
+    }
+  }
+
+  @Test
   void kpGnnHasTheParametersOfBrecsKpGinThatItsInputsReach() {
     // BREC's KP-GIN (K 8, 8 layers × 32, --wo_path_encoding): 93,838 trainable, of which 64,180 no
     // input reaches (path-encoding tables, hop-k edge rows other than 2, edge-type rows, padding rows,
