@@ -2,6 +2,7 @@ package io.expresso.cli;
 
 import ai.djl.Device;
 import io.expresso.model.Architecture;
+import io.expresso.model.BrecConstruction;
 import io.expresso.model.GraphModel;
 import io.expresso.model.Head;
 import io.expresso.model.ModelSpec;
@@ -27,7 +28,8 @@ final class ModelsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Table t = new Table("model", "keys", "defaults", "parameters", "epochs", "stop below loss", "schedule");
+    Table t = new Table("model", "keys", "defaults", "parameters", "BREC's", "epochs", "stop below loss", "schedule");
+    StringBuilder differences = new StringBuilder();
     for (Architecture a : Architecture.values()) {
       ModelSpec d = ModelSpec.defaults(a);
       TrainingSettings training = TrainingSettings.defaults(a);
@@ -36,15 +38,21 @@ final class ModelsCommand implements Callable<Integer> {
       try (GraphModel m = GraphModel.create(d, Head.EMBEDDING, Device.cpu(), 0L)) {
         parameters = m.parameterCount();
       }
+      BrecConstruction brec = BrecConstruction.of(a);
       t.row(a.cliName(), String.join(", ", ModelSpec.keys(a)), d.toText().substring(a.cliName().length() + 1),
-          String.valueOf(parameters), String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()),
-          training.schedule().text());
+          String.valueOf(parameters), brec.trainable() > 0 ? String.valueOf(brec.reachable()) : "-",
+          String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()), training.schedule().text());
+      if (!brec.differences().isEmpty()) {
+        differences.append("  ").append(a.cliName()).append(": ").append(brec.differences()).append('\n');
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(t.render());
     out.println("settings: --model NAME:key=value,... (e.g. ppgn:layers=3,hidden=16); parameters are the trainable"
-        + " scalars at the defaults, with the embedding head d; schedule: ReduceLROnPlateau on the epoch loss as"
-        + " each model's BREC script builds it (PyTorch's defaults; eval --schedule changes it)");
+        + " scalars at the defaults, with the embedding head d; BREC's: those of the model BREC's own script builds"
+        + " that its inputs can reach (scripts/brec-parameter-counts.py; - not counted); schedule: ReduceLROnPlateau"
+        + " on the epoch loss as each model's BREC script builds it (PyTorch's defaults; eval --schedule changes it)");
+    out.print("where a model differs from BREC's:\n" + differences);
     // the count regressors of experiment robustness, at their recipes' specs (Campi et al.'s models)
     Table counts = new Table("count model", "spec (recipe, triangle)", "parameters", "as the authors' code");
     for (String arch : java.util.List.of("i2gnn", "ppgn")) {

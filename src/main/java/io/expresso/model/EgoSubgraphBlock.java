@@ -18,24 +18,28 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * DS-GNN and DSS-GNN (Bevilacqua et al. 2022, ESAN) with BREC's policy {@code ego_nets_plus}: one
- * subgraph per root vertex, holding every vertex of the graph but only the edges inside the root's
- * {@code radius}-hop ball, the root marked (node features: constant, is-root).
+ * DS-GNN and DSS-GNN (Bevilacqua et al. 2022, ESAN) as BREC's {@code SUN/test_BREC_ds.py} and
+ * {@code test_BREC_dss.py} build them with policy {@code ego_nets_plus}, {@code --gnn_type=originalgin
+ * --jk=last --channels=64-64}: one subgraph per root vertex, holding every vertex of the graph but only
+ * the edges inside the root's {@code radius}-hop ball, with ESAN's three input columns (is-root,
+ * is-not-root, the constant 1). A GIN layer is ESAN's {@code OriginalGINConv} (Linear, BatchNorm,
+ * ReLU, Linear) and the batch norm after it; linear layers start as PyTorch's.
  *
  * <ul>
- *   <li>{@link Variant#DS}: a GIN runs on every subgraph independently; each subgraph is
- *       mean-pooled, then two DeepSets layers of width {@value #DEEPSETS_WIDTH} (each
- *       {@code elu(W₁ h_S + W₂ mean_S' h_S')}), the mean over subgraphs and a final MLP.
+ *   <li>{@link Variant#DS}: the GIN (a ReLU after every layer) runs on every subgraph independently;
+ *       each subgraph is sum-pooled (ESAN pools by sum for a GIN other than its {@code gin}), then two
+ *       DeepSets layers of width {@value #DEEPSETS_WIDTH} (each {@code elu(W₁ h_S + W₂ mean_S' h_S')}),
+ *       the mean over subgraphs and a final MLP.
  *   <li>{@link Variant#DSS}: every layer adds a second GIN on the original graph over each vertex's
  *       mean across subgraphs: {@code x ← relu(GIN₁(x on S) + GIN₂(mean_S x on G)[v])}; then the
  *       subgraph mean, the mean over subgraphs and a final MLP.
  * </ul>
  *
- * <p>Inputs: features M×2 (M = Σ n² subgraph nodes), subgraph neighbour table M×maxDeg, subgraph
+ * <p>Inputs: features M×3 (M = Σ n² subgraph nodes), subgraph neighbour table M×maxDeg, subgraph
  * pooling R×n (R = Σ n subgraphs), 1/n per subgraph R×1 (also per vertex: a graph has as many
  * subgraphs as vertices, in the same rows), graph pooling B×nMax over subgraphs, 1/n per graph
  * B×1, each subgraph's graph R×1; DSS adds each vertex's n copies R×n, the original graphs'
- * neighbour table R×maxDeg and each subgraph node's vertex M×1. Pools are means, as ESAN's.
+ * neighbour table R×maxDeg and each subgraph node's vertex M×1.
  */
 final class EgoSubgraphBlock extends GraphBlock {
 
@@ -56,22 +60,44 @@ final class EgoSubgraphBlock extends GraphBlock {
     this.spec = spec;
     this.variant = variant;
     for (int l = 0; l < spec.layers(); l++) {
-      subgraphGins.add(addChildBlock("gin" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
+      int in = l == 0 ? inputWidth() : spec.hidden();
+      // DS: GNN_node's ReLU after every layer; DSS: the ReLU comes after the two GINs' sum
+      subgraphGins.add(addChildBlock("gin" + l, pytorchInit(variant == Variant.DS
+          ? Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum()) : Mlp.ginThenNorm(spec.hidden(), spec.bnMomentum()),
+          in, spec.hidden())));
       if (variant == Variant.DSS) {
-        graphGins.add(addChildBlock("ginSum" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
+        graphGins.add(addChildBlock("ginSum" + l,
+            pytorchInit(Mlp.ginThenNorm(spec.hidden(), spec.bnMomentum()), in, spec.hidden())));
       }
     }
     if (variant == Variant.DS) {
       for (int l = 0; l < 2; l++) {
-        deepSetsSelf.add(addChildBlock("set" + l, Linear.builder().setUnits(DEEPSETS_WIDTH).build()));
-        deepSetsMean.add(addChildBlock("setMean" + l, Linear.builder().setUnits(DEEPSETS_WIDTH).build()));
+        int in = l == 0 ? spec.hidden() : DEEPSETS_WIDTH;
+        deepSetsSelf.add(addChildBlock("set" + l, linear(DEEPSETS_WIDTH, in)));
+        deepSetsMean.add(addChildBlock("setMean" + l, linear(DEEPSETS_WIDTH, in)));
       }
     }
     int width = finalWidth();
-    fin = addChildBlock("final", new SequentialBlock()
+    fin = addChildBlock("final", pytorchInit(new SequentialBlock()
         .add(Linear.builder().setUnits(2L * width).build())
         .add(Activation.reluBlock())
-        .add(Linear.builder().setUnits(spec.embedding()).build()));
+        .add(Linear.builder().setUnits(spec.embedding()).build()), width, 2 * width));
+  }
+
+  private static Block pytorchInit(Block sequence, int fanIn, int width) {
+    PyTorchInit.linears(sequence, fanIn, width);
+    return sequence;
+  }
+
+  private static Block linear(int units, int fanIn) {
+    Block l = Linear.builder().setUnits(units).build();
+    PyTorchInit.linear(l, fanIn);
+    return l;
+  }
+
+  /** ESAN's ego_nets_plus columns (is-root, is-not-root) before BREC's constant 1, then any encodings. */
+  private int inputWidth() {
+    return 3 + spec.pe();
   }
 
   private int finalWidth() {
@@ -99,7 +125,7 @@ final class EgoSubgraphBlock extends GraphBlock {
       total += g.n() * g.n();
       vertices += g.n();
     }
-    int width = 2 + spec.pe(); // constant, root mark, the vertex's encodings
+    int width = inputWidth();
     float[] x = new float[total * width];
     int[][] neighbours = new int[total][];
     int[][] subPool = new int[vertices][];
@@ -129,10 +155,10 @@ final class EgoSubgraphBlock extends GraphBlock {
         subInv[sub] = 1f / n;
         for (int v = 0; v < n; v++) {
           int at = row + v;
-          x[at * width] = 1f;
-          x[at * width + 1] = v == r ? 1f : 0f;
+          x[at * width + (v == r ? 0 : 1)] = 1f;
+          x[at * width + 2] = 1f;
           if (pe != null) {
-            System.arraycopy(pe[v], 0, x, at * width + 2, spec.pe());
+            System.arraycopy(pe[v], 0, x, at * width + 3, spec.pe());
           }
           subPool[sub][v] = at;
           copies[vertexBase + v][r] = at;
@@ -197,8 +223,10 @@ final class EgoSubgraphBlock extends GraphBlock {
         h = local;
       }
     }
-    NDArray subgraphs = Gather.sumRows(h, inputs.get(2)).mul(inputs.get(3));
-    if (variant == Variant.DS) {
+    NDArray subgraphs = Gather.sumRows(h, inputs.get(2));
+    if (variant == Variant.DSS) {
+      subgraphs = subgraphs.mul(inputs.get(3)); // DSS pools a subgraph by its mean, DS by its sum
+    } else {
       for (int l = 0; l < deepSetsSelf.size(); l++) {
         NDArray mean = Gather.sumRows(subgraphs, inputs.get(4)).mul(inputs.get(5));
         NDArray self = deepSetsSelf.get(l).forward(ps, new NDList(subgraphs), training).singletonOrThrow();
@@ -218,7 +246,7 @@ final class EgoSubgraphBlock extends GraphBlock {
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     for (int l = 0; l < subgraphGins.size(); l++) {
-      int in = l == 0 ? 2 + spec.pe() : spec.hidden();
+      int in = l == 0 ? inputWidth() : spec.hidden();
       subgraphGins.get(l).initialize(manager, dataType, new Shape(1, in));
       if (variant == Variant.DSS) {
         graphGins.get(l).initialize(manager, dataType, new Shape(1, in));

@@ -21,6 +21,19 @@ final class Mlp {
         .add(Activation.reluBlock());
   }
 
+  /**
+   * ESAN's {@code OriginalGINConv} and the batch norm after it: Linear → BatchNorm → ReLU → Linear →
+   * BatchNorm, the activation left to the caller (DSS-GNN adds two of them before its ReLU).
+   */
+  static SequentialBlock ginThenNorm(int hidden, float bnMomentum) {
+    return new SequentialBlock()
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(BatchNorm.builder().optMomentum(bnMomentum).build())
+        .add(Activation.reluBlock())
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(BatchNorm.builder().optMomentum(bnMomentum).build());
+  }
+
   /** Linear → ReLU → Linear → ReLU on the last axis (PPGN's 1×1 convolutions). */
   static SequentialBlock plain(int hidden) {
     return new SequentialBlock()

@@ -5,8 +5,10 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
 import ai.djl.nn.Block;
 import ai.djl.nn.core.Linear;
+import ai.djl.nn.norm.BatchNorm;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
@@ -15,10 +17,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * DE+NGNN (Zhang and Li 2021; Li et al. 2020): for every root vertex, the subgraph induced by the
- * vertices within {@code radius} hops, each vertex featured by a one-hot of its shortest-path
- * distance to the root (distance encoding); an inner GIN runs on all subgraphs at once (one flat
- * node table), subgraph states are sum-pooled per root, root states sum-pooled per graph.
+ * DE+NGNN (Zhang and Li 2021; Li et al. 2020) as BREC's {@code NestedGNN/test_BREC.py} builds its
+ * {@code NestedGIN} ({@code test_BREC_search_ngnnde.py}: {@code --h=8 --layers=6 --width=128
+ * --node_label=hop}): for every root vertex, the subgraph induced by the vertices within
+ * {@code radius} hops, each vertex featured by a one-hot of its shortest-path distance to the root
+ * (distance encoding); an inner GIN-0 whose layers are Linear, ReLU, Linear, ReLU (no norm) runs on
+ * all subgraphs at once (one flat node table), subgraph states are sum-pooled per root, root states
+ * per graph, then Linear and ReLU, Linear to d and a non-affine batch norm ({@code bn2}, PyTorch
+ * momentum 1.0: {@code bn-momentum=0} here). Linear layers start as PyTorch's.
  *
  * <p>Inputs: features M×(radius+1+pe) (distance one-hot, then the vertex's positional encoding), neighbour table M×maxDeg, subgraph pooling R×sMax, graph
  * pooling B×nMax (M subgraph nodes in all, R = total roots = total vertices; padding = row count).
@@ -27,14 +33,27 @@ final class NgnnDeBlock extends GraphBlock {
 
   private final ModelSpec spec;
   private final List<Block> mlps = new ArrayList<>();
-  private final Block readout;
+  private final Block lin1;
+  private final Block lin2;
+  private final Block bn2;
 
   NgnnDeBlock(ModelSpec spec) {
     this.spec = spec;
     for (int l = 0; l < spec.layers(); l++) {
-      mlps.add(addChildBlock("mlp" + l, Mlp.withBatchNorm(spec.hidden(), spec.bnMomentum())));
+      Block mlp = addChildBlock("mlp" + l, Mlp.plain(spec.hidden()));
+      PyTorchInit.linears(mlp, l == 0 ? inputWidth() : spec.hidden(), spec.hidden());
+      mlps.add(mlp);
     }
-    readout = addChildBlock("readout", Linear.builder().setUnits(spec.embedding()).build());
+    lin1 = addChildBlock("lin1", Linear.builder().setUnits(spec.hidden()).build());
+    PyTorchInit.linear(lin1, spec.hidden());
+    lin2 = addChildBlock("lin2", Linear.builder().setUnits(spec.embedding()).build());
+    PyTorchInit.linear(lin2, spec.hidden());
+    bn2 = addChildBlock("bn2", BatchNorm.builder().optCenter(false).optScale(false)
+        .optMomentum(spec.bnMomentum()).build());
+  }
+
+  private int inputWidth() {
+    return spec.radius() + 1 + spec.pe();
   }
 
   @Override
@@ -126,14 +145,17 @@ final class NgnnDeBlock extends GraphBlock {
     }
     NDArray roots = Gather.sumRows(h, inputs.get(2));
     NDArray graphs = Gather.sumRows(roots, inputs.get(3));
-    return readout.forward(ps, new NDList(graphs), training);
+    NDArray hidden = Activation.relu(lin1.forward(ps, new NDList(graphs), training).singletonOrThrow());
+    return bn2.forward(ps, lin2.forward(ps, new NDList(hidden), training), training);
   }
 
   @Override
   protected void initializeFromSpec(NDManager manager, DataType dataType) {
     for (int l = 0; l < mlps.size(); l++) {
-      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? spec.radius() + 1 + spec.pe() : spec.hidden()));
+      mlps.get(l).initialize(manager, dataType, new Shape(1, l == 0 ? inputWidth() : spec.hidden()));
     }
-    readout.initialize(manager, dataType, new Shape(1, spec.hidden()));
+    lin1.initialize(manager, dataType, new Shape(1, spec.hidden()));
+    lin2.initialize(manager, dataType, new Shape(1, spec.hidden()));
+    bn2.initialize(manager, dataType, new Shape(1, spec.embedding()));
   }
 }

@@ -46,7 +46,7 @@ public record TrainingSettings(
     PlateauSchedule.Settings s = PlateauSchedule.Settings.PYTORCH;
     return switch (a) {
       case PPGN, GIN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.2, s);
-      case NGNN_DE -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-4f, 0.01, s);
+      case NGNN_DE -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.01, s); // NestedGNN/test_BREC_search_ngnnde.py
       // BREC's GSN/test_BREC.py, SUN/test_BREC_ds.py and test_BREC_search_dss.py
       case GSN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-5f, 0.1, s);
       case DS_GNN -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.0, s);

@@ -46,5 +46,8 @@ class ModelsCommandTest {
       gin += (l == 0 ? 1 : 32) * 32 + 32 + 64 + 32 * 32 + 32 + 64 + 32 * 16 + 16;
     }
     assertThat(out).contains(" " + gin + " ").contains("torchscript:FILE.pt");
+    // every model BREC's construction was not matched for names why
+    assertThat(out).contains("where a model differs from BREC's:").contains("  gsn: not yet BREC's")
+        .contains("  i2gnn: not yet BREC's").contains("  ds-gnn: BREC's committed script builds in_dim=1");
   }
 }

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
+
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|gsn|ngnn-de|ds-gnn|dss-gnn|i2gnn ...]
+
+BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
+test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
+directory; nothing of BREC's is copied here. Printed per model: every trainable scalar
+(sum(p.numel() for p in m.parameters() if p.requires_grad)), the scalars no input of that script
+can reach (embedding rows never indexed, padding rows, projection weights fed only by them), and
+the difference, which is what `expresso models` counts at the defaults (BrecParameterCountsTest).
+
+Needs torch and torch_geometric (python3 -m venv V && V/bin/pip install torch torch_geometric).
+"""
+import argparse
+import importlib
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import types
+from types import SimpleNamespace
+
+import torch
+
+
+class Absent(types.ModuleType):
+    """Stands for a compiled package (torch_scatter, ...) that only data processing calls: building a
+    model never does, and any use raises."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.__spec__ = importlib.machinery.ModuleSpec(name, None)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        module = self.__name__
+
+        def absent(*args, **kwargs):
+            raise RuntimeError(f"{module}.{name} is not installed: only a model's construction runs here")
+        # a class, so that a module may also subclass it (SUN's Evaluator); calling it raises
+        return type(name, (), {"__init__": absent})
+
+
+def stub_absent(*names):
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            sys.modules[name] = Absent(name)
+
+
+def trainable(model):
+    return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+
+def enter(brec, directory):
+    """Imports resolve inside one model's directory (each has its own layers/, models/, ...)."""
+    path = os.path.join(brec, directory)
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("layers", "models", "utils", "kernel", "modules", "conv", "models_graph_classification"):
+            del sys.modules[name]
+    sys.path.insert(0, path)
+    return path
+
+
+def kp_gnn(brec):
+    """KP-GNN/test_BREC.py get_model with test_BREC_search.py's flags:
+    --wo_path_encoding --K=8 --kernel=spd --num_layer=8 --hidden_size=32 (the rest argparse defaults)."""
+    enter(brec, "KP-GNN")
+    layer_utils = importlib.import_module("layers.layer_utils")
+    input_encoder = importlib.import_module("layers.input_encoder")
+    model_utils = importlib.import_module("models.model_utils")
+    classification = importlib.import_module("models.GraphClassification")
+    args = SimpleNamespace(model_name="KPGIN", hidden_size=32, K=8, eps=0.0, train_eps=False, num_hop1_edge=1,
+                           max_pe_num=1000, combine="geometric", num_layer=8, JK="last", norm_type="Batch",
+                           residual=False, virtual_node=False, use_rd=False, max_edge_count=1000, max_hop_num=4,
+                           max_distance_count=1000, wo_peripheral_edge=False, wo_peripheral_configuration=False,
+                           drop_prob=0.0, pooling_method="sum", input_size=2, output_size=16)
+    layer = layer_utils.make_gnn_layer(args)
+    gnn = model_utils.make_GNN(args)(
+        num_layer=args.num_layer, gnn_layer=layer, JK=args.JK, norm_type=args.norm_type,
+        init_emb=input_encoder.EmbeddingEncoder(args.input_size, args.hidden_size), residual=args.residual,
+        virtual_node=args.virtual_node, use_rd=args.use_rd, num_hop1_edge=args.num_hop1_edge,
+        max_edge_count=args.max_edge_count, max_hop_num=args.max_hop_num,
+        max_distance_count=args.max_distance_count, wo_peripheral_edge=args.wo_peripheral_edge,
+        wo_peripheral_configuration=args.wo_peripheral_configuration, drop_prob=args.drop_prob)
+    model = classification.GraphClassification(embedding_model=gnn, pooling_method=args.pooling_method,
+                                               output_size=args.output_size)
+    dk = args.hidden_size // args.K
+    unreachable = {}
+    for name, p in model.named_parameters():
+        rows = None
+        if name.endswith("init_proj.init_proj.weight"):
+            rows = 1  # x is the constant 1 (data.x = ones): row 0 never indexed
+        elif name.endswith("hop1_edge_emb.weight"):
+            rows = 2  # row 0 padding (no hop-1 edge), row 1 the self-loop type the data never carries
+        elif name.endswith("hopk_edge_emb.weight"):
+            rows = p.shape[0] - 1  # post_transform(wo_path_encoding) clamps every hop-k type to 2
+        elif name.endswith("hopk_node_path_emb.weight"):
+            rows = p.shape[0]  # wo_path_encoding sets pe_attr to 0, the padding row
+        elif "peripheral_edge_embedding.embedding_list.0" in name:
+            rows = p.shape[0]  # one edge type: the sorted type index is always 0, the padding row
+        elif "embedding_list" in name:
+            rows = 1  # count 0 is the padding row
+        elif name.endswith("peripheral_edge_embedding.proj.weight"):
+            unreachable[name] = dk * dk  # the columns the padding edge-type embedding feeds
+        if rows is not None:
+            unreachable[name] = rows * p.shape[1]
+    return model, unreachable
+
+
+def script_module(brec, directory, script, argv):
+    """Imports a test_BREC*.py as a module, its argparse reading the search script's flags."""
+    enter(brec, directory)
+    saved = sys.argv
+    sys.argv = [script] + argv
+    try:
+        name = f"brec_{directory}_{script[:-3]}".replace("-", "_")
+        spec = importlib.util.spec_from_file_location(name, os.path.join(brec, directory, script))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.argv = saved
+
+
+def ngnn_de(brec):
+    """NestedGNN/test_BREC.py get_model with test_BREC_search_ngnnde.py's flags:
+    --h=8 --layers=6 --width=128 --OUTPUT_DIM=16 --node_label=hop (NestedGIN, one-hot distances)."""
+    flags = ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+             "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"]
+    stub_absent("torch_scatter", "torch_sparse")
+    m = script_module(brec, "NestedGNN", "test_BREC.py", flags)
+    return m.get_model(m.args, torch.device("cpu")), {}
+
+
+ESAN_ABSENT = ("torch_scatter", "torch_sparse", "ogb", "ogb.graphproppred", "ogb.graphproppred.mol_encoder",
+               "ogb.utils", "ogb.utils.features", "ogb.io", "ogb.lsc", "sklearn", "sklearn.model_selection",
+               "matplotlib", "matplotlib.pyplot")
+
+
+def esan(brec, script, flags):
+    """SUN/test_BREC_ds.py and test_BREC_dss.py build their model by get_model_brec, which passes
+    in_dim=1 to SUN/utils.get_model while ego_nets_plus gives three input columns (two root-marking
+    ids before BRECDataset_v3's constant 1): the committed model's first Linear(1, 32) cannot take
+    them. Built here with in_dim=3, the variant whose Basic results the paper reports (see
+    docs/gnn-evaluation.md); --committed-in-dim shows the committed construction's failure."""
+    stub_absent(*ESAN_ABSENT)
+    m = script_module(brec, "SUN", script, flags)
+    esan_channels(m.args)
+    return m.get_model(m.args, in_dim=3, out_dim=m.OUTPUT_DIM, device=torch.device("cpu")), {}
+
+
+def esan_channels(args):
+    """What the scripts' main() does to --channels before building the model."""
+    args.channels = list(map(int, args.channels.split("-")))
+    if args.channels[0] == 0:
+        args.channels = []
+
+
+def ds_gnn(brec):
+    """test_BREC_search_ds.py's flags."""
+    return esan(brec, "test_BREC_ds.py", ["--policy=ego_nets_plus", "--model=deepsets", "--channels=64-64",
+                                          "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
+                                          "--num_layer=10", "--emb_dim=32", "--BATCH_SIZE=32"])
+
+
+def dss_gnn(brec):
+    """test_BREC_search_dss.py's flags."""
+    return esan(brec, "test_BREC_dss.py", ["--policy=ego_nets_plus", "--model=dss", "--channels=64-64",
+                                           "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
+                                           "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+                                           "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"])
+
+
+def committed_in_dim(brec):
+    """Runs the first layer of the DS-GNN that test_BREC_ds.py builds (in_dim=1) on the three columns
+    ego_nets_plus gives a 5-vertex graph's root subgraph: PyTorch refuses the product."""
+    stub_absent(*ESAN_ABSENT)
+    m = script_module(brec, "SUN", "test_BREC_ds.py", ["--policy=ego_nets_plus", "--model=deepsets",
+                      "--channels=64-64", "--gnn_type=originalgin", "--num_hops=6", "--num_layer=10", "--emb_dim=32"])
+    esan_channels(m.args)
+    model = m.get_model(m.args, in_dim=1, out_dim=m.OUTPUT_DIM, device=torch.device("cpu"))
+    first = model.subgraph_gnn.gnn_node.convs[0].layer.nn[0]
+    x = torch.tensor([[1.0, 0.0, 1.0]] + [[0.0, 1.0, 1.0]] * 4)  # root [1, 0], others [0, 1], then x = 1
+    try:
+        first(x)
+        print(f"committed in_dim=1: {first} took a 5x3 input")
+    except RuntimeError as e:
+        print(f"committed in_dim=1: {first} on ego_nets_plus's 5x3 input fails: {e}")
+
+
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("brec", help="a checkout of GraphPKU/BREC")
+    parser.add_argument("models", nargs="*", default=list(MODELS), help="models to count (default: all)")
+    parser.add_argument("--detail", action="store_true", help="list every parameter tensor")
+    parser.add_argument("--committed-in-dim", action="store_true",
+                        help="show that SUN's committed DS-GNN (in_dim=1) fails on ego_nets_plus's inputs")
+    a = parser.parse_args()
+    if a.committed_in_dim:
+        committed_in_dim(os.path.abspath(a.brec))
+        return
+    torch.manual_seed(0)
+    print(f"{'model':10} {'trainable':>10} {'unreachable':>12} {'reachable':>10}")
+    for name in a.models:
+        model, unreachable = MODELS[name](os.path.abspath(a.brec))
+        total = trainable(model)
+        dead = sum(unreachable.values())
+        print(f"{name:10} {total:10d} {dead:12d} {total - dead:10d}")
+        if a.detail:
+            for n, p in model.named_parameters():
+                if p.requires_grad:
+                    print(f"    {n:60} {str(tuple(p.shape)):18} {p.numel():7d} unreachable {unreachable.get(n, 0)}")
+
+
+if __name__ == "__main__":
+    main()

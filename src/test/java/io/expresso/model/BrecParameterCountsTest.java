@@ -1,0 +1,56 @@
+package io.expresso.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.djl.Device;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each built-in BREC model at its defaults has the trainable parameters of the model BREC's own
+ * script constructs, less what no input of that script can reach (rows of embedding tables never
+ * indexed, padding rows, projection columns fed only by them). BREC's side is counted by
+ * {@code scripts/brec-parameter-counts.py} from BREC's code (docs/gnn-evaluation.md, "Parameters
+ * against BREC's construction").
+ */
+class BrecParameterCountsTest {
+
+  private static long parameters(Architecture a) {
+    try (GraphModel m = GraphModel.create(ModelSpec.defaults(a), Head.EMBEDDING, Device.cpu(), 0L)) {
+      return m.parameterCount();
+    }
+  }
+
+  @Test
+  void everyCountedModelHasExactlyTheParametersBrecsInputsReach() {
+    for (Architecture a : Architecture.values()) {
+      BrecConstruction brec = BrecConstruction.of(a);
+      if (brec.trainable() > 0) {
+        assertThat(parameters(a)).as(a.cliName()).isEqualTo(brec.reachable());
+      } else {
+        assertThat(brec.differences()).as(a.cliName() + " is not counted: it must say why").isNotBlank();
+      }
+    }
+  }
+
+  @Test
+  void kpGnnHasTheParametersOfBrecsKpGinThatItsInputsReach() {
+    // BREC's KP-GIN (K 8, 8 layers × 32, --wo_path_encoding): 93,838 trainable, of which 64,180 no
+    // input reaches (path-encoding tables, hop-k edge rows other than 2, edge-type rows, padding rows,
+    // the 16 edge-projection weights fed by the padding edge type)
+    assertThat(parameters(Architecture.KP_GNN)).isEqualTo(93_838 - 64_180);
+  }
+
+  @Test
+  void ngnnDeHasTheParametersOfBrecsNestedGin() {
+    // BREC's NestedGIN at h 8, 6 layers × 128, d 16: the GIN MLPs, lin1 and lin2 (its norms are not affine)
+    assertThat(parameters(Architecture.NGNN_DE)).isEqualTo(201_488);
+  }
+
+  @Test
+  void dsAndDssGnnHaveTheParametersOfEsansNetworksOnEgoNetsPlusThreeColumns() {
+    // SUN/utils.get_model at test_BREC_search_ds.py's and _dss.py's flags with in_dim 3, the columns
+    // ego_nets_plus gives (the committed in_dim=1 cannot take them)
+    assertThat(parameters(Architecture.DS_GNN)).isEqualTo(44_400);
+    assertThat(parameters(Architecture.DSS_GNN)).isEqualTo(41_616);
+  }
+}
