@@ -173,7 +173,7 @@ public final class FleetBench {
           publishEpochMs = System.currentTimeMillis();
           try (Publisher p = new Publisher(b)) {
             for (int i = 0; i < tasks; i++) {
-              p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
+              p.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
             }
             p.flush();
           }
@@ -240,10 +240,10 @@ public final class FleetBench {
           ShareGroupDescription g = admin.describeShareGroups(List.of(Worker.GROUP)).all().get(10, TimeUnit.SECONDS)
               .get(Worker.GROUP);
           long holding = g.members().stream().filter(m -> m.assignment().topicPartitions().stream()
-              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count() == partitions).count();
+              .filter(tp -> tp.topic().equals(Topics.TASKS)).count() == partitions).count();
           long started = admin.listShareGroupOffsets(Map.of(Worker.GROUP, new ListShareGroupOffsetsSpec()))
               .partitionsToOffsetInfo(Worker.GROUP).get(10, TimeUnit.SECONDS).keySet().stream()
-              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count();
+              .filter(tp -> tp.topic().equals(Topics.TASKS)).count();
           if (holding >= members && started == partitions) {
             return;
           }

@@ -144,7 +144,7 @@ class FleetIntegrationTest {
         Scale.SMALL, 0, null, List.of("er-0.3"), 300, 40);
     try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "resume-a", logs).awaitServing()) {
       try (Publisher p = new Publisher(broker.bootstrap())) {
-        p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyTasks.trainTask(exp, job));
+        p.send(StudyJobs.taskId(job), StudyTasks.trainTask(exp, job));
         p.flush();
       }
       a.awaitLog(" epoch 6:", 1, Duration.ofSeconds(120));
@@ -271,8 +271,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("huge-worker"),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
-      p.send(TaskKind.SYNTHETIC.topic(), exp + "/after", withId(TaskMessages.syntheticTask(exp, 0, 10), exp + "/after"));
+      p.send(t.getHeader().getTaskId(), t);
+      p.send(exp + "/after", withId(TaskMessages.syntheticTask(exp, 0, 10), exp + "/after"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
       assertThat(results.get(exp + "/huge").get(0).getError().getMessage().length()).isLessThan(8192);
@@ -291,8 +291,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("timeout-worker")
             .withFaults(true).withTimeouts(TaskTimeouts.parse("synthetic=2s")), EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.SYNTHETIC.topic(), exp + "/hang", withId(TaskMessages.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
-      p.send(TaskKind.SYNTHETIC.topic(), exp + "/next", withId(TaskMessages.syntheticTask(exp, 1, 10), exp + "/next"));
+      p.send(exp + "/hang", withId(TaskMessages.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
+      p.send(exp + "/next", withId(TaskMessages.syntheticTask(exp, 1, 10), exp + "/next"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(60));
       Result hang = results.get(exp + "/hang").get(0);
@@ -307,7 +307,7 @@ class FleetIntegrationTest {
     try (Publisher p = new Publisher(broker.bootstrap())) {
       for (int i = 0; i < n; i++) {
         String f = !fault.isEmpty() && i == n - 1 ? fault : "";
-        p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs, f));
+        p.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs, f));
       }
       p.flush();
     }

@@ -1,5 +1,6 @@
 package io.expresso.runtime.actors;
 
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.runtime.Cancellation;
 import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskKind;
@@ -181,7 +182,7 @@ final class TaskLoop {
     private void serve() {
       consumer = new KafkaShareConsumer<>(consumerConfig(index), new StringDeserializer(), new ByteArrayDeserializer());
       try {
-        consumer.subscribe(TaskKind.topics());
+        consumer.subscribe(List.of(Topics.TASKS));
         lastRenew = System.nanoTime();
         cancelled = false;
         while (!(stopping() && held.isEmpty())) {
