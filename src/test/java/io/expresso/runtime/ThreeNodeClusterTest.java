@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(300)
 class ThreeNodeClusterTest {
 
-  private static final int TASKS = 24;
+  private static final int TASKS = 20;
   private static final int TASK_MS = 4_000;
 
   @TempDir Path dir;
@@ -47,6 +47,7 @@ class ThreeNodeClusterTest {
     long began = System.nanoTime();
     try (KafkaCluster cluster = KafkaCluster.start(3, dir)) {
       String bootstrap = cluster.bootstrap();
+      System.out.printf("cluster: 3 nodes up in %.1f s%n", (System.nanoTime() - began) / 1e9);
       KafkaClients clients = KafkaClients.of(bootstrap);
       Topics.create(clients, new Topics.Creation(2, Topics.DEFAULT_TASK_PARTITIONS, (short) 3, Topics.KEEP_FOREVER));
       ShareGroup.configure(clients, new ShareGroup.Settings(3, Duration.ofSeconds(15), null, null));
@@ -69,21 +70,26 @@ class ThreeNodeClusterTest {
           }
           p.flush();
         }
-        Thread.sleep(2_000);
-        cluster.kill(stateLeader); // the share coordinator of the task partition, mid-run
-        Thread.sleep(2_000);
-        WorkerProcess joiner = WorkerProcess.start(bootstrap, "w5", dir);
+        WorkerProcess joiner = WorkerProcess.start(bootstrap, "w5", dir); // a scale-up, serving in seconds
         fleet.add(joiner);
+        Thread.sleep(1_000);
+        cluster.kill(stateLeader); // the share coordinator of the task partition, mid-run
+        phase("killed node " + stateLeader + " (share-state leader)", published);
+        Thread.sleep(2_000);
         fleet.get(0).terminate(); // a scale-down
         fleet.get(1).kill(); // a crash: its task comes back when its lock expires
         joiner.awaitServing();
-        Thread.sleep(2_000);
+        phase("w5 joined", published);
         cluster.restart(stateLeader);
+        phase("node " + stateLeader + " back", published);
         cluster.awaitFullIsr(Duration.ofSeconds(60));
+        phase("every replica in sync", published);
         int taskLeader = cluster.leaderOf(Topics.TASKS, 0);
         cluster.kill(taskLeader); // the task partition's leader now
+        phase("killed node " + taskLeader + " (task partition leader)", published);
         Thread.sleep(3_000);
         cluster.restart(taskLeader);
+        phase("node " + taskLeader + " back", published);
 
         Map<String, List<Result>> results = awaitResults(bootstrap, TASKS, Duration.ofSeconds(120));
         double seconds = (System.nanoTime() - published) / 1e9;
@@ -100,14 +106,21 @@ class ThreeNodeClusterTest {
             + " killed node %d (share-state leader), then node %d (task partition leader)%n", TASKS, seconds, records,
             records - TASKS, ranBy, stateLeader, taskLeader);
         assertThat(ranBy.keySet()).as("the workers that served throughout, and the joiner, all ran tasks (1 partition,"
-            + " 4 workers at first)").containsAll(Set.of("w3", "w4", "w5"));
+            + " 4 workers at first, 5 with the joiner)").containsAll(Set.of("w3", "w4", "w5"));
         for (WorkerProcess w : fleet) {
           w.terminate();
+        }
+        for (WorkerProcess w : fleet) {
+          w.awaitExit(Duration.ofSeconds(60)); // no child outlives the test
         }
       } finally {
         fleet.forEach(WorkerProcess::close);
       }
     }
+  }
+
+  private static void phase(String what, long since) {
+    System.out.printf("cluster: %5.1f s %s%n", (System.nanoTime() - since) / 1e9, what);
   }
 
   /** Every result record of experiment {@code cluster} by task id (duplicates kept), once all tasks have one. */

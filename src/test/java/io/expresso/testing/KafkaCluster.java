@@ -106,9 +106,30 @@ public final class KafkaCluster implements AutoCloseable {
     }
   }
 
-  /** Starts node {@code id} again on its ports and logs; returns once the cluster sees it. */
+  /**
+   * Starts node {@code id} again on its ports and logs; returns once it answers on its own listener
+   * (the cluster may still list a node killed moments ago, so asking the cluster is not enough).
+   */
   public void restart(int id) throws Exception {
     launch(id - 1);
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    try (Admin own = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports[id - 1],
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000))) {
+      while (true) {
+        if (!nodes[id - 1].isAlive()) {
+          throw new IllegalStateException("Kafka node " + id + " exited on restart; its log: " + log(id));
+        }
+        try {
+          own.describeCluster().nodes().get(10, TimeUnit.SECONDS);
+          break;
+        } catch (Exception e) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("Kafka node " + id + " did not answer within 120 s of its restart", e);
+          }
+          Thread.sleep(200);
+        }
+      }
+    }
     awaitNodes(nodes.length, Duration.ofSeconds(120));
   }
 
@@ -215,7 +236,8 @@ public final class KafkaCluster implements AutoCloseable {
 
   private void launch(int i) throws IOException {
     List<String> cmd = List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-        "-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "kafka.Kafka", config(i).toString());
+        // the JIT's first tier only: a test's nodes start in half the time and carry little load
+        "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "kafka.Kafka", config(i).toString());
     nodes[i] = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i + 1).toFile())).start();
   }
