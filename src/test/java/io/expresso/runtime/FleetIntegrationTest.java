@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Long tasks on an elastic fleet, against a real embedded broker with workers in child JVMs, all in
  * the one share group: joins and SIGTERM leaves mid-run, a SIGKILL during a long task, a worker
  * paused past its lock and session timeouts, a task that crashes every JVM it reaches, eight
- * workers on task topics of two partitions, an oversized task, a task timeout. The group's lock and
+ * workers on the task topic's one partition, an oversized task, a task timeout. The group's lock and
  * session are 6 s here (30 s and 45 s by default), so a lost task comes back within seconds. Checks
  * read every record in {@code expresso.results}, duplicates included, and what a reader counts.
  */
@@ -55,7 +55,8 @@ class FleetIntegrationTest {
   @BeforeAll
   void startBroker() {
     broker = EmbeddedBroker.start(0, null);
-    Topics.ensure(broker.bootstrap(), 2); // two partitions per task topic: more workers than partitions
+    // the task topic's one partition (as deployed): more workers than partitions
+    Topics.create(broker.clients(), Topics.Creation.singleNode(2, Topics.DEFAULT_TASK_PARTITIONS));
     ShareGroup.configure(broker.clients(), new ShareGroup.Settings(3, LOCK, LOCK, Duration.ofSeconds(1)));
   }
 
@@ -194,11 +195,11 @@ class FleetIntegrationTest {
   }
 
   /**
-   * Eight workers on task topics of two partitions: a share group hands out tasks, not partitions,
+   * Eight workers on the task topic's one partition: a share group hands out tasks, not partitions,
    * so every worker runs a task at the same time.
    */
   @Test
-  void eightWorkersOnTwoPartitionsAllRunTasksAtOnce() throws Exception {
+  void eightWorkersOnOnePartitionAllRunTasksAtOnce() throws Exception {
     String exp = "eight";
     List<Worker> fleet = new ArrayList<>();
     try {
