@@ -21,8 +21,8 @@ from .progress import Progress
 from .results import Results
 from .summary import short_name
 
-TASKS_PAIR = "expresso.tasks.pair"
-TASKS_SYNTHETIC = "expresso.tasks.synthetic"
+TASKS = "expresso.tasks"  # every kind of task; the header below names the message type
+HEADER_TASK_TYPE = "expresso.task-type"
 MODELS = "expresso.models"
 RESULTS = "expresso.results"
 EXACT = ("1-wl", "3-wl", "4-wl", "spd-wl", "s3", "s4", "n1", "n2", "m1")  # the non-GNN baselines
@@ -219,7 +219,8 @@ class Client:
                                % (self.bootstrap, ", ".join(missing)))
 
     def _send(self, topic, messages):
-        """Produces (key, message) pairs and waits until the cluster has them all."""
+        """Produces (key, message) pairs and waits until the cluster has them all; a task (on TASKS)
+        names its message type in the header the workers read."""
         ck = _kafka()
         if self._producer is None:
             self._producer = ck.Producer(dict(self._settings, **{
@@ -234,7 +235,9 @@ class Client:
         for key, message in messages:
             while True:
                 try:
-                    self._producer.produce(topic, key=key, value=message.SerializeToString(), on_delivery=delivered)
+                    extra = {"headers": [(HEADER_TASK_TYPE, message.DESCRIPTOR.full_name.encode())]} if topic == TASKS else {}
+                    self._producer.produce(topic, key=key, value=message.SerializeToString(), on_delivery=delivered,
+                                           **extra)
                     break
                 except BufferError:
                     self._producer.poll(0.5)  # the local queue is full: let it drain
@@ -295,7 +298,7 @@ class Client:
             experiment = "py-%s-%s" % (method.split(",")[0].replace("torchscript:sha256:", "ts-")[:20],
                                        short_name(the_suite.id))
         tasks_pb2 = _pb()[0]
-        self._require(TASKS_PAIR, RESULTS)
+        self._require(TASKS, RESULTS)
         reader = self._caught_up_reader(experiment)
         try:
             now = int(time.time() * 1000)
@@ -322,7 +325,7 @@ class Client:
                         training=training, rpc=rpc, seed=seed)))
             if not wanted:
                 raise ValueError("no pair of %s lies in pairs=%s" % (the_suite.id, pairs))
-            self._send(TASKS_PAIR, messages)
+            self._send(TASKS, messages)
         except BaseException:
             reader.close()
             raise
@@ -339,7 +342,7 @@ class Client:
         """`count` synthetic load tasks of `work_ms` busy-work each (ids <experiment>/synthetic/<i>);
         those that already succeeded are not published again unless force."""
         tasks_pb2 = _pb()[0]
-        self._require(TASKS_SYNTHETIC, RESULTS)
+        self._require(TASKS, RESULTS)
         reader = self._caught_up_reader(experiment)
         try:
             ns = time.time_ns()
@@ -349,7 +352,7 @@ class Client:
                                             publisher=PUBLISHER),
                 work_ms=work_ms, published_at_nanos=ns)) for t in ids
                 if force or t not in reader.kept or reader.kept[t].HasField("error")]
-            self._send(TASKS_SYNTHETIC, messages)
+            self._send(TASKS, messages)
         except BaseException:
             reader.close()
             raise

@@ -106,7 +106,7 @@ final class BenchPaths {
         long start = System.nanoTime();
         for (int i = 0; i < n; i++) {
           pace(start, i, rate);
-          p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, 0));
+          p.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, 0));
         }
         p.flush();
       }, "bench-publisher");
@@ -228,7 +228,7 @@ final class BenchPaths {
       for (int i = 0; i < n; i++) {
         pace(start, i, rate);
         SyntheticTask t = TaskMessages.syntheticTask(experiment, i, 0);
-        p.sendRaw(topic, t.getHeader().getTaskId(), t.toByteArray());
+        p.sendRaw(topic, t.getHeader().getTaskId(), t.toByteArray(), List.of());
       }
       p.flush();
     }, "bench-publisher");

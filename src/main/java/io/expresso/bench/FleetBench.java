@@ -10,6 +10,7 @@ import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.Aggregator;
 import io.expresso.runtime.kafka.EmbeddedBroker;
+import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Publisher;
 import io.expresso.runtime.kafka.ResultListener;
 import io.expresso.runtime.kafka.Topics;
@@ -52,7 +53,7 @@ public final class FleetBench {
    * 20s}, {@code 10m}); the worker flags (null: the worker's own default) go to every worker as given.
    */
   public record Settings(int tasks, int workMs, String joinAt, String leaveAt, String timeout, int partitions,
-      String stopGrace) {}
+      String stopGrace, String bootstrap) {}
 
   private static final String BUSY = "expresso_device_busy_seconds_total";
   private static final String AGE = "expresso_device_task_age_seconds";
@@ -73,6 +74,8 @@ public final class FleetBench {
   private final Duration deadline;
   private final int partitions;
   private final String stopGrace;
+  /** An existing cluster to run on, or null for an embedded broker per run. */
+  private final String bootstrap;
 
   /** @throws IllegalArgumentException if a duration does not parse */
   public FleetBench(Settings s) {
@@ -88,6 +91,7 @@ public final class FleetBench {
     }
     this.partitions = s.partitions();
     this.stopGrace = s.stopGrace();
+    this.bootstrap = s.bootstrap();
   }
 
   /** Everything one run measured. */
@@ -118,11 +122,17 @@ public final class FleetBench {
     Duration leaveAfter = leave;
     String loadBefore = load();
     long base = System.nanoTime();
-    String experiment = "fleet" + run;
+    // on a cluster that outlives the runs, each run's experiment is new
+    String experiment = bootstrap == null ? "fleet" + run : "fleet-" + System.currentTimeMillis() + "-" + run;
     List<FleetWorker> workers = new java.util.concurrent.CopyOnWriteArrayList<>(); // the scraper reads it
-    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
-      String b = broker.bootstrap();
-      Topics.ensure(b, partitions);
+    try (EmbeddedBroker broker = bootstrap == null ? EmbeddedBroker.start(0, null) : null) {
+      String b = broker != null ? broker.bootstrap() : bootstrap;
+      if (broker != null) {
+        Topics.create(broker.clients(), Topics.Creation.singleNode(Topics.DEFAULT_PARTITIONS, partitions));
+      } else {
+        Topics.create(KafkaClients.of(b), new Topics.Creation(Topics.DEFAULT_PARTITIONS, partitions,
+            Topics.CLUSTER_DEFAULT_REPLICATION, Topics.KEEP_FOREVER)); // what exists is left as it is
+      }
       FleetWorker w1 = FleetWorker.start("w1", b, workerFlags(), base, dir);
       workers.add(w1);
       FleetWorker w2 = FleetWorker.start("w2", b, workerFlags(), base, dir);
@@ -173,7 +183,7 @@ public final class FleetBench {
           publishEpochMs = System.currentTimeMillis();
           try (Publisher p = new Publisher(b)) {
             for (int i = 0; i < tasks; i++) {
-              p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
+              p.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
             }
             p.flush();
           }
@@ -239,12 +249,14 @@ public final class FleetBench {
         try {
           ShareGroupDescription g = admin.describeShareGroups(List.of(Worker.GROUP)).all().get(10, TimeUnit.SECONDS)
               .get(Worker.GROUP);
+          int taskPartitions = admin.describeTopics(List.of(Topics.TASKS)).allTopicNames().get(10, TimeUnit.SECONDS)
+              .get(Topics.TASKS).partitions().size();
           long holding = g.members().stream().filter(m -> m.assignment().topicPartitions().stream()
-              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count() == partitions).count();
+              .anyMatch(tp -> tp.topic().equals(Topics.TASKS))).count();
           long started = admin.listShareGroupOffsets(Map.of(Worker.GROUP, new ListShareGroupOffsetsSpec()))
               .partitionsToOffsetInfo(Worker.GROUP).get(10, TimeUnit.SECONDS).keySet().stream()
-              .filter(tp -> tp.topic().equals(Topics.TASKS_SYNTHETIC)).count();
-          if (holding >= members && started == partitions) {
+              .filter(tp -> tp.topic().equals(Topics.TASKS)).count();
+          if (holding >= members && started == taskPartitions) {
             return;
           }
         } catch (java.util.concurrent.ExecutionException e) {
@@ -490,7 +502,7 @@ public final class FleetBench {
     md.append("Date: ").append(started).append("  \n");
     md.append("Machine: ").append(machine()).append("\n\n");
     md.append(String.format(Locale.ROOT, """
-        Scenario: an embedded broker in the benchmark's JVM, %d partitions per task topic; workers `w1`, `w2`
+        Scenario: %s, %d partition(s) of the task topic; workers `w1`, `w2`
         (`expresso worker --devices cpu:1%s`, child JVMs, one share consumer each) join the share group before the
         publish; %d synthetic tasks of %d ms busy-work (%.0f device-s of work); `w3` is started %s after the
         publish and `w1` gets SIGTERM %s after it. Wall time: publish to the last unique result at the
@@ -505,7 +517,8 @@ public final class FleetBench {
         delivery: a task whose acknowledgement was lost runs again). Idle device-s while tasks waited: time a device sat idle within its window while some task had not started yet
         (from the results' provenance): the hand-overs plus work queued behind another, busy device.
 
-        """, partitions, stopGrace == null ? "" : " --stop-grace " + stopGrace, tasks, workMs, tasks * workMs / 1e3, joinAt, leaveAt));
+        """, bootstrap == null ? "an embedded broker in the benchmark's JVM" : "the cluster at " + bootstrap, partitions,
+        stopGrace == null ? "" : " --stop-grace " + stopGrace, tasks, workMs, tasks * workMs / 1e3, joinAt, leaveAt));
     md.append("## Summary\n\n").append(summaryTable(reports).markdown()).append('\n');
     md.append(verdict(reports).lines().map(l -> "- " + l).collect(Collectors.joining("\n"))).append("\n\n");
     for (RunReport r : reports) {

@@ -72,7 +72,7 @@ public final class RuntimeBench {
     Duration commitInterval = Duration.ofMillis(commitIntervalMs);
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       KafkaClients b = broker.clients();
-      Topics.create(b, Topics.Creation.singleNode(partitions));
+      Topics.create(b, Topics.Creation.singleNode(partitions, partitions));
       BenchPaths.createTopics(b, partitions);
       List<Run[]> results = new ArrayList<>();
       List<Worker> started = new ArrayList<>();

@@ -48,9 +48,13 @@ final class BenchFleetCommand implements Callable<Integer> {
       + " publish (default: ${DEFAULT-VALUE})")
   String leaveAt = "40s";
 
-  @Option(names = "--partitions", paramLabel = "N", description = "partitions per task topic (default: ${DEFAULT-VALUE},"
-      + " as deployed; the share group hands out tasks, so any count serves any number of workers)")
-  int partitions = Topics.DEFAULT_PARTITIONS;
+  @Option(names = "--partitions", paramLabel = "N", description = "partitions of the task topic where the benchmark"
+      + " creates it (default: ${DEFAULT-VALUE}, as deployed)")
+  int partitions = Topics.DEFAULT_TASK_PARTITIONS;
+
+  @Option(names = "--bootstrap", paramLabel = "B", description = "run on this existing plaintext cluster (topics created"
+      + " where missing, each run a new experiment) instead of an embedded broker per run")
+  String bootstrap;
 
   @Option(names = "--stop-grace", paramLabel = "T", description = "workers' --stop-grace (default: the worker's own)")
   String stopGrace;
@@ -78,7 +82,8 @@ final class BenchFleetCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--runs", runs, 1, 20);
     FleetBench bench;
     try {
-      bench = new FleetBench(new FleetBench.Settings(tasks, workMs, joinAt, leaveAt, timeout, partitions, stopGrace));
+      bench = new FleetBench(new FleetBench.Settings(tasks, workMs, joinAt, leaveAt, timeout, partitions, stopGrace,
+          bootstrap));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

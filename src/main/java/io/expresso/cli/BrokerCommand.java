@@ -38,7 +38,7 @@ final class BrokerCommand implements Callable<Integer> {
     System.err.println("broker: starting Kafka (KRaft) on 127.0.0.1:" + port + "...");
     EmbeddedBroker broker = EmbeddedBroker.start(port, dir);
     try {
-      Topics.create(broker.clients(), new Topics.Creation(partitions, (short) 1, retention));
+      Topics.create(broker.clients(), new Topics.Creation(partitions, Topics.DEFAULT_TASK_PARTITIONS, (short) 1, retention));
     } catch (RuntimeException e) {
       broker.close();
       throw e;

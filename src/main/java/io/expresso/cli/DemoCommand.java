@@ -121,7 +121,7 @@ final class DemoCommand implements Callable<Integer> {
     System.err.println("demo: starting an embedded Kafka broker (KRaft)...");
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       KafkaClients clients = broker.clients();
-      Topics.create(clients, Topics.Creation.singleNode(8));
+      Topics.create(clients, Topics.Creation.singleNode(8, Topics.DEFAULT_TASK_PARTITIONS));
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
       RobustnessReport robustnessReport = null;
@@ -133,10 +133,10 @@ final class DemoCommand implements Callable<Integer> {
         try (ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total)) {
           aggregator.addListener(r -> progress.tick()).start();
           for (PairTask t : pairTasks) {
-            publisher.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+            publisher.send(t.getHeader().getTaskId(), t);
           }
           for (int i = 0; i < synthetic; i++) {
-            publisher.send(TaskKind.SYNTHETIC.topic(), EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, workMs));
+            publisher.send(EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, workMs));
           }
           publisher.flush();
           System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x 1-wl, 3-wl; %s on %d pairs;"

@@ -9,6 +9,8 @@ import io.expresso.engine.LoadedTorch;
 import io.expresso.engine.NativeEnvironment;
 import io.expresso.runtime.Device;
 import io.expresso.runtime.Versions;
+import io.expresso.runtime.kafka.ClusterCheck;
+import io.expresso.runtime.kafka.ShareGroup;
 import java.io.PrintWriter;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +30,8 @@ import picocli.CommandLine.Option;
 @Command(name = "doctor", mixinStandardHelpOptions = true,
     description = "Show what a worker on this machine would run on: devices, the PyTorch library and DJL JNI loaded"
         + " (version, flavour, path), GPU precision; runs one small matrix product on each device."
-        + " Exit code 1 if a device fails.")
+        + " Exit code 1 if a device fails. With --bootstrap (or --kafka-config): what the Kafka cluster lacks for the"
+        + " workers' share group instead, one line each; exit code 1 if it lacks anything.")
 final class DoctorCommand implements Callable<Integer> {
 
   /** The environment DJL reads to find a host's own PyTorch (scripts/gpu-setup writes it). */
@@ -39,11 +42,20 @@ final class DoctorCommand implements Callable<Integer> {
 
   @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
 
+  @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
+
+  @Option(names = "--max-deliveries", paramLabel = "N", description = "with --bootstrap: the workers' --max-deliveries,"
+      + " whose group config is checked (default: ${DEFAULT-VALUE})")
+  int maxDeliveries = ShareGroup.DEFAULT_MAX_DELIVERIES;
+
   @Option(names = "--devices", paramLabel = "D", description = "the devices to check, as a worker's --devices (default: ${DEFAULT-VALUE})")
   String devices = "auto";
 
   @Override
   public Integer call() {
+    if (kafka.given()) {
+      return checkCluster();
+    }
     precision.apply(spec);
     List<Device> ds = UsageChecks.devices(spec, devices);
     PrintWriter out = spec.commandLine().getOut();
@@ -119,6 +131,16 @@ final class DoctorCommand implements Callable<Integer> {
 
   private static String firstLine(Throwable e) {
     return String.valueOf(e.getMessage() == null ? e : e.getMessage()).lines().findFirst().orElse("");
+  }
+
+  /** One line per thing the workers' share group needs from the cluster: ok, LACKS, or FATAL (no task is ever handed out). */
+  private int checkCluster() {
+    UsageChecks.range(spec, "--max-deliveries", maxDeliveries, 1, ShareGroup.BROKER_MAX_DELIVERY_LIMIT - 1);
+    PrintWriter out = spec.commandLine().getOut();
+    List<ClusterCheck.Finding> findings = ClusterCheck.run(kafka.clients(spec), ShareGroup.Settings.forWorker(maxDeliveries));
+    findings.forEach(out::println);
+    out.flush();
+    return ClusterCheck.problems(findings).isEmpty() ? 0 : 1;
   }
 
   private static String cudaVersion() {

@@ -168,7 +168,7 @@ final class ExperimentCommand implements Runnable {
     private RobustnessReport runEmbedded(RobustnessExperiment exp, List<Device> ds) throws Exception {
       System.err.println("robustness: starting an embedded Kafka broker (KRaft) and a worker on " + ds);
       try (EmbeddedBroker broker = EmbeddedBroker.start(0, null); Metrics metrics = new Metrics()) {
-        Topics.create(broker.clients(), Topics.Creation.singleNode(4));
+        Topics.create(broker.clients(), Topics.Creation.singleNode(4, Topics.DEFAULT_TASK_PARTITIONS));
         ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
         LiveService live = metricsPort == null ? null : LiveService.start(broker.clients(), "127.0.0.1", metricsPort,
             metrics);

@@ -124,7 +124,7 @@ final class PublishAttackCommand implements Callable<Integer> {
     List<AttackJob> toPublish = jobs.stream().filter(j -> !succeeded.contains(StudyJobs.taskId(j))).toList();
     try (Publisher p = new Publisher(clients)) {
       for (AttackJob j : toPublish) {
-        p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(j), StudyTasks.attackTask(common.experiment, j));
+        p.send(StudyJobs.taskId(j), StudyTasks.attackTask(common.experiment, j));
       }
       p.flush();
     }
@@ -132,7 +132,7 @@ final class PublishAttackCommand implements Callable<Integer> {
     o.printf(Locale.ROOT, "published %d attack task%s on %s (%s counting %s; up to %d correctly predicted %s test "
         + "graphs at scale %s; budgets %s of the mean edge count) to %s for experiment %s%n", toPublish.size(),
         toPublish.size() == 1 ? "" : "s", model.key(), model.spec(), model.pattern().cliName(), s.attacked(), d,
-        s.cliName(), percents(jobs.get(0).budgetFractions()), Topics.TASKS_ATTACK, common.experiment);
+        s.cliName(), percents(jobs.get(0).budgetFractions()), Topics.TASKS, common.experiment);
     for (AttackJob j : toPublish) {
       o.printf(Locale.ROOT, "  %s  space %s, beam %d%n", StudyJobs.taskId(j), j.space().cliName(), j.beamWidth());
     }

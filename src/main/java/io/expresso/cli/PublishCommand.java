@@ -179,14 +179,14 @@ final class PublishCommand implements Runnable {
         TaskMessages.forEachPairTask(common.experiment, suite, method, s, training, rpc, t -> {
           published[1]++;
           if (!succeeded.contains(t.getHeader().getTaskId())) {
-            p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+            p.send(t.getHeader().getTaskId(), t);
             published[0]++;
           }
         });
         p.flush();
       }
       o.println("published " + published[0] + " pair tasks (" + suite.size() + " pairs x " + s.length + " seeds, "
-          + method + ") to " + Topics.TASKS_PAIR + " for experiment " + common.experiment);
+          + method + ") to " + Topics.TASKS + " for experiment " + common.experiment);
       Common.printSkipped(o, published[1] - published[0]);
       o.flush();
       return 0;
@@ -237,7 +237,7 @@ final class PublishCommand implements Runnable {
           String f = fault != null && i % every == every - 1 ? fault : "";
           SyntheticTask t = TaskMessages.syntheticTask(common.experiment, i, workMs, f);
           if (!succeeded.contains(t.getHeader().getTaskId())) {
-            p.send(TaskKind.SYNTHETIC.topic(), t.getHeader().getTaskId(), t);
+            p.send(t.getHeader().getTaskId(), t);
             published++;
             faulty += f.isEmpty() ? 0 : 1;
           }
@@ -247,7 +247,7 @@ final class PublishCommand implements Runnable {
       PrintWriter o = spec.commandLine().getOut();
       o.println("published " + published + " synthetic tasks (" + workMs + " ms each"
           + (faulty > 0 ? ", " + faulty + " with fault " + fault : "") + ") to "
-          + Topics.TASKS_SYNTHETIC + " for experiment " + common.experiment);
+          + Topics.TASKS + " for experiment " + common.experiment);
       Common.printSkipped(o, count - published);
       o.flush();
       return 0;

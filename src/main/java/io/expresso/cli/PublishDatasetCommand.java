@@ -59,7 +59,7 @@ final class PublishDatasetCommand implements Callable<Integer> {
     try (Publisher p = new Publisher(clients)) {
       for (DatasetTask t : tasks) {
         if (!succeeded.contains(t.getHeader().getTaskId())) {
-          p.send(TaskKind.DATASET.topic(), t.getHeader().getTaskId(), t);
+          p.send(t.getHeader().getTaskId(), t);
           published++;
         }
       }
@@ -67,7 +67,7 @@ final class PublishDatasetCommand implements Callable<Integer> {
     }
     PrintWriter o = spec.commandLine().getOut();
     o.println("published " + published + " dataset tasks (" + options.dataset + ", " + tasks.size() + " model x fold x"
-        + " seed runs) to " + Topics.TASKS_DATASET + " for experiment " + common.experiment);
+        + " seed runs) to " + Topics.TASKS + " for experiment " + common.experiment);
     PublishCommand.Common.printSkipped(o, tasks.size() - published);
     o.flush();
     if (!wait) {

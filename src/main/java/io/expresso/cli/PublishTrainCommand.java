@@ -76,7 +76,7 @@ final class PublishTrainCommand implements Callable<Integer> {
     try (Publisher p = new Publisher(clients)) {
       for (TrainJob j : jobs) {
         if (!succeeded.contains(StudyJobs.taskId(j))) {
-          p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(j), StudyTasks.trainTask(common.experiment, j));
+          p.send(StudyJobs.taskId(j), StudyTasks.trainTask(common.experiment, j));
           published++;
         }
       }
@@ -86,7 +86,7 @@ final class PublishTrainCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     o.println("published " + published + " train task" + (published == 1 ? "" : "s") + " (" + resolved
         + " counting " + pattern.cliName() + " on " + first.dataset() + ", scale " + first.scale().cliName()
-        + ", seeds " + seeds + ") to " + Topics.TASKS_TRAIN + " for experiment " + common.experiment);
+        + ", seeds " + seeds + ") to " + Topics.TASKS + " for experiment " + common.experiment);
     PublishCommand.Common.printSkipped(o, jobs.size() - published);
     o.println("checkpoint keys (for 'expresso publish attack --checkpoint KEY' once trained):");
     for (TrainJob j : jobs) {

@@ -20,9 +20,14 @@ final class TopicOptions {
       + " topic is an error)")
   boolean create;
 
-  @Option(names = "--partitions", paramLabel = "N", description = "with --create-topics: partitions per topic (default: "
-      + Topics.DEFAULT_PARTITIONS + ")")
+  @Option(names = "--partitions", paramLabel = "N", description = "with --create-topics: partitions of the results,"
+      + " dead-letter, model and progress topics (default: " + Topics.DEFAULT_PARTITIONS + ")")
   int partitions = Topics.DEFAULT_PARTITIONS;
+
+  @Option(names = "--task-partitions", paramLabel = "N", description = "with --create-topics: partitions of "
+      + Topics.TASKS + " (default: " + Topics.DEFAULT_TASK_PARTITIONS + ": every worker serves every task; Kafka's"
+      + " share assignor splits the workers over the partitions)")
+  int taskPartitions = Topics.DEFAULT_TASK_PARTITIONS;
 
   @Option(names = "--replication-factor", paramLabel = "N", description = "with --create-topics: replicas per partition"
       + " (default: the cluster's default.replication.factor)")
@@ -39,11 +44,12 @@ final class TopicOptions {
 
   Topics.Creation creation(CommandSpec spec) {
     UsageChecks.range(spec, "--partitions", partitions, 1, 10_000);
+    UsageChecks.range(spec, "--task-partitions", taskPartitions, 1, 10_000);
     if (replicationFactor != null) {
       UsageChecks.range(spec, "--replication-factor", replicationFactor, 1, Short.MAX_VALUE);
     }
     short rf = replicationFactor == null ? Topics.CLUSTER_DEFAULT_REPLICATION : replicationFactor.shortValue();
-    return new Topics.Creation(partitions, rf, retentionMs(spec, resultsRetention));
+    return new Topics.Creation(partitions, taskPartitions, rf, retentionMs(spec, resultsRetention));
   }
 
   /** {@code -1} or {@code forever}: keep forever; else a positive duration with unit d, h, m, s or ms. */

@@ -70,7 +70,7 @@ final class UpCommand implements Callable<Integer> {
     KafkaClients clients = broker.clients();
     try {
       // our own broker: its topics are ours to create
-      Topics.create(clients, new Topics.Creation(partitions, (short) 1, retention));
+      Topics.create(clients, new Topics.Creation(partitions, Topics.DEFAULT_TASK_PARTITIONS, (short) 1, retention));
     } catch (RuntimeException e) {
       broker.close();
       throw e;

@@ -24,7 +24,7 @@ import picocli.CommandLine;
 final class WatchCommand implements Callable<Integer> {
 
   /** What the live page reads: the results and the task topics (for progress). */
-  private static final List<String> TOPICS_READ = Stream.concat(Stream.of(Topics.RESULTS), TaskKind.topics().stream())
+  private static final List<String> TOPICS_READ = Stream.concat(Stream.of(Topics.RESULTS), List.of(Topics.TASKS).stream())
       .toList();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -131,7 +131,7 @@ final class WorkerCommand implements Callable<Integer> {
     Metrics metrics = new Metrics();
     ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
     try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, ports[0], ports[1], metrics);
-         LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5))) {
+         LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, List.of(Topics.TASKS), metrics.tasks(), Duration.ofSeconds(5))) {
       Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));
       System.err.println("worker " + w.id() + ": serving " + clients.bootstrap() + " on " + ds + " (share group " + Worker.GROUP + ")"
           + ", metrics http://" + metricsHost + ":" + http.port() + "/metrics"

@@ -11,32 +11,38 @@ import io.expresso.proto.v1.SyntheticTask;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainTask;
 import io.expresso.runtime.kafka.Topics;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
 /**
- * The kinds of task, each with its topic and its protobuf message. Every task message has a
- * {@link TaskHeader} in its field {@code header}: {@link #header} reaches it for any kind, so code
- * that needs ids or publish times never asks which kind a message is.
+ * The kinds of task, each with its protobuf message. Every kind travels on the one task topic
+ * ({@link Topics#TASKS}), named by the record header {@link Topics#HEADER_TASK_TYPE} (the full name
+ * of its protobuf message, e.g. {@code expresso.v1.PairTask}): one topic keeps the
+ * share group's partitions few, so Kafka's default assignor puts every worker on every task
+ * (docs/runtime.md). Every task message has a {@link TaskHeader} in its field {@code header}:
+ * {@link #header} reaches it for any kind, so code that needs ids or publish times never asks
+ * which kind a message is.
  */
 public enum TaskKind {
-  PAIR("pair", Topics.TASKS_PAIR, PairTask.getDescriptor()),
-  TRAIN("train", Topics.TASKS_TRAIN, TrainTask.getDescriptor()),
-  ATTACK("attack", Topics.TASKS_ATTACK, AttackTask.getDescriptor()),
-  SYNTHETIC("synthetic", Topics.TASKS_SYNTHETIC, SyntheticTask.getDescriptor()),
-  DATASET("dataset", Topics.TASKS_DATASET, DatasetTask.getDescriptor());
+  PAIR("pair", PairTask.getDescriptor()),
+  TRAIN("train", TrainTask.getDescriptor()),
+  ATTACK("attack", AttackTask.getDescriptor()),
+  SYNTHETIC("synthetic", SyntheticTask.getDescriptor()),
+  DATASET("dataset", DatasetTask.getDescriptor());
 
   /** The field every task message holds its header in. */
   public static final String HEADER_FIELD = "header";
 
   private final String label;
-  private final String topic;
   private final Descriptor message;
   private final FieldDescriptor header;
 
-  TaskKind(String label, String topic, Descriptor message) {
+  TaskKind(String label, Descriptor message) {
     this.label = label;
-    this.topic = topic;
     this.message = message;
     this.header = message.findFieldByName(HEADER_FIELD);
     if (header == null || header.getType() != FieldDescriptor.Type.MESSAGE
@@ -64,22 +70,36 @@ public enum TaskKind {
     return label;
   }
 
-  public String topic() {
-    return topic;
+  /** The full name of this kind's protobuf message: what a task record's header {@link Topics#HEADER_TASK_TYPE} says. */
+  public String messageType() {
+    return message.getFullName();
   }
 
-  /** The kind whose task topic is {@code topic}. */
-  public static TaskKind ofTopic(String topic) {
+  /** The kind whose message type is {@code messageType}, if any. */
+  public static Optional<TaskKind> ofMessageType(String messageType) {
     for (TaskKind k : values()) {
-      if (k.topic.equals(topic)) {
-        return k;
+      if (k.messageType().equals(messageType)) {
+        return Optional.of(k);
       }
     }
-    throw new IllegalArgumentException("not a task topic: " + topic);
+    return Optional.empty();
   }
 
-  public static List<String> topics() {
-    return Arrays.stream(values()).map(TaskKind::topic).toList();
+  /** The kind a task record names in its header; empty when it names none or an unknown one. */
+  public static Optional<TaskKind> of(Headers headers) {
+    Header h = headers.lastHeader(Topics.HEADER_TASK_TYPE);
+    return h == null || h.value() == null ? Optional.empty()
+        : ofMessageType(new String(h.value(), StandardCharsets.UTF_8));
+  }
+
+  /** The kind of a task record (see {@link #of(Headers)}). */
+  public static Optional<TaskKind> of(ConsumerRecord<?, ?> record) {
+    return of(record.headers());
+  }
+
+  /** The message types of every kind, for messages. */
+  public static String messageTypes() {
+    return String.join(", ", Arrays.stream(values()).map(TaskKind::messageType).toList());
   }
 
   /** Decodes a record value of this kind's topic; undecodable bytes are a {@link TaskFailure}. */

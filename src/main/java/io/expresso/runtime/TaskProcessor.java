@@ -106,7 +106,11 @@ public final class TaskProcessor {
   public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel, int attempt) {
     long startedMs = System.currentTimeMillis();
     long start = System.nanoTime();
-    TaskKind kind = TaskKind.ofTopic(record.topic());
+    java.util.Optional<TaskKind> typed = TaskKind.of(record);
+    if (typed.isEmpty()) {
+      return untyped(record, device, attempt);
+    }
+    TaskKind kind = typed.get();
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
     String experiment = "";
@@ -170,7 +174,11 @@ public final class TaskProcessor {
    * a dead letter with reason {@code poison: N deliveries}.
    */
   public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int deliveries) {
-    TaskKind kind = TaskKind.ofTopic(record.topic());
+    java.util.Optional<TaskKind> typed = TaskKind.of(record);
+    if (typed.isEmpty()) {
+      return untyped(record, device, deliveries + 1);
+    }
+    TaskKind kind = typed.get();
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
     TaskHeader header = TaskHeader.getDefaultInstance();
@@ -194,6 +202,23 @@ public final class TaskProcessor {
     observer.onPoison(device, kind);
     observer.onFinished(device, kind, built, 0);
     return outcome(record, built, reason);
+  }
+
+  /**
+   * The outcome of a record that names no task kind (no header {@link Topics#HEADER_TASK_TYPE}, or
+   * an unknown type): an error result {@code undecodable} and a dead letter, nothing run. It counts
+   * in no kind's meters (it has none).
+   */
+  private Outcome untyped(ConsumerRecord<String, byte[]> record, Device device, int attempt) {
+    org.apache.kafka.common.header.Header h = record.headers().lastHeader(Topics.HEADER_TASK_TYPE);
+    String named = h == null || h.value() == null ? "no header " + Topics.HEADER_TASK_TYPE
+        : "header " + Topics.HEADER_TASK_TYPE + "='" + bounded(new String(h.value(), StandardCharsets.UTF_8), 200) + "'";
+    String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
+    long now = System.currentTimeMillis();
+    Result.Builder b = Result.newBuilder().setTaskId(taskId).setError(error(TaskFailure.UNDECODABLE,
+        "the record has " + named + ": a task names its message type there, one of " + TaskKind.messageTypes(), record));
+    b.setProvenance(provenance(record, device, "", TaskHeader.getDefaultInstance(), attempt, now, 0, 0));
+    return outcome(record, b.build(), TaskFailure.UNDECODABLE);
   }
 
   /**
@@ -235,10 +260,16 @@ public final class TaskProcessor {
 
   private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, Device device, TaskKind kind,
       TaskHeader header, int attempt, long startedMs, double seconds) {
-    result.setProvenance(Provenance.newBuilder()
+    result.setProvenance(provenance(record, device, kind.label(), header, attempt, startedMs, seconds,
+        device.isGpu() || !ranModel(kind, result) ? 0 : engineThreads()));
+  }
+
+  private Provenance.Builder provenance(ConsumerRecord<String, byte[]> record, Device device, String kind,
+      TaskHeader header, int attempt, long startedMs, double seconds, int intraOpThreads) {
+    return Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
         .setDeviceBytes(deviceIds.computeIfAbsent(device, d -> ByteString.copyFromUtf8(d.id())))
-        .setTaskKindBytes(utf8(kind.label()))
+        .setTaskKindBytes(utf8(kind))
         .setTopicBytes(utf8(record.topic()))
         .setPartition(record.partition())
         .setOffset(record.offset())
@@ -250,8 +281,8 @@ public final class TaskProcessor {
         .setComputeSeconds(seconds)
         .setVersionsBytes(versionsUtf8)
         .setPrecisionBytes(utf8(device.isGpu() ? GpuPrecision.current().label() : Precision.FP32.label()))
-        .setIntraOpThreads(device.isGpu() || !ranModel(kind, result) ? 0 : engineThreads())
-        .setRevisionBytes(revisionUtf8));
+        .setIntraOpThreads(intraOpThreads)
+        .setRevisionBytes(revisionUtf8);
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.expresso.web;
 
+import java.util.List;
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.metrics.LagMonitor;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.ResultMetricsListener;
@@ -39,7 +41,7 @@ public final class LiveService implements AutoCloseable {
       metrics.results().trainEpoch(p.getExperimentId(), p.getModel(), p.getPattern(), p.getSeed(), p.getEpoch(),
           p.getTrainL1(), p.getValidationL1(), p.getLearningRate());
     });
-    this.lag = LagMonitor.start(clients, Worker.GROUP, TaskKind.topics(), metrics.tasks(), Duration.ofSeconds(5));
+    this.lag = LagMonitor.start(clients, Worker.GROUP, List.of(Topics.TASKS), metrics.tasks(), Duration.ofSeconds(5));
   }
 
   /** Binds host:port (0 = any free port) and starts following the plaintext cluster at {@code bootstrap}. */

@@ -1,5 +1,6 @@
 package io.expresso.web;
 
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.TaskIdWindow;
@@ -105,7 +106,7 @@ final class TaskCounter implements AutoCloseable {
 
   private static String experimentOf(ConsumerRecord<String, byte[]> r) {
     try {
-      TaskKind kind = TaskKind.ofTopic(r.topic());
+      TaskKind kind = TaskKind.of(r).orElse(null);
       String e = kind.header(kind.parse(r.value())).getExperimentId();
       return e.isEmpty() ? null : e;
     } catch (RuntimeException e) {
@@ -115,7 +116,7 @@ final class TaskCounter implements AutoCloseable {
 
   private void refreshAssignment() {
     List<TopicPartition> fresh = new ArrayList<>();
-    for (String topic : TaskKind.topics()) {
+    for (String topic : List.of(Topics.TASKS)) {
       List<PartitionInfo> infos;
       try {
         infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));

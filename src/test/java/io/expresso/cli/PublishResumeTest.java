@@ -71,7 +71,7 @@ class PublishResumeTest {
             t = t.toBuilder().setFail(i % 4 == 0 ? "exception" : "nan").build();
             failing.add(t.getHeader().getTaskId());
           }
-          p.send(TaskKind.SYNTHETIC.topic(), t.getHeader().getTaskId(), t);
+          p.send(t.getHeader().getTaskId(), t);
         }
         p.flush();
       }
@@ -82,7 +82,7 @@ class PublishResumeTest {
           "--count", String.valueOf(count), "--work-ms", "1")).as(console.err()).isZero();
       assertThat(console.out()).contains("published 6 synthetic tasks")
           .contains("skipped 6 tasks that already succeeded; --force publishes them again");
-      Map<String, Integer> published = publishedTimes(Topics.TASKS_SYNTHETIC, experiment);
+      Map<String, Integer> published = publishedTimes(Topics.TASKS, experiment);
       assertThat(published).hasSize(count);
       assertThat(publishedTwice(published)).as("published twice: exactly the failed tasks").isEqualTo(failing);
 
@@ -104,7 +104,7 @@ class PublishResumeTest {
       assertThat(Main.execute("publish", "synthetic", "--bootstrap", bootstrap, "--experiment", experiment,
           "--count", String.valueOf(count), "--force")).as(console.err()).isZero();
       assertThat(console.out()).contains("published 12 synthetic tasks");
-      assertThat(publishedTimes(Topics.TASKS_SYNTHETIC, experiment).values().stream().mapToInt(Integer::intValue)
+      assertThat(publishedTimes(Topics.TASKS, experiment).values().stream().mapToInt(Integer::intValue)
           .sum()).isEqualTo(count + failing.size() + count);
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (live.duplicatesSeen() < count && System.nanoTime() < deadline) {
@@ -129,7 +129,7 @@ class PublishResumeTest {
             t = t.toBuilder().setGraphSecond("}}}not-graph6").build();
             failing.add(t.getHeader().getTaskId());
           }
-          p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+          p.send(t.getHeader().getTaskId(), t);
         }
         p.flush();
       }
@@ -140,7 +140,7 @@ class PublishResumeTest {
           "--suite", "builtin", "--pairs", "0-9", "--model", "1-wl")).as(console.err()).isZero();
       assertThat(console.out()).contains("published " + failing.size() + " pair tasks")
           .contains("skipped " + (tasks.size() - failing.size()) + " tasks that already succeeded");
-      Map<String, Integer> published = publishedTimes(Topics.TASKS_PAIR, experiment);
+      Map<String, Integer> published = publishedTimes(Topics.TASKS, experiment);
       assertThat(publishedTwice(published)).isEqualTo(failing);
 
       awaitNoErrors(live, tasks.size());

@@ -155,7 +155,7 @@ class PublishTrainAttackTest {
         Optional.empty());
     AttackJob job = StudyJobs.attack(ghost, PerturbationSpace.ANY, Scale.TINY, "er-0.3", List.of(), 0, 0, null);
     try (Publisher p = new Publisher(bootstrap)) {
-      p.send(TaskKind.ATTACK.topic(), StudyJobs.taskId(job), StudyTasks.attackTask("nokey", job));
+      p.send(StudyJobs.taskId(job), StudyTasks.attackTask("nokey", job));
       p.flush();
     }
     try (Aggregator agg = new Aggregator(bootstrap, "nokey").start()) {

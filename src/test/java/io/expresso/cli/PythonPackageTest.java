@@ -96,7 +96,7 @@ class PythonPackageTest {
     users.put("alice", "alice-secret");
     Path out = Files.createDirectories(dir.resolve("out"));
     try (EmbeddedBroker secured = EmbeddedBroker.startWithSaslPlain(0, null, users)) {
-      Topics.create(secured.clients("alice"), Topics.Creation.singleNode(2));
+      Topics.create(secured.clients("alice"), Topics.Creation.singleNode(2, 1));
       Worker refusing = Worker.start(Worker.Settings.of(secured.clients("alice"), Device.parse("cpu:1")),
           EvaluatorRegistry.defaults(), TaskObserver.NONE); // no --allow-user-models
       try {

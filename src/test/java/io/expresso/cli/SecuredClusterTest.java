@@ -95,7 +95,7 @@ class SecuredClusterTest {
     assertThat(Main.execute("publish", "synthetic", "--bootstrap", b, "--kafka-config", alice.toString(),
         "--experiment", "sasl", "--count", "20")).as(console.err()).isEqualTo(1);
     assertThat(console.err()).startsWith("expresso: error: the Kafka cluster at " + b + " lacks the topics")
-        .contains(Topics.RESULTS, Topics.TASKS_SYNTHETIC, "--create-topics").doesNotContain("alice-secret");
+        .contains(Topics.RESULTS, Topics.TASKS, "--create-topics").doesNotContain("alice-secret");
     console.resetErr();
 
     assertThat(Main.execute("publish", "synthetic", "--bootstrap", b, "--kafka-config", alice.toString(),

@@ -113,7 +113,7 @@ class TorchScriptKafkaTest {
       TrainingSettings three = TrainingSettings.newBuilder().setEpochs(3).build();
       for (String method : List.of(nan.toText(), spec.toText())) {
         PairTask t = TaskMessages.pairTasks("ts-bad", suite, method, new long[] {0}, three, null).get(0);
-        p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+        p.send(t.getHeader().getTaskId(), t);
         p.flush();
       }
     }

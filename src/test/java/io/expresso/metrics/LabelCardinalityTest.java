@@ -92,7 +92,7 @@ class LabelCardinalityTest {
         for (int i = 0; i < TASKS; i++) {
           PairTask t = template.toBuilder().setHeader(template.getHeader().toBuilder().setExperimentId(experiment(i)).setTaskId(experiment(i) + "/1-wl/0"))
               .setSuiteId(suite(i)).setCategory(HOSTILE.get(i % HOSTILE.size()) + i).build();
-          p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+          p.send(t.getHeader().getTaskId(), t);
         }
         p.flush();
         assertThat(a.awaitUnique(TASKS, Duration.ofSeconds(180))).as("every result arrives").isTrue();

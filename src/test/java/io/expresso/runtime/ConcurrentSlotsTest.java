@@ -38,7 +38,7 @@ class ConcurrentSlotsTest {
   }
 
   private static PairResult judge(TaskProcessor processor, PairTask t, Device device) throws Exception {
-    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
+    Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
         device);
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     return Result.parseFrom(o.records().get(0).value()).getPair();

@@ -35,7 +35,7 @@ class FailedPairResultTest {
   }
 
   private static ConsumerRecord<String, byte[]> record(PairTask t) {
-    return new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray());
+    return TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray());
   }
 
   private Result run(GraphPair p, String method, long seed, boolean broken) {
@@ -118,7 +118,7 @@ class FailedPairResultTest {
     assertThat(big.getError().getReason()).isEqualTo(TaskFailure.INVALID_GRAPH6);
     assertThat(big.getPayloadCase()).as("names too long to keep").isEqualTo(Result.PayloadCase.PAYLOAD_NOT_SET);
 
-    Result undecodable = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, "x",
+    Result undecodable = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, "x",
         new byte[] {(byte) 0xff, (byte) 0xff, 0x01}), cpu).result();
     assertThat(undecodable.getError().getReason()).isEqualTo(TaskFailure.UNDECODABLE);
     assertThat(undecodable.getPayloadCase()).isEqualTo(Result.PayloadCase.PAYLOAD_NOT_SET);

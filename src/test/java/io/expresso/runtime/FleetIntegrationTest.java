@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Long tasks on an elastic fleet, against a real embedded broker with workers in child JVMs, all in
  * the one share group: joins and SIGTERM leaves mid-run, a SIGKILL during a long task, a worker
  * paused past its lock and session timeouts, a task that crashes every JVM it reaches, eight
- * workers on task topics of two partitions, an oversized task, a task timeout. The group's lock and
+ * workers on the task topic's one partition, an oversized task, a task timeout. The group's lock and
  * session are 6 s here (30 s and 45 s by default), so a lost task comes back within seconds. Checks
  * read every record in {@code expresso.results}, duplicates included, and what a reader counts.
  */
@@ -55,7 +55,8 @@ class FleetIntegrationTest {
   @BeforeAll
   void startBroker() {
     broker = EmbeddedBroker.start(0, null);
-    Topics.ensure(broker.bootstrap(), 2); // two partitions per task topic: more workers than partitions
+    // the task topic's one partition (as deployed): more workers than partitions
+    Topics.create(broker.clients(), Topics.Creation.singleNode(2, Topics.DEFAULT_TASK_PARTITIONS));
     ShareGroup.configure(broker.clients(), new ShareGroup.Settings(3, LOCK, LOCK, Duration.ofSeconds(1)));
   }
 
@@ -144,7 +145,7 @@ class FleetIntegrationTest {
         Scale.SMALL, 0, null, List.of("er-0.3"), 300, 40);
     try (WorkerProcess a = WorkerProcess.start(broker.bootstrap(), "resume-a", logs).awaitServing()) {
       try (Publisher p = new Publisher(broker.bootstrap())) {
-        p.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyTasks.trainTask(exp, job));
+        p.send(StudyJobs.taskId(job), StudyTasks.trainTask(exp, job));
         p.flush();
       }
       a.awaitLog(" epoch 6:", 1, Duration.ofSeconds(120));
@@ -194,11 +195,11 @@ class FleetIntegrationTest {
   }
 
   /**
-   * Eight workers on task topics of two partitions: a share group hands out tasks, not partitions,
+   * Eight workers on the task topic's one partition: a share group hands out tasks, not partitions,
    * so every worker runs a task at the same time.
    */
   @Test
-  void eightWorkersOnTwoPartitionsAllRunTasksAtOnce() throws Exception {
+  void eightWorkersOnOnePartitionAllRunTasksAtOnce() throws Exception {
     String exp = "eight";
     List<Worker> fleet = new ArrayList<>();
     try {
@@ -271,8 +272,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("huge-worker"),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
-      p.send(TaskKind.SYNTHETIC.topic(), exp + "/after", withId(TaskMessages.syntheticTask(exp, 0, 10), exp + "/after"));
+      p.send(t.getHeader().getTaskId(), t);
+      p.send(exp + "/after", withId(TaskMessages.syntheticTask(exp, 0, 10), exp + "/after"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(90));
       assertThat(results.get(exp + "/huge").get(0).getError().getMessage().length()).isLessThan(8192);
@@ -291,8 +292,8 @@ class FleetIntegrationTest {
     try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("timeout-worker")
             .withFaults(true).withTimeouts(TaskTimeouts.parse("synthetic=2s")), EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.send(TaskKind.SYNTHETIC.topic(), exp + "/hang", withId(TaskMessages.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
-      p.send(TaskKind.SYNTHETIC.topic(), exp + "/next", withId(TaskMessages.syntheticTask(exp, 1, 10), exp + "/next"));
+      p.send(exp + "/hang", withId(TaskMessages.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));
+      p.send(exp + "/next", withId(TaskMessages.syntheticTask(exp, 1, 10), exp + "/next"));
       p.flush();
       Map<String, List<Result>> results = awaitCommitted(exp, 2, Duration.ofSeconds(60));
       Result hang = results.get(exp + "/hang").get(0);
@@ -307,7 +308,7 @@ class FleetIntegrationTest {
     try (Publisher p = new Publisher(broker.bootstrap())) {
       for (int i = 0; i < n; i++) {
         String f = !fault.isEmpty() && i == n - 1 ? fault : "";
-        p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs, f));
+        p.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs, f));
       }
       p.flush();
     }

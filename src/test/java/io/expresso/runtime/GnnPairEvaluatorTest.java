@@ -28,7 +28,7 @@ class GnnPairEvaluatorTest {
         .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=2,hidden=16")
         .setTraining(TrainingSettings.newBuilder().setEpochs(2)).setSeed(3).build();
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
+    Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
         new Device("cpu", 0));
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     Result r = Result.parseFrom(o.records().get(0).value());
@@ -47,7 +47,7 @@ class GnnPairEvaluatorTest {
     PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/bad")).setGraphFirst(Graph6.encode(p.first()))
         .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=zero").build();
     Outcome o = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE)
-        .process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, "e/bad", t.toByteArray()), new Device("cpu", 0));
+        .process(TaskRecords.of(TaskKind.PAIR, 0, 0L, "e/bad", t.toByteArray()), new Device("cpu", 0));
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.INVALID_TASK);
     assertThat(o.result().getError().getMessage()).contains("gin:layers=zero");
   }

@@ -101,15 +101,15 @@ class HostileTaskFuzzTest {
         int v = 0;
         for (int i = 0; i < hostile.size(); i++) {
           Fuzz f = hostile.get(i);
-          p.sendRaw(f.topic(), "fuzz/" + i, f.bytes());
+          p.sendRaw(f.type(), "fuzz/" + i, f.bytes());
           if (i % (HOSTILE / VALID) == 0 && v < VALID) {
             String id = "fuzz-valid/" + v++;
             validIds.add(id);
             if (r.nextBoolean()) {
-              p.send(TaskKind.PAIR.topic(), id, PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id))
+              p.send(id, PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id))
                   .setMethod(r.nextBoolean() ? "1-wl" : "3-wl").setGraphFirst(C5).setGraphSecond(K4).build());
             } else {
-              p.send(TaskKind.SYNTHETIC.topic(), id, SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id)).build());
+              p.send(id, SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("fuzz-valid").setTaskId(id)).build());
             }
           }
         }
@@ -142,8 +142,8 @@ class HostileTaskFuzzTest {
     }
   }
 
-  /** A record to publish: its topic and value. */
-  record Fuzz(String topic, byte[] bytes) {}
+  /** A record to publish: the message type its header names, and its value. */
+  record Fuzz(String type, byte[] bytes) {}
 
   private static Arbitrary<TaskKind> kind() {
     return Arbitraries.of(TaskKind.class);
@@ -161,7 +161,16 @@ class HostileTaskFuzzTest {
       case 5 -> flipBits(hostileTask(kind, r).toByteArray(), r, 1 + r.nextInt(4));
       default -> new byte[0];
     };
-    return new Fuzz(kind.topic(), bytes);
+    return new Fuzz(r.nextInt(20) == 0 ? hostileType(r) : kind.messageType(), bytes);
+  }
+
+  /** A header that names no kind: empty, unknown, or garbage. */
+  private static String hostileType(Random r) {
+    return switch (r.nextInt(3)) {
+      case 0 -> "";
+      case 1 -> "expresso.v1.NoSuchTask";
+      default -> new String(randomBytes(r, r.nextInt(40)), java.nio.charset.StandardCharsets.ISO_8859_1);
+    };
   }
 
   private static com.google.protobuf.Message validTask(TaskKind kind, Random r) {

@@ -74,7 +74,7 @@ class PairTaskContractTest {
         .build();
 
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "contract-worker", TaskObserver.NONE);
-    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 2, 40L, "contract/gin/0", task.toByteArray()),
+    Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 2, 40L, "contract/gin/0", task.toByteArray()),
         new Device("cpu", 0), new Cancellation(), 2);
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     Result r = Result.parseFrom(o.records().get(0).value());
@@ -110,7 +110,7 @@ class PairTaskContractTest {
     assertThat(prov.getWorkerId()).isEqualTo("contract-worker");
     assertThat(prov.getDevice()).isEqualTo("cpu:0");
     assertThat(prov.getTaskKind()).isEqualTo("pair");
-    assertThat(prov.getTopic() + "/" + prov.getPartition() + "@" + prov.getOffset()).isEqualTo(Topics.TASKS_PAIR + "/2@40");
+    assertThat(prov.getTopic() + "/" + prov.getPartition() + "@" + prov.getOffset()).isEqualTo(Topics.TASKS + "/2@40");
     assertThat(prov.getAttempt()).isEqualTo(2);
     assertThat(prov.getRevision()).isEqualTo(Versions.revision()).isNotEmpty();
     Map<String, String> versions = Versions.parse(prov.getVersions());
@@ -133,7 +133,7 @@ class PairTaskContractTest {
         .setGraphFirst(Graph6.encode(p.first())).setGraphSecond(Graph6.encode(p.second()))
         .setMethod("gin:layers=1,hidden=4,d=4").setTraining(TrainingSettings.newBuilder().setEpochs(1)).build();
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, "contract/defaults", task.toByteArray()),
+    Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, "contract/defaults", task.toByteArray()),
         new Device("cpu", 0));
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     PairResult pair = Result.parseFrom(o.records().get(0).value()).getPair();

@@ -103,7 +103,7 @@ class StreamingIntegrationTest {
   private static void publishSynthetic(String bootstrap, String experiment, int n, int workMs) {
     try (Publisher p = new Publisher(bootstrap)) {
       for (int i = 0; i < n; i++) {
-        p.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
+        p.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, workMs));
       }
       p.flush();
     }
@@ -125,7 +125,7 @@ class StreamingIntegrationTest {
          Aggregator a = new Aggregator(broker.bootstrap(), "pairs").start();
          Publisher p = new Publisher(broker.bootstrap())) {
       for (PairTask t : tasks) {
-        p.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+        p.send(t.getHeader().getTaskId(), t);
       }
       p.flush();
       assertThat(a.awaitUnique(tasks.size(), Duration.ofSeconds(90))).as("all pair results arrive").isTrue();
@@ -153,12 +153,12 @@ class StreamingIntegrationTest {
     try (Worker w = worker(broker.bootstrap(), "faults-worker", "cpu:1");
          Aggregator a = new Aggregator(broker.bootstrap(), "faults").start();
          Publisher p = new Publisher(broker.bootstrap())) {
-      p.sendRaw(Topics.TASKS_PAIR, "faults/garbage", new byte[] {(byte) 0xff, 0x00, (byte) 0x81, 0x7f, 0x13});
-      p.send(TaskKind.PAIR.topic(), badGraph.getHeader().getTaskId(), badGraph);
-      p.send(TaskKind.PAIR.topic(), badModel.getHeader().getTaskId(), badModel);
-      p.send(TaskKind.PAIR.topic(), good.getHeader().getTaskId(), good);
+      p.sendRaw(TaskKind.PAIR.messageType(), "faults/garbage", new byte[] {(byte) 0xff, 0x00, (byte) 0x81, 0x7f, 0x13});
+      p.send(badGraph.getHeader().getTaskId(), badGraph);
+      p.send(badModel.getHeader().getTaskId(), badModel);
+      p.send(good.getHeader().getTaskId(), good);
       for (int i = 0; i < 20; i++) {
-        p.send(TaskKind.SYNTHETIC.topic(), "faults/synthetic/" + i, TaskMessages.syntheticTask("faults", i, 1));
+        p.send("faults/synthetic/" + i, TaskMessages.syntheticTask("faults", i, 1));
       }
       p.flush();
       // the garbage record has no experiment, so its error result is not in "faults": 23 = 20 + 3
@@ -206,7 +206,7 @@ class StreamingIntegrationTest {
       try (Aggregator later = new Aggregator(broker.bootstrap(), "fromnow").fromNow().start();
            Publisher p = new Publisher(broker.bootstrap())) {
         for (int i = 30; i < 50; i++) {
-          p.send(TaskKind.SYNTHETIC.topic(), "fromnow/synthetic/" + i, TaskMessages.syntheticTask("fromnow", i, 0));
+          p.send("fromnow/synthetic/" + i, TaskMessages.syntheticTask("fromnow", i, 0));
         }
         p.flush();
         assertThat(later.awaitUnique(20, Duration.ofSeconds(60))).as("every result after start arrives").isTrue();

@@ -44,7 +44,7 @@ class TaskLimitsTest {
   /** The error of {@code task} under {@code limits}: reason and message. */
   private String[] refusal(TaskKind kind, com.google.protobuf.Message task, TaskLimits limits) {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE, TaskTimeouts.DEFAULTS, limits);
-    Outcome o = p.process(new ConsumerRecord<>(kind.topic(), 0, 0L, "e/t", task.toByteArray()), cpu);
+    Outcome o = p.process(TaskRecords.of(kind, 0, 0L, "e/t", task.toByteArray()), cpu);
     return new String[] {o.result().getError().getReason(), o.result().getError().getMessage()};
   }
 

@@ -20,8 +20,8 @@ class TaskOutcomesTest {
 
   private final Device cpu = new Device("cpu", 0);
 
-  private static ConsumerRecord<String, byte[]> record(String topic, String key, byte[] value) {
-    return new ConsumerRecord<>(topic, 1, 5L, key, value);
+  private static ConsumerRecord<String, byte[]> record(TaskKind kind, String key, byte[] value) {
+    return TaskRecords.of(kind, 1, 5L, key, value);
   }
 
   private static SyntheticTask synthetic(String id, int workMs, String fault) {
@@ -37,7 +37,7 @@ class TaskOutcomesTest {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE, TaskTimeouts.parse("synthetic=3s"));
     Cancellation c = new Cancellation();
     c.cancel(Cancellation.Reason.TIMEOUT);
-    Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/t", synthetic("e/t", 5000, "").toByteArray()), cpu, c);
+    Outcome o = p.process(record(TaskKind.SYNTHETIC, "e/t", synthetic("e/t", 5000, "").toByteArray()), cpu, c);
     assertThat(o.handedBack()).isFalse();
     assertThat(o.result().getError().getReason()).isEqualTo("timeout");
     assertThat(o.result().getError().getMessage()).contains("limit of 3s").contains("--task-timeout synthetic=");
@@ -49,7 +49,7 @@ class TaskOutcomesTest {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
     Cancellation c = new Cancellation();
     c.cancel(Cancellation.Reason.STOPPING);
-    Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/h", synthetic("e/h", 5000, "").toByteArray()), cpu, c);
+    Outcome o = p.process(record(TaskKind.SYNTHETIC, "e/h", synthetic("e/h", 5000, "").toByteArray()), cpu, c);
     assertThat(o.handedBack()).isTrue();
     assertThat(o.handedBackFor()).isEqualTo(Cancellation.Reason.STOPPING);
     assertThat(o.records()).isEmpty();
@@ -67,7 +67,7 @@ class TaskOutcomesTest {
       }
     });
     Outcome interrupted = new TaskProcessor(gives, "w", TaskObserver.NONE)
-        .process(record(Topics.TASKS_SYNTHETIC, "e/i", synthetic("e/i", 0, "").toByteArray()), cpu, new Cancellation());
+        .process(record(TaskKind.SYNTHETIC, "e/i", synthetic("e/i", 0, "").toByteArray()), cpu, new Cancellation());
     assertThat(interrupted.handedBackFor()).isEqualTo(Cancellation.Reason.INTERRUPTED);
     assertThat(interrupted.records()).isEmpty();
   }
@@ -75,7 +75,7 @@ class TaskOutcomesTest {
   @Test
   void aPoisonTaskIsAnErrorResultAndADeadLetterWithTheAttemptCount() throws Exception {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
-    Outcome o = p.poison(record(Topics.TASKS_SYNTHETIC, "e/p", synthetic("e/p", 0, "crash").toByteArray()), cpu, 3);
+    Outcome o = p.poison(record(TaskKind.SYNTHETIC, "e/p", synthetic("e/p", 0, "crash").toByteArray()), cpu, 3);
     assertThat(o.result().getTaskId()).isEqualTo("e/p");
     assertThat(o.result().getExperimentId()).isEqualTo("e");
     assertThat(o.result().getError().getReason()).isEqualTo("poison");
@@ -91,7 +91,7 @@ class TaskOutcomesTest {
     TaskProcessor p = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
     PairTask huge = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/huge")).setMethod("gin:" + "x".repeat(2 << 20))
         .setGraphFirst("C~").setGraphSecond("C~").build();
-    Outcome o = p.process(record(Topics.TASKS_PAIR, "e/huge", huge.toByteArray()), cpu);
+    Outcome o = p.process(record(TaskKind.PAIR, "e/huge", huge.toByteArray()), cpu);
     assertThat(o.failed()).isTrue();
     assertThat(o.result().getError().getMessage().length()).isLessThan(TaskProcessor.MESSAGE_LIMIT + 200);
     ProducerRecord<String, byte[]> dead = o.records().get(1);
@@ -109,11 +109,11 @@ class TaskOutcomesTest {
   void faultsAreRefusedUnlessTheWorkerAllowsThem() {
     EvaluatorRegistry r = EvaluatorRegistry.defaults();
     TaskProcessor p = new TaskProcessor(r, "w", TaskObserver.NONE);
-    Outcome o = p.process(record(Topics.TASKS_SYNTHETIC, "e/f", synthetic("e/f", 0, "hang").toByteArray()), cpu);
+    Outcome o = p.process(record(TaskKind.SYNTHETIC, "e/f", synthetic("e/f", 0, "hang").toByteArray()), cpu);
     assertThat(o.result().getError().getReason()).isEqualTo("invalid-task");
     assertThat(o.result().getError().getMessage()).contains("--allow-faults");
     r.allowFaults();
-    Outcome oom = p.process(record(Topics.TASKS_SYNTHETIC, "e/o", synthetic("e/o", 0, "oom").toByteArray()), cpu);
+    Outcome oom = p.process(record(TaskKind.SYNTHETIC, "e/o", synthetic("e/o", 0, "oom").toByteArray()), cpu);
     assertThat(oom.result().getError().getReason()).isEqualTo("out-of-memory");
   }
 

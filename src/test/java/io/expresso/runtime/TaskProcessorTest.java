@@ -22,8 +22,8 @@ class TaskProcessorTest {
   private final TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w1", TaskObserver.NONE);
   private final Device cpu = new Device("cpu", 0);
 
-  private static ConsumerRecord<String, byte[]> record(String topic, String key, byte[] value) {
-    return new ConsumerRecord<>(topic, 3, 17L, key, value);
+  private static ConsumerRecord<String, byte[]> record(TaskKind kind, String key, byte[] value) {
+    return TaskRecords.of(kind, 3, 17L, key, value);
   }
 
   private static PairTask pair(GraphPair p, String method, String g, String h) {
@@ -37,7 +37,7 @@ class TaskProcessorTest {
     int distinguished = 0;
     for (GraphPair p : pairs.subList(0, 40)) {
       PairTask t = pair(p, "3-wl", Graph6.encode(p.first()), Graph6.encode(p.second()));
-      Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
+      Outcome o = processor.process(record(TaskKind.PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
       assertThat(o.failed()).isFalse();
       assertThat(o.records()).hasSize(1);
       Result r = Result.parseFrom(o.records().get(0).value());
@@ -58,7 +58,7 @@ class TaskProcessorTest {
   @Test
   void garbageBytesBecomeAnErrorResultAndADeadLetter() throws Exception {
     byte[] garbage = {(byte) 0xff, (byte) 0xff, 0x01, 0x02, (byte) 0x9c};
-    Outcome o = processor.process(record(Topics.TASKS_PAIR, "bad-1", garbage), cpu);
+    Outcome o = processor.process(record(TaskKind.PAIR, "bad-1", garbage), cpu);
     assertThat(o.failed()).isTrue();
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.UNDECODABLE);
     assertThat(o.result().getTaskId()).isEqualTo("bad-1");
@@ -68,14 +68,14 @@ class TaskProcessorTest {
     assertThat(new String(dead.headers().lastHeader(Topics.HEADER_REASON).value(), StandardCharsets.UTF_8))
         .isEqualTo("undecodable");
     assertThat(new String(dead.headers().lastHeader(Topics.HEADER_SOURCE).value(), StandardCharsets.UTF_8))
-        .isEqualTo(Topics.TASKS_PAIR + "/3@17");
+        .isEqualTo(Topics.TASKS + "/3@17");
   }
 
   @Test
   void malformedGraph6NamesTheFieldAndPair() {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
     PairTask t = pair(p, "1-wl", Graph6.encode(p.first()), "~~~not graph6");
-    Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
+    Outcome o = processor.process(record(TaskKind.PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.INVALID_GRAPH6);
     assertThat(o.result().getError().getMessage()).contains("graph_second").contains("pair " + p.index());
     assertThat(o.records()).extracting(ProducerRecord::topic).containsExactly(Topics.RESULTS, Topics.DEAD_LETTERS);
@@ -85,7 +85,7 @@ class TaskProcessorTest {
   void unknownModelListsWhatTheWorkerRuns() {
     GraphPair p = BuiltinSuite.generate().pairs().findFirst().orElseThrow();
     PairTask t = pair(p, "gin-xl", Graph6.encode(p.first()), Graph6.encode(p.second()));
-    Outcome o = processor.process(record(Topics.TASKS_PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
+    Outcome o = processor.process(record(TaskKind.PAIR, t.getHeader().getTaskId(), t.toByteArray()), cpu);
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.UNKNOWN_MODEL);
     assertThat(o.result().getError().getMessage()).contains("gin-xl").contains("1-wl");
   }
@@ -94,7 +94,7 @@ class TaskProcessorTest {
   void injectedExceptionAndNanAreErrorsNotCrashes() {
     for (String fail : List.of("exception", "nan")) {
       SyntheticTask t = SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/s/" + fail)).setFail(fail).build();
-      Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
+      Outcome o = processor.process(record(TaskKind.SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
       assertThat(o.result().getError().getReason()).isEqualTo(fail);
       assertThat(o.records()).hasSize(2);
     }
@@ -103,7 +103,7 @@ class TaskProcessorTest {
   @Test
   void syntheticWorkRunsForRoughlyTheRequestedTime() throws Exception {
     SyntheticTask t = SyntheticTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/s/1")).setWorkMs(20).build();
-    Outcome o = processor.process(record(Topics.TASKS_SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
+    Outcome o = processor.process(record(TaskKind.SYNTHETIC, t.getHeader().getTaskId(), t.toByteArray()), cpu);
     assertThat(o.failed()).isFalse();
     assertThat(o.result().getSynthetic().getIterations()).isPositive();
     assertThat(o.result().getProvenance().getComputeSeconds()).isGreaterThanOrEqualTo(0.020);

@@ -35,7 +35,7 @@ class TorchScriptPairTaskTest {
 
   private static Outcome run(EvaluatorRegistry registry, PairTask t) {
     return new TaskProcessor(registry, "w", TaskObserver.NONE)
-        .process(new ConsumerRecord<>(Topics.TASKS_PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
+        .process(TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
             new Device("cpu", 0));
   }
 

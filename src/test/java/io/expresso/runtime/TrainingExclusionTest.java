@@ -63,7 +63,7 @@ class TrainingExclusionTest {
           start.await();
           for (int k = 0; k < 3; k++) {
             PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("t" + d + "-" + k)).setMethod("probe").build();
-            Outcome o = processor.process(new ConsumerRecord<>(Topics.TASKS_PAIR, d, k, t.getHeader().getTaskId(), t.toByteArray()),
+            Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, d, k, t.getHeader().getTaskId(), t.toByteArray()),
                 new Device("cpu", d));
             assertThat(o.failed()).as("task %s failed", t.getHeader().getTaskId()).isFalse();
           }
@@ -155,6 +155,6 @@ class TrainingExclusionTest {
   private static ConsumerRecord<String, byte[]> record(String id, int partition) {
     PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId(id))
         .setMethod("probe").build();
-    return new ConsumerRecord<>(Topics.TASKS_PAIR, partition, 0, id, t.toByteArray());
+    return TaskRecords.of(TaskKind.PAIR, partition, 0, id, t.toByteArray());
   }
 }

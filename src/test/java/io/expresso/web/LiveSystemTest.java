@@ -102,17 +102,17 @@ class LiveSystemTest {
       tasks.addAll(TaskMessages.pairTasks(EXPERIMENT, suite, method, new long[] {0}, null, null));
     }
     for (PairTask t : tasks) {
-      publisher.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+      publisher.send(t.getHeader().getTaskId(), t);
     }
     for (int i = 0; i < 20; i++) {
-      publisher.send(TaskKind.SYNTHETIC.topic(), EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, 5));
+      publisher.send(EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, 5));
     }
-    publisher.send(TaskKind.PAIR.topic(), EXPERIMENT + "/bad", tasks.get(0).toBuilder()
+    publisher.send(EXPERIMENT + "/bad", tasks.get(0).toBuilder()
         .setHeader(tasks.get(0).getHeader().toBuilder().setTaskId(EXPERIMENT + "/bad")).setGraphFirst("not graph6 ~~").build());
     io.expresso.robust.TrainJob train = io.expresso.robust.StudyJobs.train("obs-robust",
         io.expresso.robust.StudyJobs.resolveSpec("ppgn", io.expresso.count.Pattern.TRIANGLE, io.expresso.robust.Scale.TINY),
         io.expresso.count.Pattern.TRIANGLE, "er-0.3", io.expresso.robust.Scale.TINY, 0);
-    publisher.send(TaskKind.TRAIN.topic(), io.expresso.robust.StudyJobs.taskId(train),
+    publisher.send(io.expresso.robust.StudyJobs.taskId(train),
         io.expresso.robust.fleet.StudyTasks.trainTask("obs-robust", train));
     publisher.flush();
     injectRobustnessResults(broker.bootstrap());
@@ -233,7 +233,7 @@ class LiveSystemTest {
     AtomicInteger fed = new AtomicInteger();
     feeder.scheduleAtFixedRate(() -> {
       int i = fed.getAndIncrement();
-      publisher.send(TaskKind.SYNTHETIC.topic(), "obs-load/synthetic/" + i, TaskMessages.syntheticTask("obs-load", i, 3));
+      publisher.send("obs-load/synthetic/" + i, TaskMessages.syntheticTask("obs-load", i, 3));
       publisher.flush();
     }, 0, 100, TimeUnit.MILLISECONDS);
     String api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
@@ -287,11 +287,11 @@ class LiveSystemTest {
     // the experiment runs while the page watches: pair tasks first, then slow synthetic tasks
     Suite suite = BuiltinSuite.generate();
     for (PairTask t : TaskMessages.pairTasks(experiment, suite, "3-wl", new long[] {1}, null, null)) {
-      publisher.send(TaskKind.PAIR.topic(), t.getHeader().getTaskId(), t);
+      publisher.send(t.getHeader().getTaskId(), t);
     }
     publisher.flush();
     for (int i = 0; i < 60 && browser.isAlive(); i++) {
-      publisher.send(TaskKind.SYNTHETIC.topic(), experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, 40));
+      publisher.send(experiment + "/synthetic/" + i, TaskMessages.syntheticTask(experiment, i, 40));
       publisher.flush();
       Thread.sleep(150);
     }

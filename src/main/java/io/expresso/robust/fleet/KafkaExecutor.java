@@ -111,7 +111,7 @@ public final class KafkaExecutor implements StudyExecutor {
       if (before != null) {
         staleErrors.put(t.getKey(), before);
       }
-      publisher.send(kind.topic(), t.getKey(), t.getValue());
+      publisher.send(t.getKey(), t.getValue());
     }
     publisher.flush();
     if (skipped > 0) {

@@ -16,7 +16,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * Spawns one {@link DeviceWorker} per device, each on its own dispatcher, and hands the tasks the
  * slots acquired to free devices. Topic partitions take turns, so the tasks of one (one kind's
  * long trainings, say) do not hold back the tasks of another that were delivered with them.
- * A free device gets a chunk of one partition's queue, as many tasks as fit in about {@link
+ * A free device gets a chunk of one partition's queue, of one kind, as many tasks as fit in about {@link
  * #CHUNK_MICROS} of device time by the running cost estimate: cheap tasks travel many to a
  * message, long ones one at a time, so a long task never holds others back from an idle device.
  * A task started often enough before that it may be what takes workers down runs alone (see
@@ -116,7 +116,7 @@ final class DevicePool {
           size--;
           dropDeadHead(q);
         } while (first.priorAttempts() < quarantineAt && chunk.size() < limit && !q.isEmpty()
-            && q.peek().priorAttempts() < quarantineAt);
+            && q.peek().priorAttempts() < quarantineAt && q.peek().kind() == first.kind());
         if (q.isEmpty()) {
           byPartition.remove(tp);
         } else {

@@ -104,7 +104,7 @@ final class DeviceWorker {
     @Override
     public void run() {
       Job j = running;
-      if (j != null && System.nanoTime() - startedNanos > timeouts.of(j.kind()).toNanos()) {
+      if (j != null && j.kind() != null && System.nanoTime() - startedNanos > timeouts.of(j.kind()).toNanos()) {
         j.cancellation().cancel(Cancellation.Reason.TIMEOUT);
       }
     }
@@ -121,7 +121,7 @@ final class DeviceWorker {
         toRun.add(j);
       }
     }
-    if (!toRun.isEmpty()) {
+    if (!toRun.isEmpty() && toRun.get(0).kind() != null) { // a chunk is of one kind; a record of none counts nowhere
       s.observer().onAttempts(toRun.get(0).kind(), toRun.size());
     }
     for (Job j : toRun) {

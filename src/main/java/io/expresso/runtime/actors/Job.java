@@ -33,7 +33,7 @@ final class Job {
   Job(ConsumerRecord<String, byte[]> record, int priorAttempts) {
     this.record = record;
     this.partition = new TopicPartition(record.topic(), record.partition());
-    this.kind = TaskKind.ofTopic(record.topic());
+    this.kind = TaskKind.of(record).orElse(null);
     this.priorAttempts = priorAttempts;
   }
 
@@ -45,6 +45,7 @@ final class Job {
     return partition;
   }
 
+  /** The task's kind, or null for a record that names none (it ends as an error result, nothing run). */
   TaskKind kind() {
     return kind;
   }

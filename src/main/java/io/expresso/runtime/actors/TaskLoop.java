@@ -1,10 +1,12 @@
 package io.expresso.runtime.actors;
 
+import io.expresso.runtime.kafka.Topics;
 import io.expresso.runtime.Cancellation;
 import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.ShareGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
@@ -179,9 +180,10 @@ final class TaskLoop {
 
     /** Serves until stopped and every held task is acknowledged; a client failure ends it by an exception. */
     private void serve() {
-      consumer = new KafkaShareConsumer<>(consumerConfig(index), new StringDeserializer(), new ByteArrayDeserializer());
+      consumer = new KafkaShareConsumer<>(ShareGroup.consumerConfig(settings.kafka(), settings.group(),
+          settings.workerId() + "-" + index, settings.acquire()), new StringDeserializer(), new ByteArrayDeserializer());
       try {
-        consumer.subscribe(TaskKind.topics());
+        consumer.subscribe(List.of(Topics.TASKS));
         lastRenew = System.nanoTime();
         cancelled = false;
         while (!(stopping() && held.isEmpty())) {
@@ -195,7 +197,7 @@ final class TaskLoop {
             }
           } else if (System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
             renew();
-          } else if (held.values().stream().anyMatch(h -> !h.inFetch && !h.lost)) {
+          } else if (held.values().stream().anyMatch(h -> h.lease == Lease.RENEWING)) {
             take(consumer.poll(Duration.ZERO)); // renewed records come back without a fetch
             awaitAnyEnd(Duration.ofMillis(50));
           } else {
@@ -219,7 +221,7 @@ final class TaskLoop {
         Held h = held.get(key);
         if (h != null) {
           h.record = r;
-          h.inFetch = true;
+          h.lease = Lease.DELIVERED; // a renewed record back, or one given up for lost that was ours after all
         } else {
           Job j = new Job(r);
           held.put(key, new Held(r, j));
@@ -242,7 +244,7 @@ final class TaskLoop {
     private void settle() {
       List<Held> ended = new ArrayList<>();
       for (Held h : held.values()) {
-        if ((h.inFetch || h.lost) && h.job.outcome().isDone()) {
+        if (h.lease != Lease.RENEWING && h.job.outcome().isDone()) {
           ended.add(h);
         }
       }
@@ -267,18 +269,11 @@ final class TaskLoop {
       boolean acked = false;
       for (Held h : ended) {
         held.remove(key(h.record));
-        if (h.lost) {
+        if (h.lease == Lease.LOST) {
           continue; // not ours to acknowledge any more
         }
         acked = true;
-        Outcome o = h.job.outcome().join();
-        AcknowledgeType type;
-        if (sendFailed != null || o.handedBack()) {
-          type = AcknowledgeType.RELEASE; // no result here: the task runs again
-        } else {
-          type = o.failed() ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT;
-        }
-        consumer.acknowledge(h.record, type);
+        consumer.acknowledge(h.record, acknowledgement(h.job.outcome().join(), sendFailed == null));
       }
       if (sendFailed != null) {
         LOG.warn("worker {} slot {}: producing results failed ({}); {} task(s) released to run again",
@@ -305,9 +300,9 @@ final class TaskLoop {
       lastRenew = now;
       List<Held> renewing = new ArrayList<>();
       for (Held h : held.values()) {
-        if (h.inFetch) {
+        if (h.lease == Lease.DELIVERED) {
           consumer.acknowledge(h.record, AcknowledgeType.RENEW);
-          h.inFetch = false;
+          h.lease = Lease.RENEWING;
           h.renewedAt = now;
           renewing.add(h);
         }
@@ -318,7 +313,7 @@ final class TaskLoop {
       consumer.commitSync(Duration.ofSeconds(30)).forEach((tp, failure) -> failure.ifPresent(e -> {
         for (Held h : renewing) {
           if (h.record.topic().equals(tp.topic()) && h.record.partition() == tp.partition()) {
-            h.lost = true;
+            h.lease = Lease.LOST;
             LOG.warn("worker {} slot {}: renewing the lock of {} failed ({}); the broker redelivers it, and a result"
                 + " from here still counts once", settings.workerId(), index, key(h.record), e.toString());
           }
@@ -336,8 +331,8 @@ final class TaskLoop {
       long lockNanos = renewEvery().toNanos() * RENEWALS_PER_LOCK;
       long now = System.nanoTime();
       for (Held h : held.values()) {
-        if (!h.inFetch && !h.lost && now - h.renewedAt > lockNanos) {
-          h.lost = true;
+        if (h.lease == Lease.RENEWING && now - h.renewedAt > lockNanos) {
+          h.lease = Lease.LOST;
           LOG.warn("worker {} slot {}: lost the lock of {} (paused past it?); the broker redelivers it, and a result"
               + " from here still counts once", settings.workerId(), index, key(h.record));
         }
@@ -411,15 +406,23 @@ final class TaskLoop {
     }
   }
 
-  /** A task a slot holds: its latest record (a renewal returns a new one) and whether it can be acknowledged now. */
+  /** Where a held task's acquisition lock stands. */
+  enum Lease {
+    /** Returned by the consumer's last poll: it must be acknowledged (for good or RENEW) before the next. */
+    DELIVERED,
+    /** RENEW sent; a later poll returns the record again, within a lock's time. */
+    RENEWING,
+    /** Its lock ran out or its renewal failed: another worker may have it; nothing is acknowledged for it. */
+    LOST
+  }
+
+  /** A task a slot holds: its latest record (a renewal returns a new one) and its lease. */
   private static final class Held {
     ConsumerRecord<String, byte[]> record;
     final Job job;
-    /** Returned by the consumer's last poll: it must be acknowledged (for good or RENEW) before the next. */
-    boolean inFetch = true;
+    Lease lease = Lease.DELIVERED;
+    /** When the last RENEW was sent (nanoTime). */
     long renewedAt;
-    /** Its lock ran out before the renewal came back: another worker has it now. */
-    boolean lost;
 
     Held(ConsumerRecord<String, byte[]> record, Job job) {
       this.record = record;
@@ -427,20 +430,20 @@ final class TaskLoop {
     }
   }
 
-  private static String key(ConsumerRecord<String, byte[]> r) {
-    return r.topic() + "/" + r.partition() + "@" + r.offset();
+  /**
+   * How a task that ended is acknowledged, once its records were produced or failed to be:
+   * ACCEPT for a result, REJECT for an error result (its dead letter is written), RELEASE when
+   * there is no result here (handed back unfinished, or producing failed): the task runs again.
+   */
+  static AcknowledgeType acknowledgement(Outcome outcome, boolean produced) {
+    if (!produced || outcome.handedBack()) {
+      return AcknowledgeType.RELEASE;
+    }
+    return outcome.failed() ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT;
   }
 
-  private Properties consumerConfig(int slot) {
-    Properties p = settings.kafka().consumer();
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, settings.group());
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.workerId() + "-" + slot);
-    p.put("share.acknowledgement.mode", "explicit");
-    // record_limit: a poll acquires at most max.poll.records and nothing is fetched ahead, so a
-    // busy worker holds no task that an idle one could run
-    p.put("share.acquire.mode", "record_limit");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(settings.acquire()));
-    return p;
+  private static String key(ConsumerRecord<String, byte[]> r) {
+    return r.topic() + "/" + r.partition() + "@" + r.offset();
   }
 
   private Properties producerConfig() {

@@ -11,6 +11,7 @@ import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.TaskProcessor;
 import io.expresso.runtime.TaskTimeouts;
 import io.expresso.runtime.kafka.KafkaClients;
+import io.expresso.runtime.kafka.ClusterCheck;
 import io.expresso.runtime.kafka.ShareGroup;
 import java.time.Duration;
 import java.util.HashSet;
@@ -187,11 +188,20 @@ public final class Worker implements AutoCloseable {
   public static Worker start(Settings settings, EvaluatorRegistry registry, TaskObserver observer) {
     // Evaluators that read or write expresso.models (train/attack) find the cluster here.
     registry.useKafka(settings.kafka());
+    ShareGroup.Settings group = ShareGroup.Settings.forWorker(settings.maxDeliveries());
     try {
       // the broker's delivery limit must exceed this worker's poison limit, or the last delivery is silent
-      ShareGroup.configure(settings.kafka(), ShareGroup.Settings.forWorker(settings.maxDeliveries()));
+      ShareGroup.configure(settings.kafka(), group);
     } catch (IllegalStateException e) {
       LOG.warn("worker {}: {}; it relies on the group's configs as they are", settings.workerId(), e.getMessage());
+    }
+    // what the cluster lacks, said now: a worker that cannot be handed tasks otherwise just waits
+    for (ClusterCheck.Finding f : ClusterCheck.problems(ClusterCheck.run(settings.kafka(), group))) {
+      if (f.blocking()) {
+        LOG.error("worker {}: no task can be handed to this worker: {}", settings.workerId(), f.line());
+      } else {
+        LOG.warn("worker {}: the cluster lacks: {}", settings.workerId(), f.line());
+      }
     }
     Worker w = new Worker(settings, registry, observer);
     w.loop.start();

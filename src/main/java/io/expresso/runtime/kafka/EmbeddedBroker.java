@@ -185,8 +185,6 @@ public final class EmbeddedBroker implements AutoCloseable {
     // a joining worker gets its first task at its first heartbeat's answer: within a second here (5 s by default)
     p.put("group.share.heartbeat.interval.ms", "1000");
     p.put("group.share.max.delivery.count.limit", "10");
-    // every member on every partition: a free device takes the next task wherever it waits
-    p.put("group.share.assignors", EveryMemberAssignor.class.getName());
     try {
       KafkaConfig config = new KafkaConfig(p, false);
       if (!Files.exists(Path.of(logs, "meta.properties"))) {

@@ -1,6 +1,8 @@
 package io.expresso.runtime.kafka;
 
 import com.google.protobuf.Message;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -8,11 +10,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Puts tasks on their topics (key = task id) with an idempotent producer; the messages themselves
+ * Puts tasks on the task topic (key = task id, the message type in the header {@link
+ * Topics#HEADER_TASK_TYPE}) with an idempotent producer; the messages themselves
  * come from {@code runtime.TaskMessages}. Task ids are deterministic, so publishing the
  * same experiment twice yields the same ids and the aggregator counts each task once.
  *
@@ -45,16 +50,25 @@ public final class Publisher implements AutoCloseable {
     producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
   }
 
-  /** Sends one task to its kind's {@code topic} (asynchronously; {@link #flush} waits for all). */
-  public void send(String topic, String taskId, Message task) {
-    sendRaw(topic, taskId, task.toByteArray());
+  /** Sends one task (asynchronously; {@link #flush} waits for all), its message type in the header. */
+  public void send(String taskId, Message task) {
+    sendRaw(task.getDescriptorForType().getFullName(), taskId, task.toByteArray());
   }
 
-  /** Sends raw bytes to a task topic (for fault tests: garbage must end in dead letters). */
-  public void sendRaw(String topic, String key, byte[] value) {
+  /**
+   * Sends raw bytes as a task whose message type is {@code taskType} (a protobuf full name such as
+   * {@code expresso.v1.PairTask}; for fault tests: garbage must end in dead letters).
+   */
+  public void sendRaw(String taskType, String key, byte[] value) {
+    sendRaw(Topics.TASKS, key, value, List.of(new RecordHeader(Topics.HEADER_TASK_TYPE,
+        taskType.getBytes(StandardCharsets.UTF_8))));
+  }
+
+  /** Sends raw bytes with the given headers to {@code topic} (for fault tests: a task without a kind). */
+  public void sendRaw(String topic, String key, byte[] value, List<Header> headers) {
     int n = partitions.computeIfAbsent(topic, t -> producer.partitionsFor(t).size());
     int partition = Math.floorMod(turn++, n);
-    producer.send(new ProducerRecord<>(topic, partition, key, value), (metadata, e) -> {
+    producer.send(new ProducerRecord<>(topic, partition, key, value, headers), (metadata, e) -> {
       if (e != null) {
         failed.compareAndSet(null, e);
       }

@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigResource;
 
 /**
@@ -18,7 +19,16 @@ import org.apache.kafka.common.config.ConfigResource;
  * before the first worker joined, so {@code share.auto.offset.reset=earliest} is set; the broker
  * stops delivering a record after {@code share.delivery.count.limit} deliveries without telling
  * anyone, so the limit is set one above the workers' own poison limit, which turns the last
- * delivery into an error result and a dead letter instead of silence.
+ * delivery into an error result and a dead letter instead of silence; a running task keeps its
+ * lock by RENEW acknowledgements (KIP-1222), which the group must allow ({@code
+ * share.renew.acknowledge.enable}, on by default in Kafka 4.4, set anyway).
+ *
+ * <p>Kafka's own dead-letter topic for share groups (KIP-1191, {@code
+ * errors.deadletterqueue.topic.name}) is not used: the workers write {@code expresso.dead-letters}
+ * themselves, with the reason, the message and the source of each failure, before the task is
+ * rejected, and a poison task ends as a dead letter on its last delivery before the broker's limit,
+ * so the broker never archives a task silently. The broker's DLQ records carry no reason and need a
+ * {@code dlq.}-prefixed topic on a stock broker.
  */
 public final class ShareGroup {
 
@@ -61,8 +71,9 @@ public final class ShareGroup {
 
     Map<String, String> configs() {
       Map<String, String> c = new java.util.LinkedHashMap<>();
-      c.put("share.auto.offset.reset", "earliest");
-      c.put("share.delivery.count.limit", String.valueOf(maxDeliveries + 1));
+      c.put(AUTO_OFFSET_RESET, "earliest");
+      c.put(DELIVERY_COUNT_LIMIT, String.valueOf(maxDeliveries + 1));
+      c.put(RENEW, "true");
       if (lockDuration != null) {
         c.put("share.record.lock.duration.ms", String.valueOf(lockDuration.toMillis()));
       }
@@ -76,7 +87,37 @@ public final class ShareGroup {
     }
   }
 
+  static final String AUTO_OFFSET_RESET = "share.auto.offset.reset";
+  static final String DELIVERY_COUNT_LIMIT = "share.delivery.count.limit";
+  static final String RENEW = "share.renew.acknowledge.enable";
+
   private ShareGroup() {}
+
+  /**
+   * A share consumer of {@code group}: explicit acknowledgement (a task is acknowledged only after
+   * its result is produced), and {@code record_limit} acquisition of at most {@code acquire}
+   * records a poll with nothing fetched ahead, so a busy worker holds no task an idle one could run.
+   */
+  public static Properties consumerConfig(KafkaClients clients, String group, String clientId, int acquire) {
+    Properties p = clients.consumer();
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+    p.put("share.acknowledgement.mode", "explicit");
+    p.put("share.acquire.mode", "record_limit");
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(acquire));
+    return p;
+  }
+
+  /** Why the group needs config {@code key} as set here, for messages. */
+  static String why(String key) {
+    return switch (key) {
+      case AUTO_OFFSET_RESET -> "latest skips every task published before the first worker joined";
+      case DELIVERY_COUNT_LIMIT -> "one more than the workers' --max-deliveries, so the last delivery ends as a dead"
+          + " letter instead of being archived silently";
+      case RENEW -> "tasks longer than the lock keep it only by RENEW acknowledgements";
+      default -> "asked for by the worker";
+    };
+  }
 
   /**
    * Sets the group configs of {@link #NAME} (idempotent; a group config may be set before the

@@ -31,17 +31,26 @@ import org.apache.kafka.common.errors.TopicExistsException;
  */
 public final class Topics {
 
-  public static final String TASKS_PAIR = "expresso.tasks.pair";
-  public static final String TASKS_TRAIN = "expresso.tasks.train";
-  public static final String TASKS_ATTACK = "expresso.tasks.attack";
-  public static final String TASKS_SYNTHETIC = "expresso.tasks.synthetic";
-  public static final String TASKS_DATASET = "expresso.tasks.dataset";
+  /**
+   * Every task, of every kind (its message type in the record header {@link #HEADER_TASK_TYPE}). One topic of
+   * few partitions: Kafka's default share assignor gives each partition ceil(members / partitions)
+   * members, so a share group that subscribes to many partitions splits the fleet over them, and a
+   * task waits in a partition whose members are busy while others idle. With one partition every
+   * worker serves every task.
+   */
+  public static final String TASKS = "expresso.tasks";
   public static final String RESULTS = "expresso.results";
   /** Trained checkpoints, compacted so the latest per key survives. */
   public static final String MODELS = "expresso.models";
   public static final String DEAD_LETTERS = "expresso.dead-letters";
   /** Per-epoch progress of running train tasks (TrainProgress, key = task id; kept a day). */
   public static final String PROGRESS = "expresso.progress";
+
+  /**
+   * A task record's header naming the protobuf message type of its value ({@code
+   * expresso.v1.PairTask}, ...): every kind travels on {@link #TASKS}, and this says which.
+   */
+  public static final String HEADER_TASK_TYPE = "expresso.task-type";
 
   /** Dead-letter headers: why, and where the record came from. */
   public static final String HEADER_REASON = "expresso.reason";
@@ -51,6 +60,13 @@ public final class Topics {
   public static final String HEADER_TRUNCATED = "expresso.truncated";
 
   public static final int DEFAULT_PARTITIONS = 32;
+
+  /**
+   * Partitions of the task topic: one, so that every member of the share group serves it (see
+   * {@link #TASKS}). More only for a stream of tiny tasks beyond one partition's rate, and then at
+   * most the number of workers.
+   */
+  public static final int DEFAULT_TASK_PARTITIONS = 1;
 
   private Topics() {}
 
@@ -90,8 +106,7 @@ public final class Topics {
   }
 
   /** Every topic Expresso uses. */
-  public static final List<String> ALL = List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, TASKS_DATASET, RESULTS,
-      DEAD_LETTERS, MODELS, PROGRESS);
+  public static final List<String> ALL = List.of(TASKS, RESULTS, DEAD_LETTERS, MODELS, PROGRESS);
 
   /** Replication factor -1: the cluster's {@code default.replication.factor}. */
   public static final short CLUSTER_DEFAULT_REPLICATION = -1;
@@ -105,15 +120,20 @@ public final class Topics {
   /**
    * How missing topics are created.
    *
-   * @param partitions partitions per topic: for throughput (parallel appends and fetches), not for the fleet's
-   *     size, since the share group hands out tasks one by one to any number of workers
+   * @param partitions partitions of the results, dead-letter, model and progress topics: for throughput
+   *     (parallel appends and fetches)
+   * @param taskPartitions partitions of the task topic ({@link #DEFAULT_TASK_PARTITIONS}): the share group hands
+   *     out tasks one by one to any number of workers, and every partition more splits the fleet
    * @param replicationFactor replicas per partition, or {@link #CLUSTER_DEFAULT_REPLICATION}
    * @param resultsRetentionMs how long results and dead letters are kept, or {@link #KEEP_FOREVER}
    */
-  public record Creation(int partitions, short replicationFactor, long resultsRetentionMs) {
+  public record Creation(int partitions, int taskPartitions, short replicationFactor, long resultsRetentionMs) {
     public Creation {
       if (partitions < 1) {
         throw new IllegalArgumentException("partition count must be at least 1, got " + partitions);
+      }
+      if (taskPartitions < 1) {
+        throw new IllegalArgumentException("task topic partition count must be at least 1, got " + taskPartitions);
       }
       if (replicationFactor < 1 && replicationFactor != CLUSTER_DEFAULT_REPLICATION) {
         throw new IllegalArgumentException("replication factor must be at least 1, got " + replicationFactor);
@@ -124,8 +144,8 @@ public final class Topics {
     }
 
     /** For the embedded single-node broker: one replica, results kept forever. */
-    public static Creation singleNode(int partitions) {
-      return new Creation(partitions, (short) 1, KEEP_FOREVER);
+    public static Creation singleNode(int partitions, int taskPartitions) {
+      return new Creation(partitions, taskPartitions, (short) 1, KEEP_FOREVER);
     }
 
     /** The topics that are created with these settings (all of {@link #ALL}). */
@@ -135,9 +155,7 @@ public final class Topics {
       // explicit retention: otherwise results vanish after the broker's default (7 days)
       Map<String, String> kept = Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(resultsRetentionMs));
       List<NewTopic> wanted = new ArrayList<>();
-      for (String t : List.of(TASKS_PAIR, TASKS_TRAIN, TASKS_ATTACK, TASKS_SYNTHETIC, TASKS_DATASET)) {
-        wanted.add(new NewTopic(t, n, rf));
-      }
+      wanted.add(new NewTopic(TASKS, Optional.of(taskPartitions), rf));
       wanted.add(new NewTopic(RESULTS, n, rf).configs(kept));
       wanted.add(new NewTopic(DEAD_LETTERS, n, rf).configs(kept));
       // records up to 32 MiB: users' TorchScript modules are larger than the broker's 1 MB default
@@ -152,10 +170,11 @@ public final class Topics {
 
   /**
    * Creates every missing topic on the plaintext cluster at {@code bootstrap} with one replica and
-   * results kept forever (the embedded broker, tests), and waits until their partitions take writes.
+   * results kept forever (the embedded broker, tests), {@code partitions} each (the task topic
+   * too), and waits until their partitions take writes.
    */
   public static void ensure(String bootstrap, int partitions) {
-    create(KafkaClients.of(bootstrap), Creation.singleNode(partitions));
+    create(KafkaClients.of(bootstrap), Creation.singleNode(partitions, partitions));
   }
 
   /**

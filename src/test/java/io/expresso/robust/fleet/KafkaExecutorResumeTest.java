@@ -107,7 +107,7 @@ class KafkaExecutorResumeTest {
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     List<String> keys = new ArrayList<>();
     try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-      TopicPartition tp = new TopicPartition(Topics.TASKS_TRAIN, 0);
+      TopicPartition tp = new TopicPartition(Topics.TASKS, 0);
       c.assign(List.of(tp));
       c.seekToBeginning(List.of(tp));
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

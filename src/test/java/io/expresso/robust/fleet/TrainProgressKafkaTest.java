@@ -33,13 +33,13 @@ class TrainProgressKafkaTest {
   void eachEpochOfARunningTrainTaskReachesThePageAndTheGauges() throws Exception {
     TrainJob job = TrainResumeTest.job("it-progress", 0); // 4 epochs of a small GIN
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
-      Topics.create(broker.clients(), Topics.Creation.singleNode(2));
+      Topics.create(broker.clients(), Topics.Creation.singleNode(2, 1));
       try (Metrics metrics = new Metrics();
           LiveService live = LiveService.start(broker.clients(), "127.0.0.1", 0, metrics);
           Worker w = Worker.start(Worker.Settings.of(broker.clients(), Device.parse("cpu:1")),
               EvaluatorRegistry.defaults(), TaskObserver.NONE);
           Publisher publisher = new Publisher(broker.clients())) {
-        publisher.send(TaskKind.TRAIN.topic(), StudyJobs.taskId(job), StudyTasks.trainTask("it-progress", job));
+        publisher.send(StudyJobs.taskId(job), StudyTasks.trainTask("it-progress", job));
         publisher.flush();
         long deadline = System.nanoTime() + 180_000_000_000L;
         double epoch = 0;

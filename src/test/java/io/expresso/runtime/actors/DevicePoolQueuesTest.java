@@ -1,5 +1,8 @@
 package io.expresso.runtime.actors;
 
+import io.expresso.runtime.TaskKind;
+import io.expresso.runtime.TaskRecords;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Result;
@@ -15,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class DevicePoolQueuesTest {
 
   private static Job job(int partition, long offset) {
-    return new Job(new ConsumerRecord<>(Topics.TASKS_SYNTHETIC, partition, offset, "k", new byte[0]), 0);
+    return new Job(TaskRecords.of(TaskKind.SYNTHETIC, partition, offset, "k", new byte[0]), 0);
   }
 
   private static List<Long> offsets(List<Job> chunk) {
@@ -62,7 +65,7 @@ class DevicePoolQueuesTest {
     DevicePool.Queues q = new DevicePool.Queues(1, costs, 2);
     q.add(job(0, 0));
     q.add(job(0, 1));
-    q.add(new Job(new ConsumerRecord<>(Topics.TASKS_SYNTHETIC, 0, 2L, "k", new byte[0]), 2));
+    q.add(new Job(TaskRecords.of(TaskKind.SYNTHETIC, 0, 2L, "k", new byte[0]), 2));
     q.add(job(0, 3));
     assertThat(offsets(q.nextChunk())).containsExactly(0L, 1L);
     assertThat(offsets(q.nextChunk())).containsExactly(2L);

@@ -81,19 +81,21 @@ class KafkaClientsTest {
   @Test
   void createdTopicsKeepResultsAndDeadLettersAsLongAsAsked() {
     Map<String, NewTopic> byName = new java.util.HashMap<>();
-    new Topics.Creation(12, Topics.CLUSTER_DEFAULT_REPLICATION, Topics.KEEP_FOREVER).topics()
+    new Topics.Creation(12, 2, Topics.CLUSTER_DEFAULT_REPLICATION, Topics.KEEP_FOREVER).topics()
         .forEach(t -> byName.put(t.name(), t));
     assertThat(byName).containsOnlyKeys(Topics.ALL);
     assertThat(byName.get(Topics.RESULTS).configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "-1");
     assertThat(byName.get(Topics.DEAD_LETTERS).configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "-1");
     assertThat(byName.get(Topics.RESULTS).replicationFactor()).as("the cluster's default").isEqualTo((short) -1);
-    assertThat(byName.get(Topics.TASKS_PAIR).numPartitions()).isEqualTo(12);
+    assertThat(byName.get(Topics.RESULTS).numPartitions()).isEqualTo(12);
+    assertThat(byName.get(Topics.TASKS).numPartitions()).as("the task topic's own count").isEqualTo(2);
 
-    Topics.Creation thirtyDays = new Topics.Creation(4, (short) 3, 30L * 24 * 3600 * 1000);
+    Topics.Creation thirtyDays = new Topics.Creation(4, 1, (short) 3, 30L * 24 * 3600 * 1000);
     NewTopic results = thirtyDays.topics().stream().filter(t -> t.name().equals(Topics.RESULTS)).findFirst().orElseThrow();
     assertThat(results.replicationFactor()).isEqualTo((short) 3);
     assertThat(results.configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "2592000000");
-    assertThatThrownBy(() -> new Topics.Creation(4, (short) 0, -1)).hasMessageContaining("replication factor");
-    assertThatThrownBy(() -> new Topics.Creation(4, (short) 1, 0)).hasMessageContaining("retention");
+    assertThatThrownBy(() -> new Topics.Creation(4, 1, (short) 0, -1)).hasMessageContaining("replication factor");
+    assertThatThrownBy(() -> new Topics.Creation(4, 1, (short) 1, 0)).hasMessageContaining("retention");
+    assertThatThrownBy(() -> new Topics.Creation(4, 0, (short) 1, -1)).hasMessageContaining("task topic");
   }
 }

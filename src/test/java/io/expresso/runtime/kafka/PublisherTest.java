@@ -24,19 +24,19 @@ class PublisherTest {
       Topics.ensure(broker.bootstrap(), 2);
       try (Publisher p = new Publisher(broker.bootstrap())) {
         for (int i = 0; i < 500; i++) {
-          p.send(TaskKind.SYNTHETIC.topic(), "pub/synthetic/" + i, TaskMessages.syntheticTask("pub", i, 0));
+          p.send("pub/synthetic/" + i, TaskMessages.syntheticTask("pub", i, 0));
         }
         p.flush();
-        assertThat(endOffsetSum(broker.bootstrap(), Topics.TASKS_SYNTHETIC)).isEqualTo(500);
+        assertThat(endOffsetSum(broker.bootstrap(), Topics.TASKS)).isEqualTo(500);
 
         // larger than the producer's max.request.size (8 MiB): this send fails, flush says so
-        p.sendRaw(Topics.TASKS_SYNTHETIC, "pub/too-large", new byte[9 << 20]);
+        p.sendRaw(TaskKind.SYNTHETIC.messageType(), "pub/too-large", new byte[9 << 20]);
         assertThatThrownBy(p::flush).isInstanceOf(IllegalStateException.class)
             .hasMessageStartingWith("publishing failed: ").hasMessageContaining("max.request.size");
         // the failure is reported once; the publisher goes on serving
-        p.send(TaskKind.SYNTHETIC.topic(), "pub/synthetic/500", TaskMessages.syntheticTask("pub", 500, 0));
+        p.send("pub/synthetic/500", TaskMessages.syntheticTask("pub", 500, 0));
         p.flush();
-        assertThat(endOffsetSum(broker.bootstrap(), Topics.TASKS_SYNTHETIC)).isEqualTo(501);
+        assertThat(endOffsetSum(broker.bootstrap(), Topics.TASKS)).isEqualTo(501);
       }
     }
   }
