@@ -48,7 +48,7 @@ public final class TaskProcessor {
   private volatile boolean torchSeen;
   private final ByteString revisionUtf8;
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
-  private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
+  private final Map<DeviceSlot, ByteString> deviceIds = new ConcurrentHashMap<>();
 
   /** The most of a dead letter's original value kept (the rest is cut, and a header says so). */
   static final int DEAD_LETTER_VALUE_LIMIT = 64 * 1024;
@@ -86,7 +86,7 @@ public final class TaskProcessor {
   }
 
   /** Processes a record that nothing will cancel (tests, local runs). */
-  public Outcome process(ConsumerRecord<String, byte[]> record, Device device) {
+  public Outcome process(ConsumerRecord<String, byte[]> record, DeviceSlot device) {
     return process(record, device, new Cancellation());
   }
 
@@ -95,15 +95,15 @@ public final class TaskProcessor {
    * limit; for a stop, a {@linkplain Outcome#handedBack handed-back} outcome with nothing to produce
    * (the task is released and delivered again).
    */
-  public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel) {
+  public Outcome process(ConsumerRecord<String, byte[]> record, DeviceSlot device, Cancellation cancel) {
     return process(record, device, cancel, 1);
   }
 
   /**
-   * As {@link #process(ConsumerRecord, Device, Cancellation)} for the {@code attempt}-th start of
+   * As {@link #process(ConsumerRecord, DeviceSlot, Cancellation)} for the {@code attempt}-th start of
    * the task (1 + earlier starts that left no result), recorded in the result's provenance.
    */
-  public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel, int attempt) {
+  public Outcome process(ConsumerRecord<String, byte[]> record, DeviceSlot device, Cancellation cancel, int attempt) {
     long startedMs = System.currentTimeMillis();
     long start = System.nanoTime();
     TaskKind kind = TaskKind.ofTopic(record.topic());
@@ -169,7 +169,7 @@ public final class TaskProcessor {
    * down or was lost with a worker each time): it is not run again, but ends as an error result and
    * a dead letter with reason {@code poison: N deliveries}.
    */
-  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int deliveries) {
+  public Outcome poison(ConsumerRecord<String, byte[]> record, DeviceSlot device, int deliveries) {
     TaskKind kind = TaskKind.ofTopic(record.topic());
     observer.onStarted(device, kind);
     String taskId = record.key() != null ? record.key() : record.topic() + "-" + record.partition() + "@" + record.offset();
@@ -233,7 +233,7 @@ public final class TaskProcessor {
         + " [" + record.topic() + "/" + record.partition() + "@" + record.offset() + "]");
   }
 
-  private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, Device device, TaskKind kind,
+  private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, DeviceSlot device, TaskKind kind,
       TaskHeader header, int attempt, long startedMs, double seconds) {
     result.setProvenance(Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
@@ -295,7 +295,7 @@ public final class TaskProcessor {
   }
 
   @SuppressWarnings("unchecked")
-  private Result.Builder evaluate(TaskKind kind, Message task, TaskHeader header, Device device, Cancellation cancel)
+  private Result.Builder evaluate(TaskKind kind, Message task, TaskHeader header, DeviceSlot device, Cancellation cancel)
       throws Exception {
     if (header.getTaskId().isEmpty()) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no header.task_id");
