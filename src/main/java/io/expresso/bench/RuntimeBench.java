@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.expresso.bench.BenchPaths.Run;
 import io.expresso.report.Table;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -35,7 +35,7 @@ public final class RuntimeBench {
    * unmeasured ones; {@code workers} workers with {@code devices} each; {@code rate} tasks/s, or 0
    * to publish as fast as possible.
    */
-  public record Settings(int count, int partitions, List<Device> devices, int workers, int commitIntervalMs,
+  public record Settings(int count, int partitions, List<DeviceSlot> devices, int workers, int commitIntervalMs,
       int acquire, int rounds, int warmup, int rate, boolean json) {}
 
   private static final int RAW = 0;
@@ -45,7 +45,7 @@ public final class RuntimeBench {
 
   private final int count;
   private final int partitions;
-  private final List<Device> ds;
+  private final List<DeviceSlot> ds;
   private final int workers;
   private final int commitIntervalMs;
   private final int acquire;
@@ -101,7 +101,7 @@ public final class RuntimeBench {
     }
   }
 
-  private void print(List<Run[]> results, List<Device> ds, PrintWriter o) throws Exception {
+  private void print(List<Run[]> results, List<DeviceSlot> ds, PrintWriter o) throws Exception {
     double ofRaw = median(results, r -> r[RUNTIME].rate() / r[RAW].rate());
     double ofRelay = median(results, r -> r[RUNTIME].rate() / r[RELAY].rate());
     double relayOfRaw = median(results, r -> r[RELAY].rate() / r[RAW].rate());

@@ -1,7 +1,7 @@
 package io.expresso.cli;
 
 import io.expresso.bench.RuntimeBench;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -70,7 +70,7 @@ final class BenchCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--rate", rate, 0, 100_000_000);
     UsageChecks.range(spec, "--workers", workers, 1, 16);
     UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
-    List<Device> ds = UsageChecks.devices(spec, devices);
+    List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
     new RuntimeBench(new RuntimeBench.Settings(count, partitions, ds, workers, commitIntervalMs, acquire, rounds, warmup, rate,
         json)).run(spec.commandLine().getOut());
     return 0;

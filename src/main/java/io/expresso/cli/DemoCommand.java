@@ -14,7 +14,7 @@ import io.expresso.robust.fleet.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
@@ -85,7 +85,7 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     precision.apply(spec);
-    List<Device> ds = UsageChecks.devices(spec, devices);
+    List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
     if (!List.of("tiny", "small", "off").contains(robustness)) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--robustness must be tiny, small or off, got '" + robustness + "'");
     }

@@ -7,7 +7,7 @@ import io.expresso.engine.ThreadPolicy;
 import io.expresso.engine.GpuPrecision;
 import io.expresso.engine.LoadedTorch;
 import io.expresso.engine.NativeEnvironment;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.Versions;
 import io.expresso.runtime.kafka.ClusterCheck;
 import io.expresso.runtime.kafka.ShareGroup;
@@ -57,13 +57,13 @@ final class DoctorCommand implements Callable<Integer> {
       return checkCluster();
     }
     precision.apply(spec);
-    List<Device> ds = UsageChecks.devices(spec, devices);
+    List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
     PrintWriter out = spec.commandLine().getOut();
     out.println("expresso " + Versions.revision() + ", java " + System.getProperty("java.version") + " ("
         + System.getProperty("java.home") + ")");
-    int gpus = Device.cudaGpuCount();
+    int gpus = DeviceSlot.cudaGpuCount();
     out.println("CUDA: " + (gpus > 0 ? gpus + " GPU(s), CUDA runtime " + cudaVersion() : "no GPU reported by the CUDA driver"));
-    out.println("worker devices (" + devices + "): " + String.join(" ", ds.stream().map(Device::id).toList()));
+    out.println("worker devices (" + devices + "): " + String.join(" ", ds.stream().map(DeviceSlot::id).toList()));
     for (String name : DJL_ENVIRONMENT) {
       String v = System.getenv(name);
       out.println("  " + name + "=" + (v == null ? "(unset)" : v));

@@ -9,7 +9,7 @@ import io.expresso.robust.fleet.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -128,10 +128,10 @@ final class ExperimentCommand implements Runnable {
       precision.apply(spec);
       Scale s;
       RobustnessExperiment exp;
-      List<Device> ds;
+      List<DeviceSlot> ds;
       try {
         s = Scale.fromName(scale);
-        ds = Device.parse(devices);
+        ds = DeviceSlot.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
         exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod,
             new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs, learningRate, batchSize), search, java.util.Map.of());
@@ -165,7 +165,7 @@ final class ExperimentCommand implements Runnable {
       return 0;
     }
 
-    private RobustnessReport runEmbedded(RobustnessExperiment exp, List<Device> ds) throws Exception {
+    private RobustnessReport runEmbedded(RobustnessExperiment exp, List<DeviceSlot> ds) throws Exception {
       System.err.println("robustness: starting an embedded Kafka broker (KRaft) and a worker on " + ds);
       try (EmbeddedBroker broker = EmbeddedBroker.start(0, null); Metrics metrics = new Metrics()) {
         Topics.create(broker.clients(), Topics.Creation.singleNode(4, Topics.DEFAULT_TASK_PARTITIONS));

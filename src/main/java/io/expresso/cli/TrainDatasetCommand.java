@@ -5,7 +5,7 @@ import io.expresso.proto.v1.DatasetTask;
 import io.expresso.report.DatasetReport;
 import io.expresso.report.DatasetTable;
 import io.expresso.runtime.DatasetEvaluator;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.TaskFailure;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -48,7 +48,7 @@ final class TrainDatasetCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     precision.apply(spec);
-    Device d = UsageChecks.devices(spec, device).get(0);
+    DeviceSlot d = UsageChecks.devices(spec, device).get(0);
     List<DatasetTask> tasks = options.tasks(spec, name);
     DatasetEvaluator evaluator = new DatasetEvaluator();
     List<DatasetResult> results = new ArrayList<>();

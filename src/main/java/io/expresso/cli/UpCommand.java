@@ -3,7 +3,7 @@ package io.expresso.cli;
 import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.actors.Worker;
 import io.expresso.runtime.kafka.Aggregator;
@@ -61,7 +61,7 @@ final class UpCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     precision.apply(spec);
-    List<Device> ds = UsageChecks.devices(spec, devices);
+    List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
     UsageChecks.port(spec, "--kafka-port", kafkaPort);
     UsageChecks.port(spec, "--metrics-port", metricsPort);
     UsageChecks.range(spec, "--partitions", partitions, 1, 10_000);

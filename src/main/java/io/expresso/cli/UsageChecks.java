@@ -1,6 +1,6 @@
 package io.expresso.cli;
 
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,9 +11,9 @@ final class UsageChecks {
   private UsageChecks() {}
 
   /** The devices of a {@code --devices} value ({@code auto}, {@code cpu:N}, {@code gpu:0,gpu:1}, {@code gpu:0x4}). */
-  static List<Device> devices(CommandSpec spec, String text) {
+  static List<DeviceSlot> devices(CommandSpec spec, String text) {
     try {
-      return Device.parse(text);
+      return DeviceSlot.parse(text);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -5,7 +5,7 @@ import io.expresso.metrics.Metrics;
 import io.expresso.metrics.TaskMetricsObserver;
 import io.expresso.engine.MemoryBudget;
 import io.expresso.engine.NativeEngine;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskLimits;
@@ -99,7 +99,7 @@ final class WorkerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     precision.apply(spec);
-    List<Device> ds = UsageChecks.devices(spec, devices);
+    List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
     UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
     int[] ports = UsageChecks.portRange(spec, "--metrics-port", metricsPort);
     UsageChecks.range(spec, "--max-deliveries", maxDeliveries, 1, ShareGroup.BROKER_MAX_DELIVERY_LIMIT - 1);

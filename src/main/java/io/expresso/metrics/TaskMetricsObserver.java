@@ -1,7 +1,7 @@
 package io.expresso.metrics;
 
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.TaskFailure;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
@@ -17,23 +17,23 @@ public final class TaskMetricsObserver implements TaskObserver {
   }
 
   @Override
-  public void onStarted(Device device, TaskKind kind) {
+  public void onStarted(DeviceSlot device, TaskKind kind) {
     meters.started(kind.label(), device.id());
   }
 
   @Override
-  public void onFinished(Device device, TaskKind kind, Result result, double seconds) {
+  public void onFinished(DeviceSlot device, TaskKind kind, Result result, double seconds) {
     meters.finished(kind.label(), device.id(), modelOf(result), seconds,
         result.hasError() ? result.getError().getReason() : null);
   }
 
   @Override
-  public void onCancelled(Device device, TaskKind kind, io.expresso.runtime.Cancellation.Reason reason, double seconds) {
+  public void onCancelled(DeviceSlot device, TaskKind kind, io.expresso.runtime.Cancellation.Reason reason, double seconds) {
     meters.cancelled(kind.label(), device.id(), reason.name().toLowerCase(java.util.Locale.ROOT), seconds);
   }
 
   @Override
-  public void onPoison(Device device, TaskKind kind) {
+  public void onPoison(DeviceSlot device, TaskKind kind) {
     meters.poison(kind.label());
   }
 

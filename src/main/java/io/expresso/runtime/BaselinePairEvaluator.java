@@ -23,7 +23,7 @@ public final class BaselinePairEvaluator implements Evaluator<PairTask> {
   }
 
   @Override
-  public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
+  public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
     PairDistinguisher method = WlMethods.byName(task.getMethod().toLowerCase(Locale.ROOT));
     Graph g = decode(task.getGraphFirst(), "graph_first", task);
     Graph h = decode(task.getGraphSecond(), "graph_second", task);

@@ -95,7 +95,7 @@ public final class DatasetEvaluator implements Evaluator<DatasetTask> {
   }
 
   @Override
-  public Result.Builder evaluate(DatasetTask task, Device device, BooleanSupplier cancelled) {
+  public Result.Builder evaluate(DatasetTask task, DeviceSlot device, BooleanSupplier cancelled) {
     String id = "dataset task " + task.getHeader().getTaskId();
     DatasetProtocol p;
     GraphDataset data;

@@ -26,7 +26,7 @@ public interface Evaluator<T extends Message> {
    * batches, epochs or search steps and throw {@link java.util.concurrent.CancellationException}
    * once it is true (the task timed out, or the worker is stopping).
    */
-  Result.Builder evaluate(T task, Device device, java.util.function.BooleanSupplier cancelled) throws Exception;
+  Result.Builder evaluate(T task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) throws Exception;
 
   /**
    * The payload an error result of {@code task} keeps: what names the task, as this evaluator's

@@ -70,7 +70,7 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   }
 
   @Override
-  public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
+  public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
     NetworkSpec spec;
     EvaluationSettings settings;
     try {

@@ -35,7 +35,7 @@ public final class SyntheticEvaluator implements Evaluator<SyntheticTask> {
   }
 
   @Override
-  public Result.Builder evaluate(SyntheticTask task, Device device, BooleanSupplier cancelled) {
+  public Result.Builder evaluate(SyntheticTask task, DeviceSlot device, BooleanSupplier cancelled) {
     if (task.getWorkMs() < 0 || task.getWorkMs() > 600_000) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, "work_ms " + task.getWorkMs() + " outside 0..600000");
     }

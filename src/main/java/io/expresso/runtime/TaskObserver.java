@@ -11,16 +11,16 @@ public interface TaskObserver {
   TaskObserver NONE = new TaskObserver() {};
 
   /** A task was handed to {@code device}. */
-  default void onStarted(Device device, TaskKind kind) {}
+  default void onStarted(DeviceSlot device, TaskKind kind) {}
 
   /** A task finished (successfully or as an error result) after {@code seconds} on the device. */
-  default void onFinished(Device device, TaskKind kind, Result result, double seconds) {}
+  default void onFinished(DeviceSlot device, TaskKind kind, Result result, double seconds) {}
 
   /** A running task was handed back ({@code reason}) after {@code seconds}: no result here, it is released. */
-  default void onCancelled(Device device, TaskKind kind, Cancellation.Reason reason, double seconds) {}
+  default void onCancelled(DeviceSlot device, TaskKind kind, Cancellation.Reason reason, double seconds) {}
 
   /** A task was not run: it had already taken down or been lost with workers too often. */
-  default void onPoison(Device device, TaskKind kind) {}
+  default void onPoison(DeviceSlot device, TaskKind kind) {}
 
   /** {@code tasks} tasks are about to start on a device (each start of a delivery counts once). */
   default void onAttempts(TaskKind kind, int tasks) {}

@@ -48,7 +48,7 @@ public final class TaskProcessor {
   private volatile boolean torchSeen;
   private final ByteString revisionUtf8;
   private final Map<String, ByteString> utf8 = new ConcurrentHashMap<>(); // topics, kinds
-  private final Map<Device, ByteString> deviceIds = new ConcurrentHashMap<>();
+  private final Map<DeviceSlot, ByteString> deviceIds = new ConcurrentHashMap<>();
 
   /** The most of a dead letter's original value kept (the rest is cut, and a header says so). */
   static final int DEAD_LETTER_VALUE_LIMIT = 64 * 1024;
@@ -86,7 +86,7 @@ public final class TaskProcessor {
   }
 
   /** Processes a record that nothing will cancel (tests, local runs). */
-  public Outcome process(ConsumerRecord<String, byte[]> record, Device device) {
+  public Outcome process(ConsumerRecord<String, byte[]> record, DeviceSlot device) {
     return process(record, device, new Cancellation());
   }
 
@@ -95,15 +95,15 @@ public final class TaskProcessor {
    * limit; for a stop, a {@linkplain Outcome#handedBack handed-back} outcome with nothing to produce
    * (the task is released and delivered again).
    */
-  public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel) {
+  public Outcome process(ConsumerRecord<String, byte[]> record, DeviceSlot device, Cancellation cancel) {
     return process(record, device, cancel, 1);
   }
 
   /**
-   * As {@link #process(ConsumerRecord, Device, Cancellation)} for the {@code attempt}-th start of
+   * As {@link #process(ConsumerRecord, DeviceSlot, Cancellation)} for the {@code attempt}-th start of
    * the task (1 + earlier starts that left no result), recorded in the result's provenance.
    */
-  public Outcome process(ConsumerRecord<String, byte[]> record, Device device, Cancellation cancel, int attempt) {
+  public Outcome process(ConsumerRecord<String, byte[]> record, DeviceSlot device, Cancellation cancel, int attempt) {
     long startedMs = System.currentTimeMillis();
     long start = System.nanoTime();
     java.util.Optional<TaskKind> typed = TaskKind.of(record);
@@ -173,7 +173,7 @@ public final class TaskProcessor {
    * down or was lost with a worker each time): it is not run again, but ends as an error result and
    * a dead letter with reason {@code poison: N deliveries}.
    */
-  public Outcome poison(ConsumerRecord<String, byte[]> record, Device device, int deliveries) {
+  public Outcome poison(ConsumerRecord<String, byte[]> record, DeviceSlot device, int deliveries) {
     java.util.Optional<TaskKind> typed = TaskKind.of(record);
     if (typed.isEmpty()) {
       return untyped(record, device, deliveries + 1);
@@ -209,7 +209,7 @@ public final class TaskProcessor {
    * an unknown type): an error result {@code undecodable} and a dead letter, nothing run. It counts
    * in no kind's meters (it has none).
    */
-  private Outcome untyped(ConsumerRecord<String, byte[]> record, Device device, int attempt) {
+  private Outcome untyped(ConsumerRecord<String, byte[]> record, DeviceSlot device, int attempt) {
     org.apache.kafka.common.header.Header h = record.headers().lastHeader(Topics.HEADER_TASK_TYPE);
     String named = h == null || h.value() == null ? "no header " + Topics.HEADER_TASK_TYPE
         : "header " + Topics.HEADER_TASK_TYPE + "='" + bounded(new String(h.value(), StandardCharsets.UTF_8), 200) + "'";
@@ -258,13 +258,13 @@ public final class TaskProcessor {
         + " [" + record.topic() + "/" + record.partition() + "@" + record.offset() + "]");
   }
 
-  private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, Device device, TaskKind kind,
+  private void stamp(Result.Builder result, ConsumerRecord<String, byte[]> record, DeviceSlot device, TaskKind kind,
       TaskHeader header, int attempt, long startedMs, double seconds) {
     result.setProvenance(provenance(record, device, kind.label(), header, attempt, startedMs, seconds,
         device.isGpu() || !ranModel(kind, result) ? 0 : engineThreads()));
   }
 
-  private Provenance.Builder provenance(ConsumerRecord<String, byte[]> record, Device device, String kind,
+  private Provenance.Builder provenance(ConsumerRecord<String, byte[]> record, DeviceSlot device, String kind,
       TaskHeader header, int attempt, long startedMs, double seconds, int intraOpThreads) {
     return Provenance.newBuilder()
         .setWorkerIdBytes(workerIdUtf8)
@@ -326,7 +326,7 @@ public final class TaskProcessor {
   }
 
   @SuppressWarnings("unchecked")
-  private Result.Builder evaluate(TaskKind kind, Message task, TaskHeader header, Device device, Cancellation cancel)
+  private Result.Builder evaluate(TaskKind kind, Message task, TaskHeader header, DeviceSlot device, Cancellation cancel)
       throws Exception {
     if (header.getTaskId().isEmpty()) {
       throw new TaskFailure(TaskFailure.INVALID_TASK, kind.label() + " task has no header.task_id");

@@ -2,7 +2,7 @@ package io.expresso.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -39,7 +39,7 @@ class PublishDatasetTest {
     broker = EmbeddedBroker.start(0, null);
     bootstrap = broker.bootstrap();
     Topics.ensure(bootstrap, 2);
-    worker = Worker.start(Worker.Settings.of(bootstrap, Device.parse("cpu:1")), EvaluatorRegistry.defaults(),
+    worker = Worker.start(Worker.Settings.of(bootstrap, DeviceSlot.parse("cpu:1")), EvaluatorRegistry.defaults(),
         TaskObserver.NONE);
   }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.metrics.ExternalTools;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -97,7 +97,7 @@ class PythonPackageTest {
     Path out = Files.createDirectories(dir.resolve("out"));
     try (EmbeddedBroker secured = EmbeddedBroker.startWithSaslPlain(0, null, users)) {
       Topics.create(secured.clients("alice"), Topics.Creation.singleNode(2, 1));
-      Worker refusing = Worker.start(Worker.Settings.of(secured.clients("alice"), Device.parse("cpu:1")),
+      Worker refusing = Worker.start(Worker.Settings.of(secured.clients("alice"), DeviceSlot.parse("cpu:1")),
           EvaluatorRegistry.defaults(), TaskObserver.NONE); // no --allow-user-models
       try {
         Properties p = new Properties();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -174,7 +174,7 @@ class SecuredClusterTest {
   void aWorkerHandsItsClusterToTheEvaluatorsThatKeepTheirOwnClients() {
     KafkaClients alice = broker.clients("alice");
     EvaluatorRegistry registry = EvaluatorRegistry.defaults();
-    try (Worker w = Worker.start(Worker.Settings.of(alice, Device.parse("cpu:1")).withStopGrace(
+    try (Worker w = Worker.start(Worker.Settings.of(alice, DeviceSlot.parse("cpu:1")).withStopGrace(
         Duration.ofSeconds(1)), registry, TaskObserver.NONE)) {
       assertThat(registry.kafka()).contains(alice); // the checkpoint store of train/attack tasks logs in as alice
     }

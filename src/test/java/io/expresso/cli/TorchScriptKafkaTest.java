@@ -9,7 +9,7 @@ import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.robust.fleet.KafkaModelStore;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskFailure;
 import io.expresso.runtime.TaskKind;
@@ -67,7 +67,7 @@ class TorchScriptKafkaTest {
 
   private void startWorker(boolean allowUserModules) {
     EvaluatorRegistry r = EvaluatorRegistry.defaults();
-    worker = Worker.start(Worker.Settings.of(bootstrap, Device.parse("cpu:1")),
+    worker = Worker.start(Worker.Settings.of(bootstrap, DeviceSlot.parse("cpu:1")),
         allowUserModules ? r.allowUserModules() : r, TaskObserver.NONE);
   }
 

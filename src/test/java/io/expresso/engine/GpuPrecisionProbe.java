@@ -19,7 +19,7 @@ public final class GpuPrecisionProbe {
     say("after-cpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
     Devices.newModel("probe-cpu", ai.djl.Device.cpu()).close(); // a CPU model: the engine started, cuDNN set with it
     say("cudnn-deterministic-cpu-only", String.valueOf(CudnnDeterminism.current()));
-    ai.djl.Device gpu = new io.expresso.runtime.Device("gpu", 1).djl();
+    ai.djl.Device gpu = new io.expresso.runtime.DeviceSlot("gpu", 1).djl();
     say("gpu", gpu.isGpu() + " " + gpu.getDeviceId());
     say("after-gpu", NativeEnvironment.get(GpuPrecision.OVERRIDE));
     say("precision", GpuPrecision.of(gpu).label());

@@ -7,7 +7,7 @@ import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.actors.Worker;
@@ -85,7 +85,7 @@ class LabelCardinalityTest {
       Topics.ensure(broker.bootstrap(), 2);
       Metrics m = new Metrics();
       LiveService live = LiveService.start(broker.bootstrap(), "127.0.0.1", 0, m);
-      try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")),
+      try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse("cpu:1")),
               EvaluatorRegistry.defaults(), new TaskMetricsObserver(m.tasks()));
            Aggregator a = live.aggregator().start();
            Publisher p = new Publisher(broker.bootstrap())) {

@@ -22,14 +22,14 @@ class BaselinePairEvaluatorTest {
   void aCancelledTaskStopsRefining() {
     Cancellation cancel = new Cancellation();
     cancel.cancel(Cancellation.Reason.TIMEOUT);
-    assertThatThrownBy(() -> new BaselinePairEvaluator().evaluate(task(), new Device("cpu", 0), cancel))
+    assertThatThrownBy(() -> new BaselinePairEvaluator().evaluate(task(), new DeviceSlot("cpu", 0), cancel))
         .isInstanceOf(CancellationException.class)
         .hasMessageContaining("colour refinement");
   }
 
   @Test
   void anUncancelledTaskIsExact() {
-    assertThat(new BaselinePairEvaluator().evaluate(task(), new Device("cpu", 0), new Cancellation()).getPair())
+    assertThat(new BaselinePairEvaluator().evaluate(task(), new DeviceSlot("cpu", 0), new Cancellation()).getPair())
         .satisfies(p -> {
           assertThat(p.getDistinguished()).isTrue(); // 3-WL tells decalin from bicyclopentyl
           assertThat(p.getExact()).isTrue();

@@ -37,7 +37,7 @@ class ConcurrentSlotsTest {
     return out;
   }
 
-  private static PairResult judge(TaskProcessor processor, PairTask t, Device device) throws Exception {
+  private static PairResult judge(TaskProcessor processor, PairTask t, DeviceSlot device) throws Exception {
     Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
         device);
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
@@ -51,17 +51,17 @@ class ConcurrentSlotsTest {
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "slots", TaskObserver.NONE);
     List<PairResult> one = new ArrayList<>();
     for (PairTask t : tasks) {
-      one.add(judge(processor, t, new Device("cpu", 0)));
+      one.add(judge(processor, t, new DeviceSlot("cpu", 0)));
     }
 
-    List<Device> slots = Device.parse("cpu:" + tasks.size());
+    List<DeviceSlot> slots = DeviceSlot.parse("cpu:" + tasks.size());
     ExecutorService pool = Executors.newFixedThreadPool(slots.size());
     CountDownLatch go = new CountDownLatch(1);
     List<Future<PairResult>> futures = new ArrayList<>();
     try {
       for (int i = 0; i < tasks.size(); i++) {
         PairTask t = tasks.get(i);
-        Device d = slots.get(i);
+        DeviceSlot d = slots.get(i);
         futures.add(pool.submit(() -> {
           go.await();
           return judge(processor, t, d);

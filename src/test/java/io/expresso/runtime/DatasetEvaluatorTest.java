@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DatasetEvaluatorTest {
 
-  private static final Device CPU = new Device("cpu", 0);
+  private static final DeviceSlot CPU = new DeviceSlot("cpu", 0);
 
   private static DatasetTask.Builder task(String dataset, String model) {
     return DatasetTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("t").setTaskId("t/1"))

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class FailedPairResultTest {
 
   private final TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w1", TaskObserver.NONE);
-  private final Device cpu = new Device("cpu", 0);
+  private final DeviceSlot cpu = new DeviceSlot("cpu", 0);
   private final List<GraphPair> pairs = BuiltinSuite.generate().pairs().toList();
 
   private static PairTask task(GraphPair p, String method, long seed, boolean broken) {
@@ -104,7 +104,7 @@ class FailedPairResultTest {
       }
 
       @Override
-      public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) {
+      public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
         return Result.newBuilder().setPair(PairIdentity.of(task, "nan-model").setDistinguished(true)
             .setT2Test(Double.NaN));
       }

@@ -204,7 +204,7 @@ class FleetIntegrationTest {
     List<Worker> fleet = new ArrayList<>();
     try {
       for (int i = 0; i < 8; i++) {
-        fleet.add(Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("eight-" + i)
+        fleet.add(Worker.start(Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse("cpu:1")).withWorkerId("eight-" + i)
             .withStopGrace(Duration.ofSeconds(30)), EvaluatorRegistry.defaults(), TaskObserver.NONE));
       }
       Thread.sleep(3000); // the members join
@@ -269,7 +269,7 @@ class FleetIntegrationTest {
     String spec = "gin:" + "x".repeat(2 << 20);
     PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId(exp).setTaskId(exp + "/huge")).setMethod(spec)
         .setGraphFirst("C~").setGraphSecond("C~").build();
-    try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("huge-worker"),
+    try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse("cpu:1")).withWorkerId("huge-worker"),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
       p.send(t.getHeader().getTaskId(), t);
@@ -289,7 +289,7 @@ class FleetIntegrationTest {
   @Test
   void aTaskPastItsKindsTimeLimitIsCancelledIntoAnErrorResultAndFreesTheDevice() throws Exception {
     String exp = "timeout";
-    try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("timeout-worker")
+    try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse("cpu:1")).withWorkerId("timeout-worker")
             .withFaults(true).withTimeouts(TaskTimeouts.parse("synthetic=2s")), EvaluatorRegistry.defaults(), TaskObserver.NONE);
          Publisher p = new Publisher(broker.bootstrap())) {
       p.send(exp + "/hang", withId(TaskMessages.syntheticTask(exp, 0, 10, "hang"), exp + "/hang"));

@@ -29,7 +29,7 @@ class GnnPairEvaluatorTest {
         .setTraining(TrainingSettings.newBuilder().setEpochs(2)).setSeed(3).build();
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
     Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
-        new Device("cpu", 0));
+        new DeviceSlot("cpu", 0));
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     Result r = Result.parseFrom(o.records().get(0).value());
     assertThat(r.getPair().getMethod()).startsWith("gin:layers=2,hidden=16");
@@ -47,7 +47,7 @@ class GnnPairEvaluatorTest {
     PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("e/bad")).setGraphFirst(Graph6.encode(p.first()))
         .setGraphSecond(Graph6.encode(p.second())).setMethod("gin:layers=zero").build();
     Outcome o = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE)
-        .process(TaskRecords.of(TaskKind.PAIR, 0, 0L, "e/bad", t.toByteArray()), new Device("cpu", 0));
+        .process(TaskRecords.of(TaskKind.PAIR, 0, 0L, "e/bad", t.toByteArray()), new DeviceSlot("cpu", 0));
     assertThat(o.result().getError().getReason()).isEqualTo(TaskFailure.INVALID_TASK);
     assertThat(o.result().getError().getMessage()).contains("gin:layers=zero");
   }
@@ -65,7 +65,7 @@ class GnnPairEvaluatorTest {
   void aPreCancelledTaskStopsBeforeItsFirstBatch() {
     Cancellation cancel = new Cancellation();
     cancel.cancel(Cancellation.Reason.TIMEOUT);
-    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty, new EvaluatorRegistry()::userModule).evaluate(longGinTask(), new Device("cpu", 0), cancel))
+    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty, new EvaluatorRegistry()::userModule).evaluate(longGinTask(), new DeviceSlot("cpu", 0), cancel))
         .isInstanceOf(CancellationException.class)
         .hasMessageContaining("epoch 1 of 1000");
   }
@@ -97,7 +97,7 @@ class GnnPairEvaluatorTest {
       }
       return cancel.getAsBoolean();
     };
-    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty, new EvaluatorRegistry()::userModule).evaluate(longGinTask(), new Device("cpu", 0), token))
+    assertThatThrownBy(() -> new GnnPairEvaluator(java.util.Optional::empty, new EvaluatorRegistry()::userModule).evaluate(longGinTask(), new DeviceSlot("cpu", 0), token))
         .isInstanceOf(CancellationException.class)
         .hasMessageContaining("epoch 1 of 1000");
     assertThat(queries).as("one batch trained, stopped before the second").hasValue(2);

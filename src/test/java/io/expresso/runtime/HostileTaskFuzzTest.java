@@ -77,7 +77,7 @@ class HostileTaskFuzzTest {
         }
       };
       // small limits, so no hostile task that passes them trains for long
-      Worker.Settings s = Worker.Settings.of(broker.bootstrap(), Device.parse("cpu:1")).withWorkerId("fuzz-worker")
+      Worker.Settings s = Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse("cpu:1")).withWorkerId("fuzz-worker")
           .withLimits(TaskLimits.DEFAULTS.with("epochs=2,q=16,hidden=64,layers=4,dense-vertices=64,cubic-vertices=16,model-vertices=32"))
           .withTimeouts(TaskTimeouts.parse("pair=30s,train=30s,attack=30s,synthetic=10s"));
       AtomicLong peakHeap = new AtomicLong();

@@ -75,7 +75,7 @@ class PairTaskContractTest {
 
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "contract-worker", TaskObserver.NONE);
     Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 2, 40L, "contract/gin/0", task.toByteArray()),
-        new Device("cpu", 0), new Cancellation(), 2);
+        new DeviceSlot("cpu", 0), new Cancellation(), 2);
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     Result r = Result.parseFrom(o.records().get(0).value());
 
@@ -134,7 +134,7 @@ class PairTaskContractTest {
         .setMethod("gin:layers=1,hidden=4,d=4").setTraining(TrainingSettings.newBuilder().setEpochs(1)).build();
     TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w", TaskObserver.NONE);
     Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, 0, 0L, "contract/defaults", task.toByteArray()),
-        new Device("cpu", 0));
+        new DeviceSlot("cpu", 0));
     assertThat(o.failed()).as("%s", o.result().getError().getMessage()).isFalse();
     PairResult pair = Result.parseFrom(o.records().get(0).value()).getPair();
     assertThat(pair.getRpc()).isEqualTo(RpcSettings.newBuilder().setQ(32).setAlpha(0.05).setThresholdMode("rpc")

@@ -78,7 +78,7 @@ class StreamingIntegrationTest {
   }
 
   private static Worker worker(String bootstrap, String id, String devices) {
-    return Worker.start(Worker.Settings.of(bootstrap, Device.parse(devices)).withWorkerId(id),
+    return Worker.start(Worker.Settings.of(bootstrap, DeviceSlot.parse(devices)).withWorkerId(id),
         EvaluatorRegistry.defaults(), TaskObserver.NONE);
   }
 

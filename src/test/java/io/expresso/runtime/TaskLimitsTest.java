@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TaskLimitsTest {
 
-  private final Device cpu = new Device("cpu", 0);
+  private final DeviceSlot cpu = new DeviceSlot("cpu", 0);
 
   private static String cycle(int n) {
     GraphBuilder b = new GraphBuilder(n);

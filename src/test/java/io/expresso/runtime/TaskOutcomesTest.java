@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** How the task processor ends tasks at the edges: timeouts, hand-backs, poison, bounded dead letters, faults behind a flag. */
 class TaskOutcomesTest {
 
-  private final Device cpu = new Device("cpu", 0);
+  private final DeviceSlot cpu = new DeviceSlot("cpu", 0);
 
   private static ConsumerRecord<String, byte[]> record(TaskKind kind, String key, byte[] value) {
     return TaskRecords.of(kind, 1, 5L, key, value);
@@ -62,7 +62,7 @@ class TaskOutcomesTest {
       }
 
       @Override
-      public Result.Builder evaluate(SyntheticTask task, Device device, java.util.function.BooleanSupplier cancelled) {
+      public Result.Builder evaluate(SyntheticTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
         throw new java.util.concurrent.CancellationException("interrupted while waiting");
       }
     });

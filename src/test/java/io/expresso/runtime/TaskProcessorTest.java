@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class TaskProcessorTest {
 
   private final TaskProcessor processor = new TaskProcessor(EvaluatorRegistry.defaults(), "w1", TaskObserver.NONE);
-  private final Device cpu = new Device("cpu", 0);
+  private final DeviceSlot cpu = new DeviceSlot("cpu", 0);
 
   private static ConsumerRecord<String, byte[]> record(TaskKind kind, String key, byte[] value) {
     return TaskRecords.of(kind, 3, 17L, key, value);

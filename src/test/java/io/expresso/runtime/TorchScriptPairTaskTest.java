@@ -36,7 +36,7 @@ class TorchScriptPairTaskTest {
   private static Outcome run(EvaluatorRegistry registry, PairTask t) {
     return new TaskProcessor(registry, "w", TaskObserver.NONE)
         .process(TaskRecords.of(TaskKind.PAIR, 0, 0L, t.getHeader().getTaskId(), t.toByteArray()),
-            new Device("cpu", 0));
+            new DeviceSlot("cpu", 0));
   }
 
   /** A registry whose module store holds the given fixtures under their hashes. */

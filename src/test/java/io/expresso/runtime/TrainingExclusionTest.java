@@ -37,7 +37,7 @@ class TrainingExclusionTest {
     }
 
     @Override
-    public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled) throws Exception {
+    public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) throws Exception {
       most.accumulateAndGet(running.incrementAndGet(), Math::max);
       Thread.sleep(100);
       running.decrementAndGet();
@@ -64,7 +64,7 @@ class TrainingExclusionTest {
           for (int k = 0; k < 3; k++) {
             PairTask t = PairTask.newBuilder().setHeader(TaskHeader.newBuilder().setExperimentId("e").setTaskId("t" + d + "-" + k)).setMethod("probe").build();
             Outcome o = processor.process(TaskRecords.of(TaskKind.PAIR, d, k, t.getHeader().getTaskId(), t.toByteArray()),
-                new Device("cpu", d));
+                new DeviceSlot("cpu", d));
             assertThat(o.failed()).as("task %s failed", t.getHeader().getTaskId()).isFalse();
           }
           return null;
@@ -115,7 +115,7 @@ class TrainingExclusionTest {
       }
 
       @Override
-      public Result.Builder evaluate(PairTask task, Device device, java.util.function.BooleanSupplier cancelled)
+      public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled)
           throws Exception {
         evaluated.incrementAndGet();
         if (task.getHeader().getTaskId().equals("first")) {
@@ -129,10 +129,10 @@ class TrainingExclusionTest {
         TaskObserver.NONE);
     ExecutorService devices = Executors.newFixedThreadPool(2);
     try {
-      Future<Outcome> first = devices.submit(() -> processor.process(record("first", 0), new Device("cpu", 0)));
+      Future<Outcome> first = devices.submit(() -> processor.process(record("first", 0), new DeviceSlot("cpu", 0)));
       holding.await();
       Cancellation second = new Cancellation();
-      Future<Outcome> queued = devices.submit(() -> processor.process(record("second", 1), new Device("cpu", 1), second));
+      Future<Outcome> queued = devices.submit(() -> processor.process(record("second", 1), new DeviceSlot("cpu", 1), second));
       long until = System.nanoTime() + 10_000_000_000L;
       while (!second.isWaiting() && System.nanoTime() < until) {
         Thread.sleep(5);

@@ -1,6 +1,6 @@
 package io.expresso.testing;
 
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.actors.Worker;
@@ -38,7 +38,7 @@ public final class BrokerAndWorker implements BeforeAllCallback, AfterAllCallbac
     broker = EmbeddedBroker.start(0, null);
     Topics.ensure(broker.bootstrap(), 2);
     EvaluatorRegistry registry = EvaluatorRegistry.defaults();
-    worker = Worker.start(Worker.Settings.of(broker.bootstrap(), Device.parse(devices)),
+    worker = Worker.start(Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse(devices)),
         allowUserModules ? registry.allowUserModules() : registry, TaskObserver.NONE);
   }
 

@@ -16,7 +16,7 @@ import io.expresso.proto.v1.PairResult;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Provenance;
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.actors.Worker;
@@ -88,7 +88,7 @@ class LiveSystemTest {
     broker = EmbeddedBroker.start(0, null);
     Topics.ensure(broker.bootstrap(), 4);
     metrics = new Metrics();
-    List<Device> devices = Device.parse("cpu:2");
+    List<DeviceSlot> devices = DeviceSlot.parse("cpu:2");
     devices.forEach(d -> metrics.tasks().registerDevice(d.id()));
     live = LiveService.start(broker.bootstrap(), "127.0.0.1", 0, metrics);
     aggregator = live.aggregator().start();

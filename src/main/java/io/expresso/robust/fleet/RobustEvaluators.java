@@ -8,7 +8,7 @@ import io.expresso.robust.RobustProtos;
 import io.expresso.proto.v1.AttackTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.TrainTask;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.Evaluator;
 import io.expresso.runtime.EvaluatorProvider;
 import io.expresso.runtime.EvaluatorRegistry;
@@ -64,7 +64,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
 
       @Override
-      public Result.Builder evaluate(TrainTask task, Device device, BooleanSupplier cancelled) {
+      public Result.Builder evaluate(TrainTask task, DeviceSlot device, BooleanSupplier cancelled) {
         return train(task, device, cancelled);
       }
 
@@ -80,7 +80,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
       }
 
       @Override
-      public Result.Builder evaluate(AttackTask task, Device device, BooleanSupplier cancelled) {
+      public Result.Builder evaluate(AttackTask task, DeviceSlot device, BooleanSupplier cancelled) {
         return attack(task, device, cancelled);
       }
 
@@ -137,12 +137,12 @@ public final class RobustEvaluators implements EvaluatorProvider {
     return s;
   }
 
-  private JobRunner runner(Device device) {
+  private JobRunner runner(DeviceSlot device) {
     ModelStore s = store();
     return runners.computeIfAbsent(device.id(), id -> new JobRunner(s, device.modelName()));
   }
 
-  Result.Builder train(TrainTask task, Device device, BooleanSupplier cancelled) {
+  Result.Builder train(TrainTask task, DeviceSlot device, BooleanSupplier cancelled) {
     TrainOutcome o;
     try {
       TrainProgressPublisher p = progress();
@@ -156,7 +156,7 @@ public final class RobustEvaluators implements EvaluatorProvider {
     return Result.newBuilder().setTrain(RobustProtos.result(o));
   }
 
-  Result.Builder attack(AttackTask task, Device device, BooleanSupplier cancelled) {
+  Result.Builder attack(AttackTask task, DeviceSlot device, BooleanSupplier cancelled) {
     AttackOutcome o;
     try {
       o = runner(device).attack(RobustProtos.job(task.getJob()), cancelled);

@@ -1,6 +1,6 @@
 package io.expresso.runtime.actors;
 
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import java.util.EnumMap;
@@ -25,7 +25,7 @@ final class CostModel implements TaskObserver {
   }
 
   @Override
-  public synchronized void onFinished(Device device, TaskKind kind, io.expresso.proto.v1.Result result, double seconds) {
+  public synchronized void onFinished(DeviceSlot device, TaskKind kind, io.expresso.proto.v1.Result result, double seconds) {
     double us = seconds * 1e6;
     micros.merge(kind, us, (old, x) -> 0.9 * old + 0.1 * x);
   }

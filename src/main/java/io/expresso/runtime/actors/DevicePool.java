@@ -1,6 +1,6 @@
 package io.expresso.runtime.actors;
 
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,10 +40,10 @@ final class DevicePool {
 
   private DevicePool() {}
 
-  static Behavior<Command> create(List<Device> devices, DeviceWorker.Settings settings, CostModel costs) {
+  static Behavior<Command> create(List<DeviceSlot> devices, DeviceWorker.Settings settings, CostModel costs) {
     return Behaviors.setup(ctx -> {
       ArrayDeque<ActorRef<DeviceWorker.Command>> idle = new ArrayDeque<>();
-      for (Device d : devices) {
+      for (DeviceSlot d : devices) {
         idle.add(ctx.spawn(DeviceWorker.create(d, settings, ctx.getSelf()),
             "device-" + d.type() + "-" + d.index() + "-" + d.slot(), DispatcherSelector.fromConfig(DeviceWorker.dispatcher(d))));
       }

@@ -1,7 +1,7 @@
 package io.expresso.runtime.actors;
 
 import io.expresso.runtime.Cancellation;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.TaskProcessor;
@@ -54,7 +54,7 @@ final class DeviceWorker {
 
   private DeviceWorker() {}
 
-  static Behavior<Command> create(Device device, Settings settings, ActorRef<DevicePool.Command> pool) {
+  static Behavior<Command> create(DeviceSlot device, Settings settings, ActorRef<DevicePool.Command> pool) {
     return Behaviors.setup(ctx -> {
       Watchdog watchdog = new Watchdog(settings.timeouts());
       // one periodic check per device instead of a timer per task: a no-op task must not pay for
@@ -110,7 +110,7 @@ final class DeviceWorker {
     }
   }
 
-  private static void runChunk(List<Job> jobs, Device device, Settings s, Watchdog watchdog) {
+  private static void runChunk(List<Job> jobs, DeviceSlot device, Settings s, Watchdog watchdog) {
     List<Job> toRun = new ArrayList<>(jobs.size());
     for (Job j : jobs) {
       if (j.priorAttempts() >= s.maxAttempts()) {
@@ -140,14 +140,14 @@ final class DeviceWorker {
   }
 
   /** The dispatcher config path of {@code device}: one thread, pinned to that device's actor. */
-  static String dispatcher(Device device) {
+  static String dispatcher(DeviceSlot device) {
     return "expresso.dispatchers." + device.type() + "-" + device.index() + "-" + device.slot();
   }
 
   /** HOCON for the per-device dispatchers. */
-  static String dispatcherConfig(Iterable<Device> devices) {
+  static String dispatcherConfig(Iterable<DeviceSlot> devices) {
     StringBuilder sb = new StringBuilder();
-    for (Device d : devices) {
+    for (DeviceSlot d : devices) {
       sb.append(dispatcher(d)).append(" {\n")
           .append("  type = PinnedDispatcher\n")
           .append("  executor = thread-pool-executor\n")

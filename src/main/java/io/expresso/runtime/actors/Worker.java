@@ -3,7 +3,7 @@ package io.expresso.runtime.actors;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.expresso.runtime.Cancellation;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskLimits;
@@ -70,7 +70,7 @@ public final class Worker implements AutoCloseable {
    * @param allowFaults honour synthetic tasks' fault injection (chaos testing only)
    * @param limits the work one task may ask for (graph sizes, epochs, model size), checked before it runs
    */
-  public record Settings(KafkaClients kafka, List<Device> devices, String workerId, int acquire, Duration stopGrace,
+  public record Settings(KafkaClients kafka, List<DeviceSlot> devices, String workerId, int acquire, Duration stopGrace,
       TaskTimeouts timeouts, int maxDeliveries, boolean allowFaults, TaskLimits limits) {
 
     /** Default stop grace: deploy/'s terminationGracePeriodSeconds (600) less a margin to hand the rest back. */
@@ -85,11 +85,11 @@ public final class Worker implements AutoCloseable {
     }
 
     /** Defaults on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
-    public static Settings of(String bootstrap, List<Device> devices) {
+    public static Settings of(String bootstrap, List<DeviceSlot> devices) {
       return of(KafkaClients.of(bootstrap), devices);
     }
 
-    public static Settings of(KafkaClients kafka, List<Device> devices) {
+    public static Settings of(KafkaClients kafka, List<DeviceSlot> devices) {
       return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8), 1,
           DEFAULT_STOP_GRACE, TaskTimeouts.DEFAULTS, DEFAULT_MAX_DELIVERIES, false, TaskLimits.DEFAULTS);
     }
@@ -140,25 +140,25 @@ public final class Worker implements AutoCloseable {
     CostModel costs = new CostModel();
     TaskObserver both = new TaskObserver() {
       @Override
-      public void onStarted(Device device, TaskKind kind) {
+      public void onStarted(DeviceSlot device, TaskKind kind) {
         observer.onStarted(device, kind);
       }
 
       @Override
-      public void onFinished(Device device, TaskKind kind, io.expresso.proto.v1.Result result, double seconds) {
+      public void onFinished(DeviceSlot device, TaskKind kind, io.expresso.proto.v1.Result result, double seconds) {
         costs.onFinished(device, kind, result, seconds);
         finished.incrementAndGet();
         observer.onFinished(device, kind, result, seconds);
       }
 
       @Override
-      public void onCancelled(Device device, TaskKind kind, Cancellation.Reason reason, double seconds) {
+      public void onCancelled(DeviceSlot device, TaskKind kind, Cancellation.Reason reason, double seconds) {
         cancelled.incrementAndGet();
         observer.onCancelled(device, kind, reason, seconds);
       }
 
       @Override
-      public void onPoison(Device device, TaskKind kind) {
+      public void onPoison(DeviceSlot device, TaskKind kind) {
         observer.onPoison(device, kind);
       }
 

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.expresso.metrics.MeterNames;
 import io.expresso.metrics.Metrics;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
@@ -36,7 +36,7 @@ class TrainProgressKafkaTest {
       Topics.create(broker.clients(), Topics.Creation.singleNode(2, 1));
       try (Metrics metrics = new Metrics();
           LiveService live = LiveService.start(broker.clients(), "127.0.0.1", 0, metrics);
-          Worker w = Worker.start(Worker.Settings.of(broker.clients(), Device.parse("cpu:1")),
+          Worker w = Worker.start(Worker.Settings.of(broker.clients(), DeviceSlot.parse("cpu:1")),
               EvaluatorRegistry.defaults(), TaskObserver.NONE);
           Publisher publisher = new Publisher(broker.clients())) {
         publisher.send(StudyJobs.taskId(job), StudyTasks.trainTask("it-progress", job));

@@ -6,7 +6,7 @@ import io.expresso.runtime.TaskRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.proto.v1.Result;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.kafka.Topics;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ class DevicePoolQueuesTest {
   @Test
   void cheapTasksTravelManyToAChunkAndDroppedOnesAreSkipped() {
     CostModel costs = new CostModel();
-    costs.onFinished(new Device("cpu", 0), TaskKind.SYNTHETIC, Result.getDefaultInstance(), 10e-6); // 10 µs each
+    costs.onFinished(new DeviceSlot("cpu", 0), TaskKind.SYNTHETIC, Result.getDefaultInstance(), 10e-6); // 10 µs each
     DevicePool.Queues q = new DevicePool.Queues(1, costs, 2);
     List<Job> jobs = new ArrayList<>();
     for (long o = 0; o < 100; o++) {
@@ -61,7 +61,7 @@ class DevicePoolQueuesTest {
   @Test
   void aTaskStartedTwiceBeforeRunsAlone() {
     CostModel costs = new CostModel();
-    costs.onFinished(new Device("cpu", 0), TaskKind.SYNTHETIC, Result.getDefaultInstance(), 10e-6);
+    costs.onFinished(new DeviceSlot("cpu", 0), TaskKind.SYNTHETIC, Result.getDefaultInstance(), 10e-6);
     DevicePool.Queues q = new DevicePool.Queues(1, costs, 2);
     q.add(job(0, 0));
     q.add(job(0, 1));

@@ -9,16 +9,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A compute device a worker owns, one evaluation at a time: {@code cpu:0}, {@code cpu:1}, … (CPU
- * devices all share the machine's CPU), {@code gpu:0}, … or, where several evaluations share one GPU,
- * its slots {@code gpu:0/0}, {@code gpu:0/1}, …
+ * A device slot of a worker: where one evaluation at a time runs, and what one share consumer
+ * acquires tasks for. {@code cpu:0}, {@code cpu:1}, … (CPU slots all share the machine's CPU),
+ * {@code gpu:0}, … or, where several evaluations share one GPU, its slots {@code gpu:0/0},
+ * {@code gpu:0/1}, … The DJL device a slot's models run on is {@link #djl()} (made by
+ * {@link Devices}, the engine's one maker of DJL devices).
  *
  * @param type {@code cpu} or {@code gpu}
  * @param index the device's index within its type
  * @param slot which of the GPU's concurrent evaluations this is (0 for CPU devices)
  * @param slots how many evaluations share the GPU (1 for CPU devices)
  */
-public record Device(String type, int index, int slot, int slots) {
+public record DeviceSlot(String type, int index, int slot, int slots) {
 
   /**
    * Evaluations sharing one GPU under {@code --devices auto}. One BREC PPGN evaluation kept an
@@ -31,7 +33,7 @@ public record Device(String type, int index, int slot, int slots) {
   private static final Pattern CPU_N = Pattern.compile("cpu:(\\d+)");
   private static final Pattern SLOTS = Pattern.compile("(.*?)x(\\d+)");
 
-  public Device {
+  public DeviceSlot {
     if (!type.equals("cpu") && !type.equals("gpu")) {
       throw new IllegalArgumentException("device type must be cpu or gpu, got '" + type + "'");
     }
@@ -42,7 +44,7 @@ public record Device(String type, int index, int slot, int slots) {
   }
 
   /** A device of its own: no other evaluation shares it. */
-  public Device(String type, int index) {
+  public DeviceSlot(String type, int index) {
     this(type, index, 0, 1);
   }
 
@@ -77,17 +79,17 @@ public record Device(String type, int index, int slot, int slots) {
    * ({@code gpu:K}, {@code cpu}), a GPU optionally with its number of concurrent evaluations
    * ({@code gpu:0x4}).
    */
-  public static List<Device> parse(String spec) {
-    return parse(spec, Device::cudaGpuCount);
+  public static List<DeviceSlot> parse(String spec) {
+    return parse(spec, DeviceSlot::cudaGpuCount);
   }
 
   /** {@link #parse(String)} with the GPU count that {@code auto} uses given. */
-  static List<Device> parse(String spec, IntSupplier gpuCount) {
+  static List<DeviceSlot> parse(String spec, IntSupplier gpuCount) {
     String s = spec == null ? "" : spec.strip();
     if (s.equals("auto")) {
       int gpus = gpuCount.getAsInt();
       if (gpus > 0) {
-        List<Device> out = new ArrayList<>(gpus);
+        List<DeviceSlot> out = new ArrayList<>(gpus);
         for (int i = 0; i < gpus; i++) {
           slots(out, i, AUTO_GPU_SLOTS);
         }
@@ -103,7 +105,7 @@ public record Device(String type, int index, int slot, int slots) {
       }
       return cpus(n);
     }
-    List<Device> out = new ArrayList<>();
+    List<DeviceSlot> out = new ArrayList<>();
     int cpus = 0;
     for (String part : s.split(",", -1)) {
       String p = part.strip();
@@ -125,7 +127,7 @@ public record Device(String type, int index, int slot, int slots) {
             + "' is not a device; use auto, cpu:N or a list like gpu:0,gpu:1 or gpu:0x4");
       }
       if (!one.isGpu()) {
-        out.add(new Device("cpu", cpus++));
+        out.add(new DeviceSlot("cpu", cpus++));
         continue;
       }
       int gpu = one.getDeviceId();
@@ -155,16 +157,16 @@ public record Device(String type, int index, int slot, int slots) {
     }
   }
 
-  private static void slots(List<Device> out, int gpu, int slots) {
+  private static void slots(List<DeviceSlot> out, int gpu, int slots) {
     for (int k = 0; k < slots; k++) {
-      out.add(new Device("gpu", gpu, k, slots));
+      out.add(new DeviceSlot("gpu", gpu, k, slots));
     }
   }
 
-  private static List<Device> cpus(int n) {
-    List<Device> out = new ArrayList<>(n);
+  private static List<DeviceSlot> cpus(int n) {
+    List<DeviceSlot> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      out.add(new Device("cpu", i));
+      out.add(new DeviceSlot("cpu", i));
     }
     return List.copyOf(out);
   }
