@@ -152,11 +152,24 @@ public final class KafkaCluster implements AutoCloseable {
    * coordinator. Kafka places the key {@code group:topicId:partition} by its string hash.
    */
   public int shareStatePartition(String group, String topic, int partition) throws Exception {
+    // the share-state topic is made when the first share group needs it: on a loaded machine its
+    // metadata can reach the broker asked after the workers already serve, so ask again for a while
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     try (Admin admin = admin()) {
-      Map<String, TopicDescription> d = admin.describeTopics(List.of(topic, SHARE_STATE_TOPIC)).allTopicNames()
-          .get(30, TimeUnit.SECONDS);
-      String key = group + ":" + d.get(topic).topicId() + ":" + partition;
-      return Utils.abs(key.hashCode()) % d.get(SHARE_STATE_TOPIC).partitions().size();
+      while (true) {
+        try {
+          Map<String, TopicDescription> d = admin.describeTopics(List.of(topic, SHARE_STATE_TOPIC)).allTopicNames()
+              .get(30, TimeUnit.SECONDS);
+          String key = group + ":" + d.get(topic).topicId() + ":" + partition;
+          return Utils.abs(key.hashCode()) % d.get(SHARE_STATE_TOPIC).partitions().size();
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+              || System.nanoTime() > deadline) {
+            throw e;
+          }
+          Thread.sleep(250);
+        }
+      }
     }
   }
 
