@@ -6,7 +6,7 @@ import io.expresso.robust.ModelStore;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.TrainJob;
-import io.expresso.runtime.Device;
+import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskKind;
@@ -85,7 +85,7 @@ public final class TrainTasksSideBySide {
     try {
       List<Future<?>> running = new ArrayList<>();
       for (int d = 0; d < devices; d++) {
-        Device device = new Device("cpu", d);
+        DeviceSlot device = new DeviceSlot("cpu", d);
         running.add(pool.submit(() -> {
           for (ConsumerRecord<String, byte[]> r = queue.poll(); r != null; r = queue.poll()) {
             if (oneAtATime) {
