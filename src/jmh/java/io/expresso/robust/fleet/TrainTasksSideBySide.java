@@ -20,7 +20,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.locks.ReentrantLock;
+import io.expresso.runtime.kafka.Topics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * N count-training tasks on a worker's D CPU devices, through the worker's task processor (each
@@ -78,7 +80,11 @@ public final class TrainTasksSideBySide {
       j = new TrainJob(j.modelId() + "/r" + round + (oneAtATime ? "l" : "f"), j.spec(), j.pattern(), j.dataset(),
           j.scale(), j.seed(), null, j.testOn(), 0, epochs);
       TrainTask task = StudyTasks.trainTask("bench", j);
-      queue.add(new ConsumerRecord<>(TaskKind.TRAIN.topic(), k, 0, task.getHeader().getTaskId(), task.toByteArray()));
+      ConsumerRecord<String, byte[]> r = new ConsumerRecord<>(Topics.TASKS, k, 0, task.getHeader().getTaskId(),
+          task.toByteArray());
+      r.headers().add(new RecordHeader(Topics.HEADER_TASK_TYPE,
+          TaskKind.TRAIN.messageType().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      queue.add(r);
     }
     ExecutorService pool = Executors.newFixedThreadPool(devices);
     long start = System.nanoTime();

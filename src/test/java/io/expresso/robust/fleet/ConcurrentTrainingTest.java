@@ -16,6 +16,7 @@ import io.expresso.runtime.Outcome;
 import io.expresso.runtime.TaskKind;
 import io.expresso.runtime.TaskObserver;
 import io.expresso.runtime.TaskProcessor;
+import io.expresso.runtime.TaskRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +113,7 @@ class ConcurrentTrainingTest {
 
   private static ConsumerRecord<String, byte[]> record(TrainJob job, int partition) {
     TrainTask task = StudyTasks.trainTask("concurrent", job);
-    return new ConsumerRecord<>(TaskKind.TRAIN.topic(), partition, 0, task.getHeader().getTaskId(), task.toByteArray());
+    return TaskRecords.of(TaskKind.TRAIN, partition, 0, task.getHeader().getTaskId(), task.toByteArray());
   }
 
   @Test
