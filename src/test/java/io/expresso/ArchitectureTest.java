@@ -132,6 +132,23 @@ class ArchitectureTest {
     assertThat(documented.get("engine")).isEmpty();
   }
 
+  /**
+   * DJL's gradient collector is one per process (a static flag): a trainer that used it would fail
+   * beside another training, so every trainer records its own thread's gradients (ThreadGradients).
+   */
+  @Test
+  void noTrainerUsesDjlsProcessWideGradientCollector() throws IOException {
+    List<String> users = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        if (withoutCommentsAndStrings(Files.readString(f)).contains("newGradientCollector(")) {
+          users.add(SOURCES.relativize(f).toString());
+        }
+      }
+    }
+    assertThat(users).as("sources calling newGradientCollector(); use engine.ThreadGradients").isEmpty();
+  }
+
   @Test
   void theGraphHasNoCircle() {
     Map<String, Integer> state = new TreeMap<>();

@@ -28,7 +28,6 @@ public final class Cancellation implements BooleanSupplier {
   }
 
   private final AtomicReference<Reason> reason = new AtomicReference<>();
-  private volatile boolean waiting;
 
   /** Cancels with {@code why}; the first reason given is the one kept. */
   public void cancel(Reason why) {
@@ -44,15 +43,5 @@ public final class Cancellation implements BooleanSupplier {
   /** The reason, or null while not cancelled. */
   public Reason reason() {
     return reason.get();
-  }
-
-  /** Set while the task waits for its worker's one training slot, before it has done any work. */
-  void waiting(boolean w) {
-    waiting = w;
-  }
-
-  /** True while the task waits for the training slot: cancelling it then loses nothing. */
-  public boolean isWaiting() {
-    return waiting;
   }
 }

@@ -43,11 +43,6 @@ public final class DatasetEvaluator implements Evaluator<DatasetTask> {
   }
 
   @Override
-  public boolean trainsWithDjl(DatasetTask task) {
-    return true;
-  }
-
-  @Override
   public String toString() {
     return "dataset-classifier";
   }

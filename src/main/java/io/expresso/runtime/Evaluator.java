@@ -38,13 +38,4 @@ public interface Evaluator<T extends Message> {
   default Result.Builder identity(T task) {
     return null;
   }
-
-  /**
-   * True if the task trains with DJL: DJL's PyTorch engine allows one gradient collector per
-   * process, so such tasks run one at a time per worker, whatever the device count. Train tasks
-   * are always treated so.
-   */
-  default boolean trainsWithDjl(T task) {
-    return false;
-  }
 }

@@ -36,9 +36,6 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  */
 public final class TaskProcessor {
 
-  /** One DJL training at a time in this process (PyTorch engine: one gradient collector per process). */
-  private static final java.util.concurrent.locks.ReentrantLock TRAINING = new java.util.concurrent.locks.ReentrantLock();
-
   private final EvaluatorRegistry registry;
   private final TaskObserver observer;
   // provenance strings that are the same for many results, UTF-8 encoded once: encoding them
@@ -333,42 +330,12 @@ public final class TaskProcessor {
     }
     limits.check(kind, task);
     Evaluator<Message> e = registry.find(kind, task);
-    Result.Builder b;
-    if (kind == TaskKind.TRAIN || e.trainsWithDjl(task)) {
-      acquireTraining(cancel);
-      try {
-        b = e.evaluate(task, device, cancel);
-      } finally {
-        TRAINING.unlock();
-      }
-    } else {
-      b = e.evaluate(task, device, cancel);
-    }
+    // trainings run side by side on a worker's devices: each records its own gradients (ThreadGradients)
+    Result.Builder b = e.evaluate(task, device, cancel);
     if (b == null || b.getPayloadCase() == Result.PayloadCase.PAYLOAD_NOT_SET) {
       throw new TaskFailure(TaskFailure.EXCEPTION, "evaluator " + e + " returned no result payload");
     }
     return b;
-  }
-
-  /**
-   * Waits for this process's training slot, marked {@linkplain Cancellation#isWaiting waiting} the
-   * while, and gives up with {@link CancellationException} once {@code cancel} is set: a task
-   * queued behind a long training is handed back at once when its partition moves.
-   */
-  private static void acquireTraining(Cancellation cancel) {
-    cancel.waiting(true);
-    try {
-      while (!TRAINING.tryLock(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-        if (cancel.getAsBoolean()) {
-          throw new CancellationException("cancelled while waiting for this worker's training slot");
-        }
-      }
-    } catch (InterruptedException x) {
-      Thread.currentThread().interrupt();
-      throw new CancellationException("interrupted while waiting for this worker's training slot");
-    } finally {
-      cancel.waiting(false);
-    }
   }
 
   /**

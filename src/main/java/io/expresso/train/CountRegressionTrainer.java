@@ -18,6 +18,7 @@ import io.expresso.count.Pattern;
 import io.expresso.count.SplitMix64;
 import io.expresso.graph.Graph;
 import io.expresso.engine.EngineSeeds;
+import io.expresso.engine.ThreadGradients;
 import io.expresso.model.GraphRegressor;
 import io.expresso.model.RegressorSpec;
 import java.util.ArrayList;
@@ -276,7 +277,7 @@ public final class CountRegressionTrainer {
           try (NDManager sub = trainer.getManager().newSubManager()) {
             NDList in = m.net().inputs(sub, batch);
             NDArray label = sub.create(y);
-            try (GradientCollector gc = trainer.newGradientCollector()) {
+            try (GradientCollector gc = new ThreadGradients()) { // this thread's graph only: trainings run side by side
               NDList pred = trainer.forward(in);
               NDArray loss = trainer.getLoss().evaluate(new NDList(label), pred);
               float l = loss.getFloat();

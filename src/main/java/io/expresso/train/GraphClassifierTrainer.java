@@ -11,6 +11,7 @@ import ai.djl.training.Trainer;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import io.expresso.count.SplitMix64;
+import io.expresso.engine.ThreadGradients;
 import io.expresso.graph.Graph;
 import io.expresso.model.GraphBatch;
 import io.expresso.model.GraphModel;
@@ -161,7 +162,7 @@ public final class GraphClassifierTrainer {
             NDList in = model.encode(sub, batch, signs);
             NDArray y = regression ? sub.create(values(train.targets(), picked), new Shape(picked.length, 1))
                 : sub.create(classes(train.labels(), picked));
-            try (GradientCollector gc = trainer.newGradientCollector()) {
+            try (GradientCollector gc = new ThreadGradients()) { // this thread's graph only: trainings run side by side
               NDList out = trainer.forward(in);
               NDArray loss = trainer.getLoss().evaluate(new NDList(y), out);
               float l = loss.getFloat();
