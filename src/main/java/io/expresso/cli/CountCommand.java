@@ -116,6 +116,12 @@ final class CountCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "PREFIX", description = "Output path prefix.")
     Path prefix;
 
+    @Option(names = "--study-split", description = "sbm only: also write the robustness study's 30/20/50 split of"
+        + " these graphs as PREFIX.train, .validation and .test (.g6, .csv): with --seed "
+        + io.expresso.robust.StudyData.DATA_SEED + " exactly what a train task of --graphs N trains, selects"
+        + " and tests on")
+    boolean studySplit;
+
     @Override
     public Integer call() throws Exception {
       if (size < 0) {
@@ -133,6 +139,9 @@ final class CountCommand implements Callable<Integer> {
         default -> throw new CommandLine.ParameterException(spec.commandLine(),
             "unknown model '" + model + "'; valid: sbm, er");
       };
+      if (studySplit && !model.equals("sbm")) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--study-split needs --model sbm, got '" + model + "'");
+      }
       io.expresso.count.CountingDataset d = io.expresso.count.CountingDataset.generate(size, seed, generator);
       Path g6 = Path.of(prefix + ".g6");
       Path csv = Path.of(prefix + ".csv");
@@ -140,6 +149,16 @@ final class CountCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.printf(java.util.Locale.ROOT, "wrote %d graphs (mean %.2f edges) to %s and counts to %s%n",
           size, d.meanEdges(), g6, csv);
+      if (studySplit) {
+        // the study's own split of the same graphs (RobustnessData generates them as above)
+        io.expresso.count.CountingSplit split = io.expresso.count.RobustnessData.sbm(size, seed);
+        for (var part : java.util.Map.of("train", split.train(), "validation", split.validation(), "test", split.test())
+            .entrySet()) {
+          part.getValue().write(Path.of(prefix + "." + part.getKey() + ".g6"), Path.of(prefix + "." + part.getKey() + ".csv"));
+          out.printf(java.util.Locale.ROOT, "wrote the study's %s split: %d graphs to %s.%s.g6/.csv%n", part.getKey(),
+              part.getValue().graphs().size(), prefix, part.getKey());
+        }
+      }
       out.flush();
       return 0;
     }

@@ -2,6 +2,7 @@ package io.expresso.cli;
 
 import io.expresso.robust.fleet.StudyTasks;
 import io.expresso.count.Pattern;
+import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.Scale;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.TrainJob;
@@ -52,6 +53,23 @@ final class PublishTrainCommand implements Callable<Integer> {
       description = "initialisation seeds A..B, one task each (default: ${DEFAULT-VALUE})")
   String seeds;
 
+  @Option(names = "--graphs", paramLabel = "N", defaultValue = "0",
+      description = "graphs in the dataset instead of the scale's (split 30/20/50; the paper: 5000)")
+  int graphs;
+
+  @Option(names = "--max-epochs", paramLabel = "E", defaultValue = "0",
+      description = "the most training epochs instead of the scale's cap (early stopping may end sooner);"
+          + " the result records it")
+  int maxEpochs;
+
+  @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "0",
+      description = "Adam's initial learning rate instead of the recipe's; the checkpoint key then carries it")
+  float learningRate;
+
+  @Option(names = "--batch-size", paramLabel = "B", defaultValue = "0",
+      description = "graphs per training step instead of the recipe's; the checkpoint key then carries it")
+  int batchSize;
+
   @Override
   public Integer call() {
     List<TrainJob> jobs = new ArrayList<>();
@@ -60,12 +78,13 @@ final class PublishTrainCommand implements Callable<Integer> {
       Scale s = Scale.fromName(scale);
       resolved = StudyJobs.resolveSpec(model, pattern, s);
       String d = dataset != null ? dataset : s.attackDataset();
+      RobustnessExperiment.Sizes sizes = new RobustnessExperiment.Sizes(graphs, 0, maxEpochs, learningRate, batchSize);
       int[] range = Ranges.option(spec, "--seeds", seeds);
       if (range[1] - range[0] >= 1000) {
         throw new IllegalArgumentException("--seeds '" + seeds + "' asks for more than 1000 train tasks");
       }
       for (long seed = range[0]; seed <= range[1]; seed++) {
-        jobs.add(StudyJobs.train(common.experiment, resolved, pattern, d, s, seed));
+        jobs.add(StudyJobs.train(common.experiment, resolved, pattern, d, s, seed, sizes));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -86,7 +105,8 @@ final class PublishTrainCommand implements Callable<Integer> {
     PrintWriter o = spec.commandLine().getOut();
     o.println("published " + published + " train task" + (published == 1 ? "" : "s") + " (" + resolved
         + " counting " + pattern.cliName() + " on " + first.dataset() + ", scale " + first.scale().cliName()
-        + ", seeds " + seeds + ") to " + Topics.TASKS + " for experiment " + common.experiment);
+        + ", seeds " + seeds + ", " + first.datasetSize() + " graphs, at most "
+        + (first.maxEpochs() > 0 ? first.maxEpochs() : first.scale().epochs()) + " epochs) to " + Topics.TASKS + " for experiment " + common.experiment);
     PublishCommand.Common.printSkipped(o, jobs.size() - published);
     o.println("checkpoint keys (for 'expresso publish attack --checkpoint KEY' once trained):");
     for (TrainJob j : jobs) {

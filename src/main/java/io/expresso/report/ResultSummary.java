@@ -39,9 +39,14 @@ public final class ResultSummary {
    * @param testLc the same, normalised by the true count
    * @param correctTest test graphs whose rounded prediction is the true count
    * @param seconds the worker's compute time for the task (data, training, testing)
+   * @param bestEpoch the epoch whose weights were kept (lowest validation ℓ1)
+   * @param maxEpochs the job's epoch cap, 0 for its scale's
+   * @param validationL1 the validation ℓ1 at the best epoch
+   * @param trainSeconds the training time of the attempt that finished the job
    */
   public record TrainRow(String taskId, String checkpoint, String model, String pattern, String dataset, long seed,
-      double testL1, double testLc, int epochs, int correctTest, double seconds) {}
+      double testL1, double testLc, int epochs, int correctTest, double seconds, int bestEpoch, int maxEpochs,
+      double validationL1, double trainSeconds) {}
 
   /**
    * One attacked model in one space (a successful attack result).
@@ -174,7 +179,8 @@ public final class ResultSummary {
   private static TrainRow trainRow(Result r) {
     TrainResult t = r.getTrain();
     return new TrainRow(r.getTaskId(), t.getCheckpointKey(), t.getModel(), t.getPattern(), t.getDataset(), t.getSeed(),
-        t.getTestMae(), t.getTestLc(), t.getEpochs(), t.getCorrectTest(), r.getProvenance().getComputeSeconds());
+        t.getTestMae(), t.getTestLc(), t.getEpochs(), t.getCorrectTest(), r.getProvenance().getComputeSeconds(),
+        t.getBestEpoch(), t.getJob().getMaxEpochs(), t.getValidationMae(), t.getSeconds());
   }
 
   private static AttackRow attackRow(Result r) {
@@ -332,6 +338,10 @@ public final class ResultSummary {
         n.put("epochs", t.epochs());
         n.put("correct_test", t.correctTest());
         number(n, "seconds", t.seconds());
+        n.put("best_epoch", t.bestEpoch());
+        n.put("max_epochs", t.maxEpochs()); // the job's cap, 0 = its scale's
+        number(n, "validation_l1", t.validationL1());
+        number(n, "train_seconds", t.trainSeconds());
       }
     }
     if (!attackRows.isEmpty()) {

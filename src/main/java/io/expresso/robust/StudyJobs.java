@@ -45,9 +45,20 @@ public final class StudyJobs {
   /** A model trained from scratch on {@code dataset}, tested on {@code dataset} alone. */
   public static TrainJob train(String experimentId, String spec, Pattern pattern, String dataset, Scale scale,
       long seed) {
+    return train(experimentId, spec, pattern, dataset, scale, seed, RobustnessExperiment.Sizes.SCALE);
+  }
+
+  /**
+   * The same with the command line's sizes ({@code --graphs}, {@code --max-epochs}, {@code
+   * --learning-rate}, {@code --batch-size}; their {@code seeds} is not read). The id carries an
+   * overridden rate and batch as the experiment's does; the graphs and epoch cap travel in the job
+   * and come back in its result.
+   */
+  public static TrainJob train(String experimentId, String spec, Pattern pattern, String dataset, Scale scale,
+      long seed, RobustnessExperiment.Sizes sizes) {
     StudyData.check(dataset);
-    return new TrainJob(modelId(experimentId, spec, pattern, dataset, seed), spec, pattern, dataset, scale, seed,
-        null, List.of(dataset));
+    return new TrainJob(modelId(experimentId, spec, pattern, dataset, seed) + sizes.suffix(), spec, pattern, dataset,
+        scale, seed, null, List.of(dataset), sizes.graphs(), sizes.maxEpochs(), sizes.learningRate(), sizes.batchSize());
   }
 
   /**

@@ -152,6 +152,24 @@ class CountAndAttackCommandTest {
   }
 
   @Test
+  void studySplitIsTheTrainTasksOwnData() throws Exception {
+    Path prefix = dir.resolve("study");
+    Run r = run("count", "generate", "--graphs", "20", "--seed", "5", "--study-split", "--out", prefix.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    var split = io.expresso.count.RobustnessData.sbm(20, 5);
+    for (var part : java.util.Map.of("train", split.train(), "validation", split.validation(), "test", split.test())
+        .entrySet()) {
+      var d = io.expresso.count.CountingDataset.read(dir.resolve("study." + part.getKey() + ".g6"),
+          dir.resolve("study." + part.getKey() + ".csv"));
+      assertThat(d.graphs()).as(part.getKey()).isEqualTo(part.getValue().graphs());
+    }
+    assertThat(split.train().graphs()).hasSize(6); // 30 / 20 / 50
+    Run er = run("count", "generate", "--model", "er", "--study-split", "--out", prefix.toString());
+    assertThat(er.exit()).isEqualTo(2);
+    assertThat(er.err()).contains("--study-split needs --model sbm, got 'er'");
+  }
+
+  @Test
   void benchTableForPeople() throws Exception {
     Run r = run("attack", "bench", "--pattern", "triangle", "--graphs", graphs(RandomGraphs.paperSbm(9)).toString());
     assertThat(r.exit()).isZero();

@@ -36,6 +36,22 @@ class StudyJobsTest {
   }
 
   @Test
+  void publishedTrainJobsCarryTheCommandLinesSizesAsTheExperimentDoes() {
+    RobustnessExperiment.Sizes sizes = new RobustnessExperiment.Sizes(500, 0, 30, 0.01f, 64);
+    RobustnessExperiment exp = new RobustnessExperiment("e", Scale.PAPER, List.of("i2gnn"), List.of(Pattern.TRIANGLE),
+        false, sizes);
+    String spec = StudyJobs.resolveSpec("i2gnn", Pattern.TRIANGLE, Scale.PAPER);
+    TrainJob byHand = StudyJobs.train("e", spec, Pattern.TRIANGLE, "sbm", Scale.PAPER, 0, sizes);
+    assertThat(byHand).isEqualTo(exp.trainJobs().get(0));
+    assertThat(byHand.modelId()).isEqualTo("e/" + spec + "/triangle/sbm/s0/lr-0.01-batch-64");
+    assertThat(byHand.datasetSize()).isEqualTo(500);
+    assertThat(byHand.recipe("i2gnn").maxEpochs()).isEqualTo(30);
+    assertThat(byHand.recipe("i2gnn").batchSize()).isEqualTo(64);
+    // the cap travels in the task, so the worker trains at most that many epochs
+    assertThat(StudyJobs.job(StudyTasks.trainTask("e", byHand)).maxEpochs()).isEqualTo(30);
+  }
+
+  @Test
   void recipesLiveWithTheModelAndThePatternAndScalesOnlyCapThem() {
     // I²-GNN as in its paper: width 64, 5 layers, radius = the pattern's diameter
     assertThat(StudyJobs.resolveSpec("i2gnn", Pattern.TRIANGLE, Scale.PAPER)).isEqualTo("i2gnn:hidden=64,layers=5,hops=1");
