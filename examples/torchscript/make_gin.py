@@ -7,7 +7,8 @@ writes OUT_DIR/gin.pt, the sparse signature Expresso feeds PyTorch Geometric-sty
 
     forward(x: float[N,F], edge_index: long[2,E], batch: long[N]) -> float[B,d]
 
-and OUT_DIR/dense-gin.pt, the dense signature (PPGN-like models):
+OUT_DIR/plain-gin.pt, the same built from standard layers without reset_parameters, and
+OUT_DIR/dense-gin.pt, the dense signature (PPGN-like models):
 
     forward(adj: float[B,n,n], mask: bool[B,n]) -> float[B,d]
 
@@ -123,6 +124,28 @@ class DenseGin(nn.Module):
                 _reset_linear(readout.weight, readout.bias)
 
 
+class PlainGin(nn.Module):
+    """The sparse GIN from standard layers only, with GIN's learnable eps and no reset_parameters:
+    Expresso draws the standard layers' weights per seed itself (docs/gnn-evaluation.md, init=)."""
+
+    def __init__(self, features: int = 1, layers: int = 4, hidden: int = 32, d: int = 16):
+        super().__init__()
+        self.mlps = nn.ModuleList([nn.Sequential(nn.Linear(features if l == 0 else hidden, hidden),
+                                                 nn.BatchNorm1d(hidden), nn.ReLU(), nn.Linear(hidden, hidden),
+                                                 nn.BatchNorm1d(hidden), nn.ReLU()) for l in range(layers)])
+        self.eps = nn.Parameter(torch.zeros(layers))
+        self.readout = nn.Linear(hidden * layers, d)
+
+    def forward(self, x: Tensor, edge_index: Tensor, batch: Tensor) -> Tensor:
+        graphs = int(batch.max().item()) + 1
+        h = x
+        pooled = []
+        for l, mlp in enumerate(self.mlps):
+            h = mlp((1 + self.eps[l]) * h + torch.zeros_like(h).index_add(0, edge_index[1], h[edge_index[0]]))
+            pooled.append(torch.zeros(graphs, h.shape[1], dtype=h.dtype, device=h.device).index_add(0, batch, h))
+        return self.readout(torch.cat(pooled, 1))
+
+
 class WrongSignature(nn.Module):
     """Takes one tensor: fits neither signature."""
 
@@ -175,6 +198,7 @@ def main(argv):
     torch.manual_seed(0)
     save(Gin(), os.path.join(out, "gin.pt"))
     save(DenseGin(), os.path.join(out, "dense-gin.pt"))
+    save(PlainGin(), os.path.join(out, "plain-gin.pt"))
     if "--bad" in argv:
         save(WrongSignature(), os.path.join(out, "wrong-signature.pt"))
         save(NodeOutput(), os.path.join(out, "node-output.pt"))

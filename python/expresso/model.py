@@ -74,12 +74,35 @@ def module_bytes(model, input="sparse", columns=1):
     scripted = script(model)
     check_signature(scripted, input, columns)
     if not hasattr(scripted, "reset_parameters"):
-        warnings.warn("%s exports no reset_parameters (@torch.jit.export): every seed starts from the same saved"
-                      " weights (init=auto); export it to draw fresh weights per pair and seed" % type(model).__name__,
-                      stacklevel=3)
+        left = left_as_saved(scripted)
+        if left:
+            warnings.warn("%s exports no reset_parameters (@torch.jit.export): Expresso draws its standard torch.nn"
+                          " layers' weights per seed with PyTorch's default init, but these start every seed from"
+                          " the saved values: %s" % (type(model).__name__, ", ".join(left)), stacklevel=3)
     buffer = io.BytesIO()
     _torch().jit.save(scripted, buffer)
     return buffer.getvalue()
+
+
+# the torch.nn layers whose parameters Expresso re-draws per seed when a module has no reset_parameters
+# (model/TorchScriptLayers.java reads the same classes from the archive's code)
+STANDARD_LAYER = re.compile(r"__torch__\.torch\.nn\.modules\.\w+(?:\.___torch_mangle_\d+)?\.(Linear|Conv[123]d|"
+                            r"ConvTranspose[123]d|BatchNorm[123]d|LayerNorm|GroupNorm|InstanceNorm[123]d|Embedding|"
+                            r"RNN|GRU|LSTM|RNNCell|GRUCell|LSTMCell)$")
+
+
+def left_as_saved(scripted):
+    """The parameters of a scripted module outside standard torch.nn layers: without reset_parameters
+    they start every seed from their saved values."""
+    covered = set()
+    for name, module in scripted.named_modules():
+        try:
+            qualified = module._c._type().qualified_name()
+        except AttributeError:
+            continue
+        if STANDARD_LAYER.match(qualified):
+            covered.update((name + "." if name else "") + p for p, _ in module.named_parameters(recurse=False))
+    return [name for name, _ in scripted.named_parameters() if name not in covered]
 
 
 def check_signature(scripted, input="sparse", columns=1):

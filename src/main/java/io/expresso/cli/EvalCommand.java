@@ -275,6 +275,7 @@ final class EvalCommand implements Callable<Integer> {
       return builtIn.embedding();
     }
     try (GraphModel probe = GraphModel.create(m, Head.EMBEDDING, dev, 0L)) {
+      System.err.println("initial weights per pair: " + probe.initialisation());
       return probe.embeddingWidth();
     }
   }

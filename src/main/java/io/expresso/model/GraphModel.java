@@ -83,7 +83,8 @@ public final class GraphModel implements AutoCloseable {
 
   /**
    * A freshly initialised model; the seed fixes every initial weight (a TorchScript module's
-   * through its {@code reset_parameters()}, unless it restarts from its saved weights). A built-in
+   * through its {@code reset_parameters()}, else its standard layers' PyTorch init, unless it
+   * restarts from its saved weights: {@link #initialisation}). A built-in
    * spec with a parameter budget is first sized to it ({@link ParameterBudget}): {@link #spec} then
    * names the width chosen.
    *
@@ -124,6 +125,11 @@ public final class GraphModel implements AutoCloseable {
   /** Columns of {@link #embed}'s rows (the spec's d; a TorchScript module's, as its output showed). */
   public int embeddingWidth() {
     return block.outputSize();
+  }
+
+  /** Where the initial weights came from, in words (a TorchScript module's: what was drawn, what stayed as saved). */
+  public String initialisation() {
+    return block instanceof TorchScriptBlock ts ? ts.initialisation() : "the model's initialisers under the seed";
   }
 
   public Head head() {

@@ -18,8 +18,13 @@ import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A user's TorchScript module (loaded through DJL's PyTorch engine as a {@link PtSymbolBlock}) behind
@@ -36,12 +41,14 @@ final class TorchScriptBlock extends GraphBlock {
   private final TorchScriptSpec spec;
   private final PtSymbolBlock module;
   private final boolean reset;
+  private String initialisation;
   private int width = -1;
 
   private TorchScriptBlock(TorchScriptSpec spec, PtSymbolBlock module, boolean reset) {
     this.spec = spec;
     this.module = module;
     this.reset = reset;
+    this.initialisation = reset ? "the module's reset_parameters() under the seed" : "the saved weights";
     addChildBlock("module", module);
   }
 
@@ -78,6 +85,8 @@ final class TorchScriptBlock extends GraphBlock {
       if (reset) {
         // the engine's generator is global: reset_parameters draws under the pair's seed, alone
         EngineSeeds.seeded(seed, () -> IValueUtils.runMethod(module, "reset_parameters").close());
+      } else if (spec.init() == TorchScriptSpec.Init.AUTO) {
+        block.initialiseStandardLayers(manager, seed);
       }
       block.probe(manager);
     } catch (RuntimeException e) {
@@ -85,6 +94,58 @@ final class TorchScriptBlock extends GraphBlock {
       throw e;
     }
     return block;
+  }
+
+  /**
+   * Without {@code reset_parameters()}: draws the parameters of the module's standard torch.nn
+   * layers ({@link TorchScriptLayers}) under {@code seed} as their own {@code reset_parameters}
+   * would; every other parameter, and every buffer (batch norm's running statistics), stays as
+   * saved. {@link #initialisation()} names both.
+   */
+  private void initialiseStandardLayers(NDManager manager, long seed) {
+    List<TorchScriptLayers.Layer> layers = TorchScriptLayers.read(spec.module());
+    Map<String, NDArray> params = new LinkedHashMap<>();
+    for (Pair<String, Parameter> p : module.getParameters()) {
+      params.put(p.getKey(), p.getValue().getArray());
+    }
+    Set<String> drawn = new HashSet<>();
+    List<String> names = new ArrayList<>();
+    boolean grad = JniUtils.isGradMode();
+    JniUtils.setGradMode(false); // in-place writes into leaf tensors
+    try {
+      EngineSeeds.seeded(seed, () -> {
+        for (TorchScriptLayers.Layer layer : layers) {
+          Map<String, NDArray> own = new LinkedHashMap<>();
+          for (Map.Entry<String, NDArray> p : params.entrySet()) {
+            String rest = p.getKey().startsWith(layer.path() + ".") ? p.getKey().substring(layer.path().length() + 1) : "";
+            if (!rest.isEmpty() && rest.indexOf('.') < 0) {
+              own.put(rest, p.getValue());
+            }
+          }
+          if (own.isEmpty()) {
+            continue;
+          }
+          for (Map.Entry<String, NDArray> p : own.entrySet()) {
+            try (NDArray v = PytorchDefaultInit.draw(manager, layer, p.getKey(), p.getValue(), own)) {
+              p.getValue().muli(0).addi(v);
+            }
+            drawn.add(layer.path() + "." + p.getKey());
+          }
+          names.add(layer.path() + " (" + layer.type() + ")");
+        }
+      });
+    } finally {
+      JniUtils.setGradMode(grad);
+    }
+    List<String> left = new ArrayList<>();
+    for (String name : params.keySet()) {
+      if (!drawn.contains(name)) {
+        left.add(name);
+      }
+    }
+    initialisation = "PyTorch's default init under the seed for " + (names.isEmpty() ? "no layer" : String.join(", ", names))
+        + "; left as saved: " + (left.isEmpty() ? "no parameter" : String.join(", ", left))
+        + (drawn.isEmpty() ? "" : " and every buffer (norms' running statistics)");
   }
 
   /** Runs the module once in evaluation mode on two small graphs and checks what comes back. */
@@ -141,6 +202,11 @@ final class TorchScriptBlock extends GraphBlock {
     String m = String.valueOf(e.getMessage()).strip();
     int nl = m.indexOf('\n');
     return nl < 0 ? m : m.substring(0, nl).strip();
+  }
+
+  /** Where each pair's initial weights come from, in words: what is drawn from the seed and what stays as saved. */
+  String initialisation() {
+    return initialisation;
   }
 
   /** True when each pair's weights came from {@code reset_parameters()}, false for the saved ones. */

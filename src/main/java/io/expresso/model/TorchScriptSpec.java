@@ -46,7 +46,10 @@ public record TorchScriptSpec(byte[] module, String sha256, Input input, List<No
 
   /** Where a pair's initial weights come from. */
   public enum Init {
-    /** The module's {@code reset_parameters()} under the pair's seed if it has one, else its saved weights. */
+    /**
+     * The module's {@code reset_parameters()} under the pair's seed if it has one, else PyTorch's
+     * default init of its standard layers under the seed, other parameters as saved ({@link TorchScriptLayers}).
+     */
     AUTO,
     /** Always {@code reset_parameters()} under the pair's seed; a module without it is refused. */
     RESET,

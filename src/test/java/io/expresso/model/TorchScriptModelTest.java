@@ -93,6 +93,37 @@ class TorchScriptModelTest {
   }
 
   @Test
+  void aModuleOfStandardLayersWithoutResetParametersStartsEachSeedFromWeightsDrawnFromTheSeed() {
+    // plain-gin.pt (make_gin.py's PlainGin): Sequential(Linear, BatchNorm1d, ReLU, ...) per layer,
+    // a Linear readout and GIN's eps as a bare Parameter, no reset_parameters
+    List<Graph> graphs = List.of(STAR_PATH.first(), STAR_PATH.second());
+    float[][][] bySeed = new float[3][][];
+    for (int seed = 0; seed < 3; seed++) {
+      try (GraphModel m = GraphModel.create(TorchScriptFixtures.spec("plain-gin.pt"), Head.EMBEDDING, Device.cpu(), seed)) {
+        bySeed[seed] = m.embed(graphs);
+        assertThat(m.initialisation())
+            .startsWith("PyTorch's default init under the seed for mlps.0.0 (Linear), mlps.0.1 (BatchNorm1d), mlps.0.3 (Linear)")
+            .contains("mlps.3.4 (BatchNorm1d), readout (Linear); left as saved: eps and every buffer");
+      }
+    }
+    float[][] again;
+    float[][] saved;
+    try (GraphModel m = GraphModel.create(TorchScriptFixtures.spec("plain-gin.pt"), Head.EMBEDDING, Device.cpu(), 1L);
+        GraphModel s = GraphModel.create(TorchScriptFixtures.spec("plain-gin.pt,init=saved"), Head.EMBEDDING, Device.cpu(), 1L)) {
+      again = m.embed(graphs);
+      saved = s.embed(graphs);
+      assertThat(s.initialisation()).isEqualTo("the saved weights");
+    }
+    assertThat(again).as("the same seed twice").isDeepEqualTo(bySeed[1]);
+    for (int a = 0; a < 3; a++) {
+      assertThat(bySeed[a][0]).as("seed %d against the saved weights", a).isNotEqualTo(saved[0]);
+      for (int b = a + 1; b < 3; b++) {
+        assertThat(bySeed[a][0]).as("seed %d against seed %d", a, b).isNotEqualTo(bySeed[b][0]);
+      }
+    }
+  }
+
+  @Test
   void aSmallMemoryBudgetSplitsBatchesIntoMicroBatchesWithTheSameResult() {
     TorchScriptSpec spec = TorchScriptFixtures.spec("gin.pt");
     EvaluationSettings s = settings(spec).withTraining(settings(spec).training().withEpochs(3).withLossThreshold(0));
