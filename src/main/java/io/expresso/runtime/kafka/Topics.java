@@ -170,11 +170,11 @@ public final class Topics {
 
   /**
    * Creates every missing topic on the plaintext cluster at {@code bootstrap} with one replica and
-   * results kept forever (the embedded broker, tests), {@code partitions} each (the task topic
-   * too), and waits until their partitions take writes.
+   * results kept forever (the embedded broker, tests), {@code partitions} each but the task topic's
+   * {@link #DEFAULT_TASK_PARTITIONS}, as deployed, and waits until their partitions take writes.
    */
   public static void ensure(String bootstrap, int partitions) {
-    create(KafkaClients.of(bootstrap), Creation.singleNode(partitions, partitions));
+    create(KafkaClients.of(bootstrap), Creation.singleNode(partitions, DEFAULT_TASK_PARTITIONS));
   }
 
   /**

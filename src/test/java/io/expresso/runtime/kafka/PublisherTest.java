@@ -46,7 +46,8 @@ class PublisherTest {
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     try (Admin admin = Admin.create(props)) {
       var spec = new java.util.HashMap<TopicPartition, OffsetSpec>();
-      for (int partition : List.of(0, 1)) {
+      int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size();
+      for (int partition = 0; partition < partitions; partition++) {
         spec.put(new TopicPartition(topic, partition), OffsetSpec.latest());
       }
       return admin.listOffsets(spec).all().get().values().stream().mapToLong(i -> i.offset()).sum();
