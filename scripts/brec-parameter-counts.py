@@ -193,7 +193,29 @@ def committed_in_dim(brec):
         print(f"committed in_dim=1: {first} on ego_nets_plus's 5x3 input fails: {e}")
 
 
-MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn}
+def i2gnn(brec):
+    """I2GNN/test_BREC_no4v_60cfi.py get_model with test_BREC_search.py's flags:
+    --h=8 --node_label=spd --layers=5 (count_models.I2GNN: 5 GatedGraphConv(32, 1) with BN, Embedding(50, 32)
+    and Linear(64, 32) per layer, pooling MLPs, fc1 16, non-affine BN, fc3 16).
+    Unreachable: transform_before_conv.0 (layer 0 never calls it) and the embedding rows no spd label reads:
+    z = [d_i + 1, 0, d_j + 1 + h + 3, h + 3] with d_i <= h, d_j <= h + 1 reads rows 0..h+1 and h+3..2h+5."""
+    flags = ["--SEED=100", "--h=8", "--node_label=spd", "--layers=5", "--BATCH_SIZE=16", "--LEARNING_RATE=1e-5",
+             "--WEIGHT_DECAY=1e-4"]
+    stub_absent(*ESAN_ABSENT)
+    m = script_module(brec, "I2GNN", "test_BREC_no4v_60cfi.py", flags)
+    model = m.get_model(m.args, torch.device("cpu"))
+    h = 8
+    unreachable = {}
+    for name, p in model.named_parameters():
+        if name.startswith("transform_before_conv.0."):
+            unreachable[name] = p.numel()
+        elif name.startswith("z_embedding_list."):
+            read = (h + 2) + (h + 3)  # rows 0..h+1 and h+3..2h+5
+            unreachable[name] = (p.shape[0] - read) * p.shape[1]
+    return model, unreachable
+
+
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "i2gnn": i2gnn}
 
 
 def main():

@@ -25,7 +25,7 @@ public enum Architecture {
   DSS_GNN("dss-gnn", true),
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
   KP_GNN("kp-gnn", true),
-  /** I²-GNN: per root and neighbour, the k-hop subgraph with both marked (the count regressor's network, embedding out). */
+  /** I²-GNN: per root and neighbour, the k-hop subgraph labelled by distances to both (BREC's setting of the count regressor's network). */
   I2GNN("i2gnn", true);
 
   /**

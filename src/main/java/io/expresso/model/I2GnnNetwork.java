@@ -14,6 +14,7 @@ import ai.djl.nn.Parameter;
 import ai.djl.nn.SequentialBlock;
 import ai.djl.nn.core.Linear;
 import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.ConstantInitializer;
 import ai.djl.training.initializer.NormalInitializer;
 import ai.djl.training.initializer.UniformInitializer;
 import ai.djl.util.PairList;
@@ -43,6 +44,11 @@ import java.util.Locale;
  * moves it). Each embedding holds 100 rows of which the labels use 3, as theirs. Initialisation as
  * PyTorch's: embeddings N(0, 1); Linear, GRU and the conv weight uniform in ±1/√fan-in (d).
  *
+ * <p>BREC's pair-distinction I²-GNN ({@code I2GNN/count_models.py} of GraphPKU/BREC, built by
+ * {@link I2GnnBlock}) is a setting of this network: width 32, {@code spd} labels (four label
+ * embeddings summed per node, see {@link Labels#SPD}), gated convs, and {@code norm}: an affine
+ * batch norm after every conv (its {@code bns}), statistics over the real subgraph nodes.
+ *
  * <p>Tensors are dense per subgraph (P subgraphs of N nodes, N the largest ball in the batch): one
  * message-passing step is a batched matmul (P×N×N)·(P×N×d). Inputs ({@link #inputs}): adjacency
  * (P, N, N), label one-hots (P, N, K), node mask (P, N, 1), subgraph-to-root (R, P) and
@@ -60,11 +66,18 @@ final class I2GnnNetwork extends AbstractBlock {
   /** How subgraph nodes are labelled before embedding. */
   enum Labels {
     /** Campi's default ({@code node_label='hop'}): root 1, marked neighbour 2, others 0. */
-    HOP;
+    HOP,
+    /**
+     * BREC's ({@code node_label='spd'}, its utils.py): four labels per node whose embeddings are
+     * summed, d_i + 1 and 0 (k_hop_subgraph keeps one distance per node), d_j + 1 + h + 3 and h + 3
+     * (find_all_spd in the ball, shifted "such that it uses different distance embedding"); a
+     * root without neighbours: 1, 0, 1, 0.
+     */
+    SPD;
 
-    /** Distinct label values a subgraph uses (the embedding rows read). */
-    int distinct() {
-      return 3;
+    /** Distinct label values a subgraph uses (the embedding rows read; SPD: 0 … 2h + 5). */
+    int distinct(int hops) {
+      return this == HOP ? 3 : 2 * hops + 6;
     }
   }
 
@@ -76,8 +89,16 @@ final class I2GnnNetwork extends AbstractBlock {
    * @param hops radius of the rooted subgraphs (theirs: the pattern's, {@code hops} in GNN_train.py)
    * @param conv the update ({@code gated}: theirs)
    * @param labels the node labels ({@code hop}: theirs)
+   * @param norm an affine batch norm over the subgraph nodes after every conv (BREC's {@code bns})
+   * @param normMomentum its running statistics' momentum in DJL's convention, the old value's weight
+   *     (BREC's PyTorch default 0.1 is 0.9 here)
    */
-  record Options(int hidden, int layers, int hops, Conv conv, Labels labels) {
+  record Options(int hidden, int layers, int hops, Conv conv, Labels labels, boolean norm, float normMomentum) {
+    /** Without batch norm (the counting network's). */
+    Options(int hidden, int layers, int hops, Conv conv, Labels labels) {
+      this(hidden, layers, hops, conv, labels, false, 0.9f);
+    }
+
     Options {
       if (hidden < 1 || layers < 1 || hops < 1) {
         throw new IllegalArgumentException("I2-GNN needs hidden, layers and hops >= 1, got " + hidden + ", " + layers
@@ -101,6 +122,7 @@ final class I2GnnNetwork extends AbstractBlock {
   private final List<Block> inputGates = new ArrayList<>();  // gated: GRU weight_ih, bias_ih
   private final List<Block> hiddenGates = new ArrayList<>(); // gated: GRU weight_hh, bias_hh
   private final List<Block> ginMlps = new ArrayList<>();     // gin
+  private final List<Parameter[]> norms = new ArrayList<>(); // norm: gamma, beta, running mean, running variance
   private final Block pairMlp;
   private final Block rootMlp;
 
@@ -109,8 +131,9 @@ final class I2GnnNetwork extends AbstractBlock {
     this.options = options;
     int d = options.hidden();
     for (int l = 0; l < options.layers(); l++) {
+      int rows = options.labels() == Labels.HOP ? EMBEDDING_ROWS : options.labels().distinct(options.hops());
       embeddings.add(addParameter(Parameter.builder().setName("embedding" + l).setType(Parameter.Type.WEIGHT)
-          .optShape(new Shape(EMBEDDING_ROWS, d)).optInitializer(new NormalInitializer(1f)).build()));
+          .optShape(new Shape(rows, d)).optInitializer(new NormalInitializer(1f)).build()));
       if (l > 0) {
         transforms.add(addChildBlock("transform" + l, torchLinear(d, 2 * d, true)));
       }
@@ -127,6 +150,19 @@ final class I2GnnNetwork extends AbstractBlock {
             .add(Linear.builder().setUnits(d).build()).add(Activation::relu);
         PyTorchInit.linears(mlp, d, d);
         ginMlps.add(addChildBlock("gin" + l, mlp));
+      }
+    }
+    if (options.norm()) {
+      for (int l = 0; l < options.layers(); l++) {
+        norms.add(new Parameter[] {
+            addParameter(Parameter.builder().setName("normGamma" + l).setType(Parameter.Type.GAMMA)
+                .optShape(new Shape(d)).optInitializer(new ConstantInitializer(1f)).build()),
+            addParameter(Parameter.builder().setName("normBeta" + l).setType(Parameter.Type.BETA)
+                .optShape(new Shape(d)).optInitializer(new ConstantInitializer(0f)).build()),
+            addParameter(Parameter.builder().setName("normMean" + l).setType(Parameter.Type.RUNNING_MEAN)
+                .optShape(new Shape(d)).optRequiresGrad(false).optInitializer(new ConstantInitializer(0f)).build()),
+            addParameter(Parameter.builder().setName("normVar" + l).setType(Parameter.Type.RUNNING_VAR)
+                .optShape(new Shape(d)).optRequiresGrad(false).optInitializer(new ConstantInitializer(1f)).build())});
       }
     }
     pairMlp = addChildBlock("pairMlp", poolingMlp(d));
@@ -168,6 +204,9 @@ final class I2GnnNetwork extends AbstractBlock {
       NDArray z = labels.matMul(table.get(new NDIndex("0:" + k))); // the embedding of each node's label
       h = l == 0 ? z : forward1(transforms.get(l - 1), ps, NDArrays.concat(new NDList(h, z), -1), training);
       h = conv(ps, l, adj, h, training).mul(mask);
+      if (options.norm()) {
+        h = norm(ps, norms.get(l), h, mask, training, 1 - options.normMomentum());
+      }
     }
     NDArray perPair = forward1(pairMlp, ps, h.sum(new int[] {1}), training);                  // (P, d)
     NDArray perRoot = forward1(rootMlp, ps, pairToRoot.matMul(perPair), training);           // (R, d)
@@ -186,6 +225,34 @@ final class I2GnnNetwork extends AbstractBlock {
     NDArray u = Activation.sigmoid(gi.get(1).add(gh.get(1)));
     NDArray n = gi.get(2).add(r.mul(gh.get(2))).tanh();
     return n.add(u.mul(h.sub(n))); // (1 - u) n + u h
+  }
+
+  /**
+   * BatchNorm1d over the real subgraph nodes (padding rows are masked out of the statistics and
+   * stay 0): batch statistics in training, updating the running ones as PyTorch does (unbiased
+   * variance), the running ones in evaluation.
+   */
+  private static NDArray norm(ParameterStore ps, Parameter[] p, NDArray h, NDArray mask, boolean training,
+      float batchWeight) {
+    NDArray gamma = ps.getValue(p[0], h.getDevice(), training);
+    NDArray beta = ps.getValue(p[1], h.getDevice(), training);
+    NDArray runningMean = ps.getValue(p[2], h.getDevice(), training);
+    NDArray runningVar = ps.getValue(p[3], h.getDevice(), training);
+    NDArray mean;
+    NDArray var;
+    if (training) {
+      NDArray count = mask.sum();
+      mean = h.sum(new int[] {0, 1}).div(count); // h is 0 on padding rows
+      var = h.sub(mean).mul(mask).square().sum(new int[] {0, 1}).div(count);
+      float n = count.getFloat();
+      float unbiased = n > 1 ? n / (n - 1) : 1f;
+      runningMean.muli(1 - batchWeight).addi(mean.stopGradient().mul(batchWeight));
+      runningVar.muli(1 - batchWeight).addi(var.stopGradient().mul(batchWeight * unbiased));
+    } else {
+      mean = runningMean;
+      var = runningVar;
+    }
+    return h.sub(mean).div(var.add(1e-5f).sqrt()).mul(gamma).add(beta).mul(mask);
   }
 
   private static NDArray forward1(Block block, ParameterStore ps, NDArray x, boolean training) {
@@ -246,7 +313,7 @@ final class I2GnnNetwork extends AbstractBlock {
       balls.add(ball);
       roots += g.n();
     }
-    int k = labelling.distinct();
+    int k = labelling.distinct(hops);
     int p0 = Math.max(pairs, 1);
     float[] adj = new float[p0 * nMax * nMax];
     float[] x = new float[p0 * nMax * k];
@@ -271,13 +338,21 @@ final class I2GnnNetwork extends AbstractBlock {
         }
         int[] marked = g.degree(i) == 0 ? new int[] {-1} : g.neighbors(i);
         for (int j : marked) {
+          int[] fromJ = labelling == Labels.SPD && j >= 0 ? distancesInside(g, j, local) : null;
           for (int v = 0; v < g.n(); v++) {
             if (local[v] < 0) {
               continue;
             }
             int row = p * nMax + local[v];
             mask[row] = 1;
-            x[row * k + (v == i ? 1 : v == j ? 2 : 0)] = 1;
+            if (labelling == Labels.HOP) {
+              x[row * k + (v == i ? 1 : v == j ? 2 : 0)] = 1;
+            } else {
+              x[row * k + dist[v] + 1] += 1;
+              x[row * k] += 1;
+              x[row * k + (fromJ == null ? 1 : fromJ[v] + 1 + hops + 3)] += 1;
+              x[row * k + (fromJ == null ? 0 : hops + 3)] += 1;
+            }
             for (int w : g.neighbors(v)) {
               if (local[w] >= 0) {
                 adj[row * nMax + local[w]] = 1;
@@ -296,6 +371,25 @@ final class I2GnnNetwork extends AbstractBlock {
         manager.create(mask, new Shape(p0, nMax, 1)),
         manager.create(pairToRoot, new Shape(roots, p0)),
         manager.create(rootToGraph, new Shape(graphs.size(), roots)));
+  }
+
+  /** BFS distances from {@code s} over the vertices with {@code local[v] >= 0} (the ball), −1 elsewhere. */
+  private static int[] distancesInside(Graph g, int s, int[] local) {
+    int[] d = new int[g.n()];
+    java.util.Arrays.fill(d, -1);
+    d[s] = 0;
+    java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
+    queue.add(s);
+    while (!queue.isEmpty()) {
+      int u = queue.poll();
+      for (int w : g.neighbors(u)) {
+        if (d[w] < 0 && local[w] >= 0) {
+          d[w] = d[u] + 1;
+          queue.add(w);
+        }
+      }
+    }
+    return d;
   }
 
   @Override

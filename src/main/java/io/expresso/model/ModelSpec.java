@@ -62,7 +62,8 @@ public record ModelSpec(
 
   /** The keys {@code a} takes, in the order of the text form. */
   public static List<String> keys(Architecture a) {
-    return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k)).toList();
+    return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k))
+        .filter(k -> a != Architecture.I2GNN || !k.equals("pe")).toList();
   }
 
   public ModelSpec {
@@ -74,6 +75,10 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
+    if (pe > 0 && architecture == Architecture.I2GNN) {
+      throw new IllegalArgumentException("model spec: pe is not an i2gnn option (BREC's I2-GNN labels subgraph nodes"
+          + " by their distances only)");
+    }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
     }

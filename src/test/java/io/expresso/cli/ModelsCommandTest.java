@@ -48,6 +48,6 @@ class ModelsCommandTest {
     assertThat(out).contains(" " + gin + " ").contains("torchscript:FILE.pt");
     // every model BREC's construction was not matched for names why
     assertThat(out).contains("where a model differs from BREC's:").contains("  gsn: not yet BREC's")
-        .contains("  i2gnn: not yet BREC's").contains("  ds-gnn: BREC's committed script builds in_dim=1");
+        .contains("  i2gnn: each label embedding holds the 22 rows").contains("  ds-gnn: BREC's committed script builds in_dim=1");
   }
 }

@@ -39,28 +39,33 @@ class I2GnnTest {
   }
 
   @Test
-  void subgraphTensorsFollowTheDefinition() {
-    // Path 0-1-2-3 with k = 1: the pair (root 1, neighbour 2) sees {0, 1, 2} and edges 0-1, 1-2.
-    // Every subgraph holds its root's ball in vertex order, padded to the largest ball (3), not to n = 4.
+  void brecsI2gnnTrainsOnAPairWithItsMaskedNormsAndTellsC8FromTwoC4s() {
+    ModelSpec spec = ModelSpec.parse("i2gnn:layers=2,hidden=8,radius=2");
+    io.expresso.train.EvaluationSettings s = io.expresso.train.EvaluationSettings.defaults(spec);
+    s = s.withTraining(s.training().withEpochs(3).withLossThreshold(0));
+    io.expresso.train.PairEvaluation e = io.expresso.train.PairEvaluator.evaluate(
+        new io.expresso.suite.GraphPair(0, "Basic", C8, TWO_C4, null), spec, s, 1L, ai.djl.Device.cpu());
+    assertThat(e.training().epochs()).isEqualTo(3);
+    assertThat(e.training().finalLoss()).isBetween(0.0, 2.0);
+    assertThat(e.distinguished()).as("T²=%s", e.judgement().t2Test()).isTrue();
+    assertThat(e.reliable()).as("reliability T²=%s", e.judgement().t2Reliability()).isTrue();
+    assertThatThrownBy(() -> ModelSpec.parse("i2gnn:pe=4")).hasMessageContaining("pe is not an i2gnn option");
+  }
+
+  @Test
+  void brecsSpdLabelsSumTheDistancesToTheRootAndToTheMarkedNeighbour() {
+    // Path 0-1-2-3, h = 1: the pair (root 1, neighbour 2) sees {0, 1, 2}. BREC's labels per node:
+    // d_i + 1, 0, d_j + 1 + h + 3 (d_j inside the ball), h + 3, as multi-hot counts over 2h + 6 rows.
     Graph path = Graph.fromEdges(4, 0, 1, 1, 2, 2, 3);
     try (NDManager m = NDManager.newBaseManager()) {
-      NDList in = I2GnnBlock.subgraphs(m, List.of(path), 1, 0, null);
-      assertThat(in.get(0).getShape().getShape()).containsExactly(6, 3, 3); // 2m pairs, balls of at most 3
-      // Pairs in order: (0,1), (1,0), (1,2), (2,1), (2,3), (3,2).
-      assertThat(in.get(2).get(0).toFloatArray()).containsExactly(1, 1, 0); // root 0's ball {0, 1}, padded
-      assertThat(in.get(2).get(2).toFloatArray()).containsExactly(1, 1, 1); // root 1's ball {0, 1, 2}
-      float[] adj = in.get(0).get(2).toFloatArray();
-      assertThat(adj).containsExactly(0, 1, 0, 1, 0, 1, 0, 1, 0); // edges 0-1, 1-2; vertex 3 is outside
-      // features: root, neighbour, other | dist to root 0, 1 | dist to neighbour 0, 1, 2, farther
-      float[] x = in.get(1).get(2).toFloatArray();
-      assertThat(java.util.Arrays.copyOfRange(x, 0, 9)).containsExactly(0, 0, 1, 0, 1, 0, 0, 1, 0); // vertex 0
-      assertThat(java.util.Arrays.copyOfRange(x, 9, 18)).containsExactly(1, 0, 0, 1, 0, 0, 1, 0, 0); // vertex 1
-      assertThat(java.util.Arrays.copyOfRange(x, 18, 27)).containsExactly(0, 1, 0, 0, 1, 1, 0, 0, 0); // vertex 2
-      float[] rootFour = in.get(1).get(5).toFloatArray(); // pair (3, 2): ball {2, 3} at local 0, 1
-      assertThat(java.util.Arrays.copyOfRange(rootFour, 0, 9)).containsExactly(0, 1, 0, 0, 1, 1, 0, 0, 0);
-      assertThat(java.util.Arrays.copyOfRange(rootFour, 9, 18)).containsExactly(1, 0, 0, 1, 0, 0, 1, 0, 0);
-      float[] pairToRoot = in.get(3).toFloatArray(); // (4 roots, 6 pairs)
-      assertThat(java.util.Arrays.copyOfRange(pairToRoot, 6, 12)).containsExactly(0, 1, 1, 0, 0, 0);
+      NDList in = I2GnnNetwork.inputs(m, List.of(path), 1, I2GnnNetwork.Labels.SPD);
+      assertThat(in.get(1).getShape().getShape()).containsExactly(6, 3, 8);
+      float[] x = in.get(1).get(2).toFloatArray(); // pairs (0,1), (1,0), (1,2), ...
+      assertThat(java.util.Arrays.copyOfRange(x, 0, 8)).containsExactly(1, 0, 1, 0, 1, 0, 0, 1); // 0: d_i 1, d_j 2
+      assertThat(java.util.Arrays.copyOfRange(x, 8, 16)).containsExactly(1, 1, 0, 0, 1, 0, 1, 0); // 1: d_i 0, d_j 1
+      assertThat(java.util.Arrays.copyOfRange(x, 16, 24)).containsExactly(1, 0, 1, 0, 1, 1, 0, 0); // 2: d_i 1, d_j 0
+      NDList lone = I2GnnNetwork.inputs(m, List.of(Graph.fromEdges(1)), 1, I2GnnNetwork.Labels.SPD);
+      assertThat(lone.get(1).toFloatArray()).containsExactly(2, 2, 0, 0, 0, 0, 0, 0); // 1, 0, 1, 0
     }
   }
 
@@ -98,7 +103,7 @@ class I2GnnTest {
     assertThat(block.paddedSize(Graph.fromEdges(4))).isEqualTo(1); // no edges, no subgraphs
     try (NDManager m = NDManager.newBaseManager()) {
       for (List<Graph> batch : List.of(List.of(cycle), List.of(star), List.of(cycle, star))) {
-        long n = I2GnnBlock.subgraphs(m, batch, 2, 0, null).get(0).getShape().get(1);
+        long n = I2GnnNetwork.inputs(m, batch, 2, I2GnnNetwork.Labels.SPD).get(0).getShape().get(1);
         assertThat(n).isEqualTo(batch.stream().mapToInt(block::paddedSize).max().orElseThrow());
       }
     }
