@@ -217,7 +217,7 @@ def main():
                     if side == "reference":
                         results[m][side].append(run_reference(ref, m, data[m], args.epochs, args.seed, PAPER["batch"]))
                     else:
-                        results[m][side].append(run_expresso(args, uplog, f"sbs-{stamp}-r{r}", m, args.pattern,
+                        results[m][side].append(run_expresso(args, uplog, f"sbs-{stamp}-r{r}-{m}", m, args.pattern,
                                                              args.seed))
                     load.append(os.getloadavg()[0])
     finally:
