@@ -2,6 +2,7 @@ package io.expresso.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ai.djl.Device;
 import io.expresso.graph.Graph;
@@ -88,12 +89,20 @@ class LaplacianPeTest {
     assertThat(s).contains(1f, -1f).containsOnly(1f, -1f);
   }
 
+  /** BREC's I²-GNN labels subgraph nodes by their distances only: a spec asking it for encodings is refused, naming the key. */
+  @Test
+  void i2gnnRefusesEncodingsNamingTheKey() {
+    ModelSpec base = ModelSpec.defaults(Architecture.I2GNN);
+    assertThatThrownBy(() -> new ModelSpec(Architecture.I2GNN, 2, 8, 4, Math.min(2, base.radius()), base.bnMomentum(), 6, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pe").hasMessageContaining("i2gnn");
+  }
+
   /**
    * Positional encodings reach every architecture: with them, the 1-WL-equivalent CSL graphs get
    * different outputs, and the first layer is wider.
    */
   @ParameterizedTest
-  @EnumSource(Architecture.class)
+  @EnumSource(value = Architecture.class, names = "I2GNN", mode = EnumSource.Mode.EXCLUDE)
   void everyModelSeesTheEncodings(Architecture a) {
     ModelSpec base = ModelSpec.defaults(a);
     ModelSpec small = new ModelSpec(a, 2, 8, 4, Math.min(2, base.radius()), base.bnMomentum());

@@ -114,7 +114,7 @@ public final class KafkaCluster implements AutoCloseable {
     launch(id - 1);
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     try (Admin own = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports[id - 1],
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000))) {
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
       while (true) {
         if (!nodes[id - 1].isAlive()) {
           throw new IllegalStateException("Kafka node " + id + " exited on restart; its log: " + log(id));
