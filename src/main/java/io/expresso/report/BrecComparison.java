@@ -15,8 +15,8 @@ import java.util.Optional;
 public final class BrecComparison {
 
   /** The rows in BREC's column order, each category only when the suite has it. */
-  static final List<String> ORDER = List.of("Basic", "Regular", "4-Vertex Condition", "Distance Regular",
-      "Regular (paper grouping)", "Extension", "CFI", "total");
+  static final List<String> ORDER = java.util.stream.Stream.concat(BrecPaperResults.COMPARISON_ROWS.stream(),
+      java.util.stream.Stream.of("total")).toList();
 
   /** One row: our counts, and the paper's count when it has one for the row. */
   public record Line(SeedLeaderboard.CategoryCounts ours, Optional<Integer> paper, int paperSize) {
@@ -46,18 +46,10 @@ public final class BrecComparison {
       if (ours.isEmpty()) {
         continue;
       }
-      String paperName = ResultSummary.paperName(name);
-      out.add(new Line(ours.get(), e.paper().flatMap(p -> p.count(paperName)), paperSize(paperName)));
+      String paperName = BrecPaperResults.paperName(name);
+      out.add(new Line(ours.get(), e.paper().flatMap(p -> p.count(paperName)), BrecPaperResults.pairs(paperName)));
     }
     return out;
-  }
-
-  private static int paperSize(String paperName) {
-    int i = BrecPaperResults.CATEGORIES.indexOf(paperName);
-    if (i >= 0) {
-      return BrecPaperResults.SIZES.get(i);
-    }
-    return paperName.equals("total") ? BrecPaperResults.SIZES.stream().mapToInt(Integer::intValue).sum() : 0;
   }
 
   /** The header of {@link #cells}. */

@@ -402,7 +402,7 @@ public final class ResultSummary {
         ObjectNode o = cats.addObject().put("name", c.category()).put("pairs", c.pairs())
             .put("distinguished", c.distinguished()).put("reliable", c.reliable())
             .put("reliably_distinguished", c.reliablyDistinguished()).put("errors", c.errors());
-        java.util.Optional<Integer> paper = e.paper().flatMap(p -> p.count(paperName(c.category())));
+        java.util.Optional<Integer> paper = e.paper().flatMap(p -> p.count(io.expresso.suite.BrecPaperResults.paperName(c.category())));
         if (paper.isPresent()) {
           o.put("paper", paper.get());
         } else {
@@ -413,19 +413,6 @@ public final class ResultSummary {
           .put("regular", p.regular()).put("extension", p.extension()).put("cfi", p.cfi()).put("total", p.total()),
           () -> n.putNull("paper"));
     }
-  }
-
-  /**
-   * The name under which the paper has a count comparable to one of our rows: its four categories,
-   * the 140-pair Regular, the total; our Regular (100 pairs) and its two companions have none.
-   */
-  public static String paperName(String row) {
-    return switch (row) {
-      case "Regular (paper grouping)" -> "Regular";
-      case "total" -> "total";
-      case "Regular" -> "";
-      default -> row;
-    };
   }
 
   /** JSON has no NaN or infinity: such a value is written as null. */

@@ -37,6 +37,32 @@ public final class BrecPaperResults {
   /** Our categories that make up the paper's 140-pair "Regular". */
   public static final List<String> PAPER_REGULAR = List.of("Regular", "4-Vertex Condition", "Distance Regular");
 
+  /** Our rows of a BREC comparison in BREC's column order: Regular split in three, then the paper's 140-pair grouping. */
+  public static final List<String> COMPARISON_ROWS = List.of("Basic", "Regular", "4-Vertex Condition", "Distance Regular",
+      "Regular (paper grouping)", "Extension", "CFI");
+
+  /**
+   * The name under which the paper has a count comparable to one of our rows: its four categories,
+   * the 140-pair Regular, the total; our Regular (100 pairs) and its two companions have none.
+   */
+  public static String paperName(String row) {
+    return switch (row) {
+      case "Regular (paper grouping)" -> "Regular";
+      case "total" -> "total";
+      case "Regular" -> "";
+      default -> row;
+    };
+  }
+
+  /** The pairs behind one of the paper's counts ({@link #CATEGORIES} or "total"); 0 for any other name. */
+  public static int pairs(String paperName) {
+    int i = CATEGORIES.indexOf(paperName);
+    if (i >= 0) {
+      return SIZES.get(i);
+    }
+    return paperName.equals("total") ? SIZES.stream().mapToInt(Integer::intValue).sum() : 0;
+  }
+
   /** Our BREC category names (suite order of the full file). */
   public static final List<String> OUR_CATEGORIES =
       List.of("Basic", "Regular", "Extension", "CFI", "4-Vertex Condition", "Distance Regular");

@@ -20,9 +20,6 @@ import java.util.Set;
  */
 final class BrecCard {
 
-  /** Our rows in BREC's column order: Regular splits into three, then the paper's 140-pair grouping. */
-  private static final List<String> ORDER = List.of("Basic", "Regular", "4-Vertex Condition", "Distance Regular",
-      "Regular (paper grouping)", "Extension", "CFI");
   private static final String PAPER_REGULAR = "Regular (paper grouping)";
 
   private BrecCard() {}
@@ -62,7 +59,7 @@ final class BrecCard {
     }
     unreliable.forEach(out.putArray("unreliable_seeds")::add);
     ArrayNode rows = out.putArray("rows");
-    List<String> names = brec ? ORDER : List.copyOf(categories);
+    List<String> names = brec ? BrecPaperResults.COMPARISON_ROWS : List.copyOf(categories);
     for (String name : names) {
       long[] c;
       if (name.equals(PAPER_REGULAR)) {
@@ -76,11 +73,11 @@ final class BrecCard {
       } else {
         c = seed.getOrDefault(name, new long[4]);
       }
-      String paperName = name.equals(PAPER_REGULAR) ? "Regular" : name.equals("Regular") ? "" : name;
-      row(rows.addObject(), name, c, paper.flatMap(p -> p.count(paperName)), paperSize(paperName));
+      String paperName = BrecPaperResults.paperName(name);
+      row(rows.addObject(), name, c, paper.flatMap(p -> p.count(paperName)), BrecPaperResults.pairs(paperName));
     }
     row(out.putObject("total"), "total", sum(seed.values()), paper.flatMap(p -> p.count("total")),
-        BrecPaperResults.SIZES.stream().mapToInt(Integer::intValue).sum());
+        BrecPaperResults.pairs("total"));
   }
 
   private static void row(ObjectNode row, String name, long[] c, Optional<Integer> paper, int paperPairs) {
@@ -91,11 +88,6 @@ final class BrecCard {
     } else {
       row.putNull("paper").putNull("paper_pairs");
     }
-  }
-
-  private static int paperSize(String paperName) {
-    int i = BrecPaperResults.CATEGORIES.indexOf(paperName);
-    return i < 0 ? 0 : BrecPaperResults.SIZES.get(i);
   }
 
   private static long[] sum(Iterable<long[]> counts) {
