@@ -9,6 +9,7 @@ import io.expresso.robust.fleet.KafkaExecutor;
 import io.expresso.robust.RobustnessExperiment;
 import io.expresso.robust.RobustnessReport;
 import io.expresso.robust.Scale;
+import io.expresso.robust.SearchGrid;
 import io.expresso.runtime.DeviceSlot;
 import io.expresso.runtime.EvaluatorRegistry;
 import io.expresso.runtime.TaskObserver;
@@ -85,6 +86,11 @@ final class ExperimentCommand implements Runnable {
         + " point with the best mean validation l1")
     boolean search;
 
+    @Option(names = "--grid", paramLabel = "G", description = "search this grid instead of the scale's (implies --search):"
+        + " key=v1,v2;… with keys lr, batch, width, depth; a key left out keeps the scale's values,"
+        + " e.g. 'lr=1e-4,1e-3;batch=16,64;depth=3,5'")
+    String grid;
+
     @Option(names = "--graphs", paramLabel = "N", defaultValue = "0",
         description = "graphs per dataset instead of the scale's (split 30/20/50; the paper: 5000)")
     int graphs;
@@ -133,8 +139,9 @@ final class ExperimentCommand implements Runnable {
         s = Scale.fromName(scale);
         ds = DeviceSlot.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
+        SearchGrid searched = grid != null ? SearchGrid.parse(grid, SearchGrid.of(s)) : search ? SearchGrid.of(s) : null;
         exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod,
-            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs, learningRate, batchSize), search, java.util.Map.of());
+            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs, learningRate, batchSize), searched, java.util.Map.of());
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }

@@ -20,9 +20,11 @@ import java.util.function.Consumer;
  * @param models model options as given: a bare architecture (its counting recipe per pattern, within
  *     the scale's caps) or a full spec; {@link #spec} resolves one for a pattern
  * @param sizes the scale's data size, seeds and epoch cap, as overridden on the command line
+ * @param grid the hyper-parameter grid searched before the study ({@code --search}: the scale's;
+ *     {@code --grid}: the user's), or null for none
  */
 public record RobustnessExperiment(String experimentId, Scale scale, List<String> models,
-    List<Pattern> patterns, boolean ood, Sizes sizes, boolean search, Map<String, SearchGrid.Point> chosen) {
+    List<Pattern> patterns, boolean ood, Sizes sizes, SearchGrid grid, Map<String, SearchGrid.Point> chosen) {
 
   /**
    * One grid point of a model × pattern in the search: its validation ℓ1 (best epoch) over seeds.
@@ -36,7 +38,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   /** An experiment without the hyper-parameter search. */
   public RobustnessExperiment(String experimentId, Scale scale, List<String> models, List<Pattern> patterns,
       boolean ood, Sizes sizes) {
-    this(experimentId, scale, models, patterns, ood, sizes, false, Map.of());
+    this(experimentId, scale, models, patterns, ood, sizes, null, Map.of());
   }
 
   /**
@@ -128,7 +130,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     if (sizes == null) {
       sizes = Sizes.SCALE;
     }
-    if (search && sizes.overridesTraining()) {
+    if (grid != null && sizes.overridesTraining()) {
       throw new IllegalArgumentException("--search chooses the learning rate and batch size; give it or"
           + " --learning-rate/--batch-size, not both");
     }
@@ -168,9 +170,9 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     return modelId(model, p, D1, seed) + "/head-" + D2;
   }
 
-  /** The grid of {@code --search} at this scale. */
-  public SearchGrid grid() {
-    return SearchGrid.of(scale);
+  /** Whether a hyper-parameter search ({@link #grid}) runs before the study. */
+  public boolean search() {
+    return grid != null;
   }
 
   /** Phase 0 of {@code --search}: every grid point × seed of every model × pattern, on the attack dataset. */
@@ -225,7 +227,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
         picked.put(key(r.model(), r.pattern()), r.point());
       }
     }
-    return new RobustnessExperiment(experimentId, scale, models, patterns, ood, sizes, search, picked);
+    return new RobustnessExperiment(experimentId, scale, models, patterns, ood, sizes, grid, picked);
   }
 
   private boolean attackOnD1() {
@@ -307,7 +309,7 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
   /** Runs all phases on {@code executor}; {@code progress} gets one line per finished job. */
   public RobustnessReport run(StudyExecutor executor, Consumer<String> progress) {
     long start = System.nanoTime();
-    if (search && chosen.isEmpty()) {
+    if (grid != null && chosen.isEmpty()) {
       // phase 0: the grid; the selected points' attack-dataset models are then the study's own
       List<TrainOutcome> searched = executor.train(searchJobs(), o -> progress.accept("searched " + describe(o)));
       List<SearchRow> rows = searchRows(searched);

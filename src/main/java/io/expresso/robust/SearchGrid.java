@@ -22,7 +22,7 @@ import java.util.Locale;
  *
  * Width and depth replace the spec's {@code hidden} and {@code layers} (PPGN's {@code in} and
  * {@code d} become half the width, as their channel triples); everything else in the spec (I²-GNN's
- * radius) stays the recipe's or the user's.
+ * radius) stays the recipe's or the user's. {@code --grid} gives a grid of one's own ({@link #parse}).
  */
 public record SearchGrid(float[] learningRates, int[] batchSizes, int[] widths, int[] depths) {
 
@@ -41,6 +41,84 @@ public record SearchGrid(float[] learningRates, int[] batchSizes, int[] widths, 
       case PAPER -> new SearchGrid(new float[] {1e-5f, 1e-4f, 1e-3f, 1e-2f}, new int[] {16, 64, 128},
           new int[] {64, 128, 256}, new int[] {2, 3, 5});
     };
+  }
+
+  /** The keys of {@code --grid}, in its order. */
+  public static final List<String> KEYS = List.of("lr", "batch", "width", "depth");
+
+  public SearchGrid {
+    learningRates = learningRates.clone();
+    batchSizes = batchSizes.clone();
+    widths = widths.clone();
+    depths = depths.clone();
+  }
+
+  /**
+   * A grid from {@code --grid}'s text, {@code key=v1,v2;key=v…} with keys {@code lr}, {@code batch},
+   * {@code width} and {@code depth}; a key left out keeps {@code base}'s values. Each value is checked
+   * against its range, and an unknown key, an empty list or a bad number is one line naming it.
+   */
+  public static SearchGrid parse(String text, SearchGrid base) {
+    if (text == null || text.isBlank()) {
+      throw new IllegalArgumentException("--grid is empty: give key=v1,v2;… with keys " + String.join(", ", KEYS));
+    }
+    float[] lr = base.learningRates;
+    int[] batch = base.batchSizes;
+    int[] width = base.widths;
+    int[] depth = base.depths;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String part : text.split(";")) {
+      int eq = part.indexOf('=');
+      String key = (eq < 0 ? part : part.substring(0, eq)).trim();
+      if (!KEYS.contains(key)) {
+        throw new IllegalArgumentException("--grid: unknown key '" + key + "' in '" + part.trim() + "' (keys: "
+            + String.join(", ", KEYS) + ")");
+      }
+      if (!seen.add(key)) {
+        throw new IllegalArgumentException("--grid: key '" + key + "' is given twice");
+      }
+      String[] values = eq < 0 ? new String[0] : java.util.Arrays.stream(part.substring(eq + 1).split(","))
+          .map(String::trim).filter(v -> !v.isEmpty()).toArray(String[]::new);
+      if (values.length == 0) {
+        throw new IllegalArgumentException("--grid: key '" + key + "' has no values (write " + key + "=v1,v2)");
+      }
+      switch (key) {
+        case "lr" -> {
+          lr = new float[values.length];
+          for (int i = 0; i < values.length; i++) {
+            lr[i] = number(key, values[i]).floatValue();
+            if (!(lr[i] > 0 && lr[i] < 1)) {
+              throw new IllegalArgumentException("--grid: lr must be in (0, 1), got " + values[i]);
+            }
+          }
+        }
+        case "batch" -> batch = integers(key, values, 1, 4096);
+        case "width" -> width = integers(key, values, 2, 1024);
+        default -> depth = integers(key, values, 1, 16);
+      }
+    }
+    return new SearchGrid(lr, batch, width, depth);
+  }
+
+  private static Double number(String key, String value) {
+    try {
+      return Double.valueOf(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--grid: " + key + " value '" + value + "' is not a number");
+    }
+  }
+
+  private static int[] integers(String key, String[] values, int min, int max) {
+    int[] out = new int[values.length];
+    for (int i = 0; i < values.length; i++) {
+      double v = number(key, values[i]);
+      if (v != Math.rint(v) || v < min || v > max) {
+        throw new IllegalArgumentException("--grid: " + key + " must be a whole number from " + min + " to " + max
+            + ", got " + values[i]);
+      }
+      out[i] = (int) v;
+    }
+    return out;
   }
 
   /** The points for a model's resolved spec (duplicates dropped, in grid order). */

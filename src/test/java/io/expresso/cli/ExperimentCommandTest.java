@@ -56,6 +56,16 @@ class ExperimentCommandTest {
     assertThat(model[2]).contains("unknown count-regression model 'gcn'");
     String[] pattern = run("experiment", "robustness", "--embedded", "--patterns", "pentagon");
     assertThat(pattern[0]).isEqualTo("2");
+    String[] noPattern = run("experiment", "robustness", "--embedded", "--patterns", "");
+    assertThat(noPattern[0]).isEqualTo("2");
+    assertThat(noPattern[2]).contains("pattern");
+    String[] grid = run("experiment", "robustness", "--embedded", "--grid", "lr=1e-3;momentum=0.9");
+    assertThat(grid[0]).isEqualTo("2");
+    assertThat(grid[2]).contains("--grid: unknown key 'momentum' in 'momentum=0.9' (keys: lr, batch, width, depth)");
+    assertThat(grid[2].strip().lines().filter(l -> l.contains("momentum")).count()).isEqualTo(1);
+    String[] both = run("experiment", "robustness", "--embedded", "--grid", "depth=3", "--learning-rate", "0.001");
+    assertThat(both[0]).isEqualTo("2");
+    assertThat(both[2]).contains("--search chooses the learning rate");
     String[] where = run("experiment", "robustness", "--scale", "tiny");
     assertThat(where[0]).isEqualTo("2");
     assertThat(where[2]).contains("either --bootstrap B or --embedded");

@@ -58,7 +58,7 @@ class StudySizingAndSearchTest {
     assertThat(new RobustnessExperiment("e", Scale.TINY, List.of("gin"), List.of(Pattern.TRIANGLE), false,
         new RobustnessExperiment.Sizes(100, 2, 5, 0f, 32)).trainJobs().get(0).modelId()).endsWith("/batch-32");
     assertThatThrownBy(() -> new RobustnessExperiment("e", Scale.TINY, List.of("gin"), List.of(Pattern.TRIANGLE), false,
-        new RobustnessExperiment.Sizes(100, 2, 5, 3e-4f, 0), true, Map.of())).hasMessageContaining("--search chooses");
+        new RobustnessExperiment.Sizes(100, 2, 5, 3e-4f, 0), SearchGrid.of(Scale.TINY), Map.of())).hasMessageContaining("--search chooses");
     assertThat(Main.execute("experiment", "robustness", "--embedded", "--learning-rate", "2")).isEqualTo(2); // "--learning-rate must be in (0, 1)"
     assertThat(Main.execute("experiment", "robustness", "--embedded", "--graphs", "5")).isEqualTo(2);
   }
@@ -83,7 +83,7 @@ class StudySizingAndSearchTest {
   @Test
   void theSearchTrainsEveryGridPointAndAttacksTheOneWithTheBestMeanValidationL1() {
     RobustnessExperiment exp = new RobustnessExperiment("s", Scale.TINY, List.of("gin:hidden=8,layers=1"),
-        List.of(Pattern.TRIANGLE), false, new RobustnessExperiment.Sizes(100, 2, 2), true, Map.of());
+        List.of(Pattern.TRIANGLE), false, new RobustnessExperiment.Sizes(100, 2, 2), SearchGrid.of(Scale.TINY), Map.of());
     List<TrainJob> grid = exp.searchJobs();
     assertThat(grid).hasSize(4 * 2); // rate 0.01, 0.003 x batch 8, 16 at width 16, depth 2; 2 seeds
     assertThat(grid.stream().map(TrainJob::modelId).distinct()).hasSize(8);

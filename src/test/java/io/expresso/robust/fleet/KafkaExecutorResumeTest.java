@@ -5,6 +5,8 @@ import io.expresso.robust.Scale;
 import io.expresso.robust.StudyJobs;
 import io.expresso.robust.RobustProtos;
 import io.expresso.robust.TrainJob;
+import io.expresso.robust.RobustnessExperiment;
+import io.expresso.robust.SearchGrid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.count.Pattern;
@@ -79,6 +81,38 @@ class KafkaExecutorResumeTest {
         assertThat(phase.get(60, TimeUnit.SECONDS)).containsExactly(done0, done1, done2);
       }
       assertThat(heard).containsExactlyInAnyOrder(done0, done1, done2);
+    }
+  }
+
+  @Test
+  @Timeout(120)
+  void aHalfDoneGridSearchPublishesOnlyItsMissingPoints() throws Exception {
+    RobustnessExperiment exp = new RobustnessExperiment(EXPERIMENT, Scale.TINY, List.of("gin"),
+        List.of(Pattern.TRIANGLE), false, new RobustnessExperiment.Sizes(100, 2, 2),
+        SearchGrid.parse("lr=0.01,0.003;batch=8,16", SearchGrid.of(Scale.TINY)), Map.of());
+    List<TrainJob> grid = exp.searchJobs();
+    assertThat(grid).hasSize(4 * 2); // 2 rates x 2 batches, 2 seeds
+    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      String bootstrap = broker.bootstrap();
+      Topics.ensure(bootstrap, 1);
+      List<TrainOutcome> expected = new ArrayList<>();
+      for (int i = 0; i < grid.size(); i++) {
+        expected.add(outcome(grid.get(i), 10 + i));
+      }
+      for (int i = 0; i < grid.size(); i += 2) { // the first sitting finished every other point x seed
+        write(bootstrap, success(grid.get(i), expected.get(i)));
+      }
+      try (KafkaExecutor executor = new KafkaExecutor(bootstrap, EXPERIMENT, Duration.ofSeconds(60))) {
+        CompletableFuture<List<TrainOutcome>> phase = CompletableFuture.supplyAsync(() -> executor.train(grid, o -> {}));
+        List<String> published = awaitTaskKeys(bootstrap, grid.size() / 2);
+        assertThat(published).containsExactlyInAnyOrderElementsOf(
+            java.util.stream.IntStream.range(0, grid.size()).filter(i -> i % 2 == 1)
+                .mapToObj(i -> StudyJobs.taskId(grid.get(i))).toList());
+        for (int i = 1; i < grid.size(); i += 2) {
+          write(bootstrap, success(grid.get(i), expected.get(i)));
+        }
+        assertThat(phase.get(60, TimeUnit.SECONDS)).containsExactlyElementsOf(expected);
+      }
     }
   }
 
