@@ -30,9 +30,10 @@ public record BrecConstruction(long trainable, long unreachable, String differen
       case DS_GNN -> new BrecConstruction(44_400, 0, "BREC's committed script builds in_dim=1 where its"
           + " ego_nets_plus gives 3 columns, which cannot run; this is the 3-column model its results need");
       case DSS_GNN -> new BrecConstruction(41_616, 0, "as DS-GNN: the 3-column model BREC's results need");
-      case GSN -> new BrecConstruction(0, 0, "not yet BREC's: counts enter every layer as 12 raw numbers where"
-          + " BREC one-hot encodes them over the values its whole dataset holds (273 columns) into layer 0 only"
-          + " (a per-pair model cannot see the dataset's values)");
+      case GSN -> new BrecConstruction(110_432, 0, "the counts are one-hot encoded over the values BREC's GSN dataset"
+          + " holds (brec_v3_s4: Basic, Regular, Extension, 273 slots) as BREC's one_hot_unique does over the whole"
+          + " dataset it loads, plus one overflow slot per count column (768 parameters) for a count that dataset never"
+          + " holds, which only the pairs BREC's GSN never runs carry (CFI, 4-vertex condition, distance regular)");
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
           + " count); layer 0's unused transform_before_conv is not built; batch norm statistics over real subgraph nodes"

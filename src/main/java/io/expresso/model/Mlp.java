@@ -34,6 +34,15 @@ final class Mlp {
         .add(BatchNorm.builder().optMomentum(bnMomentum).build());
   }
 
+  /** Linear → BatchNorm → ReLU → Linear: GSN's {@code mlp} with one hidden layer, its output left linear. */
+  static SequentialBlock linearNormLinear(int hidden, float bnMomentum) {
+    return new SequentialBlock()
+        .add(Linear.builder().setUnits(hidden).build())
+        .add(BatchNorm.builder().optMomentum(bnMomentum).build())
+        .add(Activation.reluBlock())
+        .add(Linear.builder().setUnits(hidden).build());
+  }
+
   /** Linear → ReLU → Linear → ReLU on the last axis (PPGN's 1×1 convolutions). */
   static SequentialBlock plain(int hidden) {
     return new SequentialBlock()

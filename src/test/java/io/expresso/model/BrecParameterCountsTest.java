@@ -24,8 +24,8 @@ class BrecParameterCountsTest {
   void everyCountedModelHasExactlyTheParametersBrecsInputsReach() {
     for (Architecture a : Architecture.values()) {
       BrecConstruction brec = BrecConstruction.of(a);
-      if (a == Architecture.I2GNN) {
-        continue; // within 0.3 %: below
+      if (a == Architecture.I2GNN || a == Architecture.GSN) {
+        continue; // within 0.3 % and 0.7 %: below
       }
       if (brec.trainable() > 0) {
         assertThat(parameters(a)).as(a.cliName()).isEqualTo(brec.reachable());
@@ -55,6 +55,18 @@ class BrecParameterCountsTest {
     // ego_nets_plus gives (the committed in_dim=1 cannot take them)
     assertThat(parameters(Architecture.DS_GNN)).isEqualTo(44_400);
     assertThat(parameters(Architecture.DSS_GNN)).isEqualTo(41_616);
+  }
+
+  @Test
+  void gsnHasBrecsGsnParametersWithOneOverflowSlotPerCountColumn() {
+    // BREC's GNNSubstructures (GSN_sparse, general messages, local ids, 4 layers × 64, d 16): the 12
+    // count columns one-hot over the values of its dataset, 273 slots, into layer 0's message MLP
+    // only; 5 final projections (the input's and each layer's). 110,432 trainable. Expresso adds an
+    // overflow slot per count column for counts BREC's dataset never holds: 12 × 64 weights
+    assertThat(GsnCountEncoding.brecWidth()).isEqualTo(273);
+    assertThat(GsnCountEncoding.width()).isEqualTo(273 + 12);
+    assertThat(BrecConstruction.of(Architecture.GSN).reachable()).isEqualTo(110_432);
+    assertThat(parameters(Architecture.GSN)).isEqualTo(110_432 + 12 * 64);
   }
 
   @Test
