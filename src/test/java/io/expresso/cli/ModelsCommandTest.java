@@ -47,7 +47,7 @@ class ModelsCommandTest {
     }
     assertThat(out).contains(" " + gin + " ").contains("torchscript:FILE.pt");
     // every model BREC's construction was not matched for names why
-    assertThat(out).contains("where a model differs from BREC's:").contains("  gsn: not yet BREC's")
+    assertThat(out).contains("where a model differs from BREC's:").contains("  gsn: the counts are one-hot encoded over the values BREC's GSN dataset holds")
         .contains("  i2gnn: each label embedding holds the 22 rows").contains("  ds-gnn: BREC's committed script builds in_dim=1");
   }
 }
