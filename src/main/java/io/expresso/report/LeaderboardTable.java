@@ -1,5 +1,6 @@
 package io.expresso.report;
 
+import io.expresso.suite.BrecPaperResults;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,7 +51,7 @@ public final class LeaderboardTable {
     for (String c : columns(ranked)) {
       int pairs = ranked.stream().flatMap(e -> BrecComparison.lines(e).stream())
           .filter(l -> l.ours().category().equals(c)).mapToInt(l -> l.ours().pairs()).max().orElse(0);
-      boolean paper = !io.expresso.suite.BrecPaperResults.paperName(c).isEmpty();
+      boolean paper = BrecPaperResults.pairs(BrecPaperResults.paperName(c)) > 0;
       h.add(SHORT.getOrDefault(c, c) + " /" + pairs + (paper ? " (paper)" : ""));
     }
     return h;
