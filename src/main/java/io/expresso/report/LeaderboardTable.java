@@ -63,7 +63,7 @@ public final class LeaderboardTable {
     List<List<String>> rows = new ArrayList<>();
     for (SeedLeaderboard.Entry e : ranked) {
       List<String> row = new ArrayList<>();
-      row.add(e.label());
+      row.add(name(e.label()));
       row.add(e.paper().map(p -> p.label()).orElse("-"));
       row.add(String.valueOf(e.seeds()));
       row.add(String.valueOf(e.bestSeed()));
@@ -78,6 +78,14 @@ public final class LeaderboardTable {
       rows.add(row);
     }
     return rows;
+  }
+
+  /**
+   * A configuration as the table names it: a user's module by the first 12 hex digits of its
+   * SHA-256, its options left to the per-model tables (the whole spec is over 100 characters).
+   */
+  static String name(String label) {
+    return label.replaceFirst("torchscript:sha256:([0-9a-f]{12})[0-9a-f]*(,[^ ]*)?", "torchscript:$1");
   }
 
   /** "ours (paper)" where the paper has the row, else "ours". */

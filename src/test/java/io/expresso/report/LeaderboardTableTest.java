@@ -37,11 +37,11 @@ class LeaderboardTableTest {
     seed(rs, brec, "gsn", 1, "1100000", -1);
     seed(rs, brec, "ppgn", 0, "1101100", -1);
     seed(rs, brec, "ppgn", 1, "1111111", 6); // a reliability failure: the configuration does not count
-    seed(rs, brec, "torchscript:sha256:ab12,input=sparse", 0, "0000000", -1);
+    seed(rs, brec, "torchscript:sha256:" + "ab12".repeat(16) + ",input=sparse,width=32", 0, "0000000", -1);
     seed(rs, "builtin", "3-wl", 0, "1111111", -1); // not BREC: not on the leaderboard
     List<SeedLeaderboard.Entry> ranked = LeaderboardTable.ranked(SeedLeaderboard.of(rs));
     assertThat(ranked).extracting(SeedLeaderboard.Entry::label)
-        .containsExactly("ppgn", "gsn", "torchscript:sha256:ab12,input=sparse");
+        .containsExactly("ppgn", "gsn", "torchscript:sha256:" + "ab12".repeat(16) + ",input=sparse,width=32");
 
     List<String> header = LeaderboardTable.header(ranked);
     assertThat(header).containsExactly("model", "paper row", "seeds", "best seed", "BREC's rule",
@@ -54,7 +54,8 @@ class LeaderboardTableTest {
         "0", "3 (50)", "1 (100)", "1 (23)", "6 (233)");
     assertThat(rows.get(1)).containsExactly("gsn", "GSN", "2", "0", "counts", "0", "1 (60)", "1", "0", "0",
         "1 (99)", "1 (95)", "0 (0)", "3 (254)");
-    assertThat(rows.get(2)).containsExactly("torchscript:sha256:ab12,input=sparse", "-", "1", "0", "counts", "0",
+    // a user's module: named by its hash's first 12 digits, no paper row
+    assertThat(rows.get(2)).containsExactly("torchscript:ab12ab12ab12", "-", "1", "0", "counts", "0",
         "0", "0", "0", "0", "0", "0", "0", "0");
 
     String text = LeaderboardTable.render(SeedLeaderboard.of(rs));
