@@ -26,6 +26,8 @@ HEADER_TASK_TYPE = "expresso.task-type"
 MODELS = "expresso.models"
 RESULTS = "expresso.results"
 EXACT = ("1-wl", "3-wl", "4-wl", "spd-wl", "s3", "s4", "n1", "n2", "m1")  # the non-GNN baselines
+# the seven built-in models BREC's Table 2 has a row for (`expresso experiment brec`'s default)
+DEFAULT_MODELS = ("ppgn", "kp-gnn", "gsn", "ngnn-de", "ds-gnn", "dss-gnn", "i2gnn")
 
 _LOG = logging.getLogger("expresso.kafka")
 _LOG.addHandler(logging.NullHandler())  # librdkafka's own chatter stays out of the user's terminal
@@ -287,16 +289,57 @@ class Client:
         Tasks that already succeeded in the experiment are not published again unless force.
         Returns Results when wait, else a Pending whose wait() returns them."""
         the_suite = suites.load(suite, indices, q)
-        if isinstance(model, str) and not model.endswith(".pt") and not os.path.isfile(model):
-            method = model.strip()  # a built-in method or model spec, run by any worker
-        else:
-            method = self.store_model(model, input, features, init, width, depth)
-        seed_list = [int(s) for s in ([seeds] if isinstance(seeds, int) else seeds)]
-        if not seed_list:
-            raise ValueError("no seeds given")
+        method = self._method(model, input, features, init, width, depth)
         if experiment is None:
             experiment = "py-%s-%s" % (method.split(",")[0].replace("torchscript:sha256:", "ts-")[:20],
                                        short_name(the_suite.id))
+        return self._publish_pairs(experiment, the_suite, [method], seeds, 1, pairs, epochs, q, force, wait, timeout,
+                                   progress)
+
+    def leaderboard(self, models=DEFAULT_MODELS, suite="brec_v3.npy", seeds=range(10), pairs=None, indices=None,
+                    experiment=None, epochs=0, chunk=1, q=32, force=False, wait=True, timeout=None, progress=True):
+        """BREC's leaderboard as one experiment, as `expresso experiment brec`: every model on every pair
+        of `suite` under every seed, published interleaved (chunks of `chunk` pairs, each taken in turn by
+        every seed and model) so every model is under way from the start. Tasks that already succeeded
+        in the experiment are not published again (resuming it) unless force.
+
+        models: built-in specs or exact methods ("ppgn", "3-wl"; default the seven built-in BREC models)
+        and your own modules (an nn.Module, a TorchScript .pt path or bytes, or (module, options) with
+        options as store_model takes them: input, features, init, width, depth), all on one table;
+        experiment: default py-leaderboard-<suite>. Returns Results (leaderboard() gives the table)
+        when wait, else a Pending whose wait() returns them."""
+        the_suite = suites.load(suite, indices, q)
+        methods = []
+        for m in ([models] if isinstance(models, str) else list(models)):
+            model, options = m if isinstance(m, tuple) else (m, {})
+            method = self._method(model, **options)
+            if method in methods:
+                raise ValueError("models names %s twice" % method)
+            methods.append(method)
+        if not methods:
+            raise ValueError("no models given")
+        if int(chunk) < 1:
+            raise ValueError("chunk must be at least 1 pair, got %r" % (chunk,))
+        if experiment is None:
+            experiment = "py-leaderboard-%s" % short_name(the_suite.id)
+        return self._publish_pairs(experiment, the_suite, methods, seeds, int(chunk), pairs, epochs, q, force, wait,
+                                   timeout, progress)
+
+    def _method(self, model, input="sparse", features="ones", init="auto", width=32, depth=4):
+        """The method text tasks name a model by: a built-in spec or exact method as given, else the
+        module stored in expresso.models."""
+        if isinstance(model, str) and not model.endswith(".pt") and not os.path.isfile(model):
+            return model.strip()  # a built-in method or model spec, run by any worker
+        return self.store_model(model, input, features, init, width, depth)
+
+    def _publish_pairs(self, experiment, the_suite, methods, seeds, chunk, pairs, epochs, q, force, wait, timeout,
+                       progress):
+        """Publishes the pair tasks of methods x pairs x seeds without a success in the experiment, in
+        TaskMessages.forEachInterleavedPairTask's order: chunks of pairs, per chunk every seed, per seed
+        every method on the chunk's pairs (one method, chunk 1: pair by pair, every seed of a pair)."""
+        seed_list = [int(s) for s in ([seeds] if isinstance(seeds, int) else seeds)]
+        if not seed_list:
+            raise ValueError("no seeds given")
         tasks_pb2 = _pb()[0]
         self._require(TASKS, RESULTS)
         reader = self._caught_up_reader(experiment)
@@ -304,27 +347,29 @@ class Client:
             now = int(time.time() * 1000)
             training = tasks_pb2.TrainingSettings(epochs=epochs)
             rpc = tasks_pb2.RpcSettings(q=q, alpha=0.05, threshold_mode="rpc", convention="brec")
-            wanted, messages = [], []
-            for pair in the_suite.pairs:
-                if pairs is not None and not pairs[0] <= pair.index <= pairs[1]:
-                    continue
-                relabelings = None if pair.relabelings is None else tasks_pb2.Relabelings(
-                    first=pair.relabelings[0], second=pair.relabelings[1],
-                    reliability_first=pair.relabelings[2], reliability_second=pair.relabelings[3])
-                for seed in seed_list:
-                    task_id = "%s/%s/%d/s%d" % (experiment, method, pair.index, seed)
-                    wanted.append(task_id)
-                    kept = reader.kept.get(task_id)
-                    if not force and kept is not None and not kept.HasField("error"):
-                        continue  # already succeeded: publishing again would change nothing
-                    messages.append((task_id, tasks_pb2.PairTask(
-                        header=tasks_pb2.TaskHeader(task_id=task_id, experiment_id=experiment, published_at_ms=now,
-                                                    publisher=PUBLISHER),
-                        suite_id=the_suite.id, pair_index=pair.index, category=pair.category,
-                        graph_first=pair.first, graph_second=pair.second, relabelings=relabelings, method=method,
-                        training=training, rpc=rpc, seed=seed)))
-            if not wanted:
+            chosen = [p for p in the_suite.pairs if pairs is None or pairs[0] <= p.index <= pairs[1]]
+            if not chosen:
                 raise ValueError("no pair of %s lies in pairs=%s" % (the_suite.id, pairs))
+            wanted, messages = [], []
+            for start in range(0, len(chosen), chunk):
+                block = chosen[start:start + chunk]
+                for seed in seed_list:
+                    for method in methods:
+                        for pair in block:
+                            task_id = "%s/%s/%d/s%d" % (experiment, method, pair.index, seed)
+                            wanted.append(task_id)
+                            kept = reader.kept.get(task_id)
+                            if not force and kept is not None and not kept.HasField("error"):
+                                continue  # already succeeded: publishing again would change nothing
+                            relabelings = None if pair.relabelings is None else tasks_pb2.Relabelings(
+                                first=pair.relabelings[0], second=pair.relabelings[1],
+                                reliability_first=pair.relabelings[2], reliability_second=pair.relabelings[3])
+                            messages.append((task_id, tasks_pb2.PairTask(
+                                header=tasks_pb2.TaskHeader(task_id=task_id, experiment_id=experiment,
+                                                            published_at_ms=now, publisher=PUBLISHER),
+                                suite_id=the_suite.id, pair_index=pair.index, category=pair.category,
+                                graph_first=pair.first, graph_second=pair.second, relabelings=relabelings,
+                                method=method, training=training, rpc=rpc, seed=seed)))
             self._send(TASKS, messages)
         except BaseException:
             reader.close()

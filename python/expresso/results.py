@@ -1,5 +1,7 @@
 """An experiment's results as data: per-pair rows, the per-category table beside BREC's paper row,
 the best seed; the same numbers `expresso results` prints (summary.py says how they are counted)."""
+from collections import OrderedDict
+
 from . import summary as S
 
 PAIR_COLUMNS = ["task_id", "suite", "method", "pair", "category", "seed", "distinguished", "reliable", "t2",
@@ -126,6 +128,35 @@ class Results:
         rows = self.category_rows(method, paper)
         return _frame(rows, list(rows[0]) if rows else None)
 
+    def leaderboard_rows(self):
+        """BREC's leaderboard across the experiment's models (LeaderboardTable, `expresso results`'s "BREC
+        leaderboard"): one dict per configuration run on BREC, ranked by its best seed's total (ties keep
+        the experiment's order): model, paper_model, seeds, best_seed, counts (BREC's rule), failing_seeds,
+        reliability_failures (the best seed's), then per row of BREC's order the best seed's reliably
+        distinguished pairs and, where Table 2 has the row, "<row> (paper)"."""
+        confs = sorted((c for c in self.configurations if c.brec), key=lambda c: -c.total()["reliably_distinguished"])
+        rows = []
+        for c in confs:
+            total = c.total()
+            row = OrderedDict(model=c.label, paper_model=c.paper[0] if c.paper else None, seeds=c.seeds,
+                              best_seed=c.best_seed, counts=c.counts, failing_seeds=c.failing_seeds,
+                              reliability_failures=total["pairs"] - total["reliable"])
+            for ours, theirs, _ in c.lines():
+                row[ours["name"]] = ours["reliably_distinguished"]
+                if theirs is not None:
+                    row[ours["name"] + " (paper)"] = theirs
+            rows.append(row)
+        return rows
+
+    @property
+    def leaderboard(self):
+        """leaderboard_rows() as a DataFrame (a list of dicts without pandas)."""
+        rows = self.leaderboard_rows()
+        columns = []
+        for r in rows:
+            columns.extend(k for k in r if k not in columns)
+        return _frame(rows, columns or None)
+
     def summary(self):
         """The pair and synthetic fields of `expresso results --json` for this experiment, same values."""
         return S.summary_json(self.experiment, self.results, self.duplicate_records, self.superseded_errors)
@@ -145,6 +176,14 @@ class Results:
                     ours["name"], ours["pairs"], ours["reliably_distinguished"],
                     _fmt(_pct(ours["reliably_distinguished"], ours["pairs"])),
                     "-" if theirs is None else "%d/%d" % (theirs, size), _fmt(_pct(theirs, size) if theirs is not None else None)))
+        board = self.leaderboard_rows()
+        if len(board) > 1:
+            lines.append("")
+            lines.append("BREC leaderboard (best seed per model; Table 2 in parentheses)")
+            for r in board:
+                lines.append("%-26s %s: %s%s" % (r["model"], "counts" if r["counts"] else "does NOT count", ", ".join(
+                    "%s %d%s" % (k, v, "" if r.get(k + " (paper)") is None else " (%d)" % r[k + " (paper)"])
+                    for k, v in r.items() if k in S.ORDER), "" if r["paper_model"] is None else " [%s]" % r["paper_model"]))
         labels = {c.label for c in self.configurations}
         for row in s["categories"]:
             if row["method"] not in labels:  # synthetic, train, attack, and errors without a pair

@@ -228,6 +228,44 @@ class Baselines(Timed):
         write("java-3wl.json", run.summary())
 
 
+class LeaderboardFromPython(Timed):
+    """client.leaderboard: a plain-PyTorch module beside built-in methods on one BREC table, published
+    interleaved, resumed by its experiment id (expresso experiment brec from Python)."""
+
+    def test_a_users_module_joins_the_built_ins_on_one_table(self):
+        client = expresso.Client(env("EXPRESSO_BOOTSTRAP"))
+        torch.manual_seed(0)
+        model = Gin()
+        pending = client.leaderboard([model, "3-wl", "1-wl"], suite=env("EXPRESSO_EXCERPT"), indices=INDICES,
+                                     seeds=range(2), epochs=2, experiment="py-leaderboard", wait=False)
+        self.assertEqual((len(pending.task_ids), pending.published), (24, 24))
+        # interleaved: every model's first task comes before any model's second
+        first = [t.rsplit("/", 2)[0].split("/", 1)[1] for t in pending.task_ids[:3]]
+        self.assertTrue(first[0].startswith("torchscript:sha256:"), first)
+        self.assertEqual(first[1:], ["3-wl", "1-wl"])
+        self.assertEqual([t.rsplit("/", 2)[1:] for t in pending.task_ids[:3]], [["0", "s0"]] * 3)
+        run = pending.wait(timeout=400, progress=False)
+        self.assertEqual(run.errors, [])
+        rows = run.leaderboard_rows()
+        self.assertEqual(len(rows), 3)
+        top = rows[0]  # 3-WL tells apart all but the strongly regular pair: the most
+        self.assertEqual((top["model"], top["paper_model"], top["total"], top["total (paper)"], top["counts"]),
+                         ("3-wl", "3-WL", 3, 270, True))
+        self.assertEqual((top["Basic"], top["Basic (paper)"], top["Regular (paper grouping) (paper)"]), (1, 60, 50))
+        others = {r["model"].split(",")[0][:19]: r for r in rows[1:]}
+        self.assertEqual(set(others), {"torchscript:sha256:", "1-wl"})
+        self.assertEqual(others["1-wl"]["paper_model"], "1-WL bound")
+        self.assertIsNone(others["torchscript:sha256:"]["paper_model"])  # a user's module: no paper row
+        self.assertEqual([r["total"] for r in rows[1:]], [0, 0])  # every BREC pair is 1-WL-equivalent
+        self.assertEqual(list(run.leaderboard["model"]), [r["model"] for r in rows])
+        self.assertIn("BREC leaderboard", str(run))
+        write("py-leaderboard.json", run.summary())
+        again = client.leaderboard([model, "3-wl", "1-wl"], suite=env("EXPRESSO_EXCERPT"), indices=INDICES,
+                                   seeds=range(2), epochs=2, experiment="py-leaderboard", wait=False)
+        self.assertEqual((len(again.task_ids), again.published), (24, 0))
+        again.wait(timeout=60, progress=False)
+
+
 class ClearErrors(Timed):
 
     def test_no_broker_names_the_bootstrap_and_the_timeout(self):

@@ -31,14 +31,14 @@ import picocli.CommandLine;
 /** {@code expresso experiment …}: multi-phase studies orchestrated through Kafka. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
     description = "Run a multi-phase experiment through Kafka.",
-    subcommands = {ExperimentCommand.Robustness.class})
+    subcommands = {ExperimentCommand.Robustness.class, ExperimentBrecCommand.class})
 final class ExperimentCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing experiment (try 'robustness')");
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing experiment: robustness or brec");
   }
 
   @Command(name = "robustness", mixinStandardHelpOptions = true,

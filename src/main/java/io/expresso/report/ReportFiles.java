@@ -174,6 +174,16 @@ public final class ReportFiles {
     for (SeedLeaderboard.Entry e : s.leaderboard()) {
       sb.append("- ").append(md(e.label())).append(": ").append(md(BrecComparison.verdict(e))).append('\n');
     }
+    List<SeedLeaderboard.Entry> ranked = LeaderboardTable.ranked(s.leaderboard());
+    if (!ranked.isEmpty()) {
+      List<String> header = LeaderboardTable.header(ranked);
+      sb.append("\n## BREC leaderboard\n\n| ").append(String.join(" | ", header.stream().map(ReportFiles::md).toList()))
+          .append(" |\n|---|---|").append("---:|".repeat(header.size() - 2)).append('\n');
+      for (List<String> row : LeaderboardTable.rows(ranked)) {
+        sb.append("| ").append(String.join(" | ", row.stream().map(ReportFiles::md).toList())).append(" |\n");
+      }
+      sb.append('\n').append(md(LeaderboardTable.NOTE)).append('\n');
+    }
     for (SeedLeaderboard.Entry e : brecEntries(s)) {
       List<String> header = BrecComparison.header(e);
       sb.append("\n## ").append(md(e.label())).append(" beside BREC's Table 2\n\n| ")
@@ -201,6 +211,18 @@ public final class ReportFiles {
       sb.append("<li>").append(esc(e.label())).append(": ").append(esc(BrecComparison.verdict(e))).append("</li>\n");
     }
     sb.append("</ul>\n");
+    List<SeedLeaderboard.Entry> ranked = LeaderboardTable.ranked(s.leaderboard());
+    if (!ranked.isEmpty()) {
+      sb.append("<h2>BREC leaderboard</h2>\n<table class=leaderboard><tr>");
+      LeaderboardTable.header(ranked).forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));
+      sb.append("</tr>\n");
+      for (List<String> row : LeaderboardTable.rows(ranked)) {
+        sb.append("<tr><td>").append(esc(row.get(0))).append("</td><td>").append(esc(row.get(1))).append("</td>");
+        row.subList(2, row.size()).forEach(c -> sb.append("<td class=n>").append(esc(c)).append("</td>"));
+        sb.append("</tr>\n");
+      }
+      sb.append("</table>\n<p>").append(esc(LeaderboardTable.NOTE)).append("</p>\n");
+    }
     for (SeedLeaderboard.Entry e : brecEntries(s)) {
       sb.append("<h2>").append(esc(e.label())).append(" beside BREC's Table 2</h2>\n<table><tr>");
       BrecComparison.header(e).forEach(h -> sb.append("<th>").append(esc(h)).append("</th>"));

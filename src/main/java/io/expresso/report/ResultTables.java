@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * People-readable tables of a {@link ResultSummary}: one per method (its best seed's pairs, with
- * BREC's verdict over its seeds and, on BREC, the paper's row), then synthetic and errors.
+ * BREC's verdict over its seeds and, on BREC, the paper's row), on BREC the leaderboard across
+ * them ({@link LeaderboardTable}), then synthetic and errors.
  * Strings from messages reach the terminal only through {@link Table} or {@link Escape#terminal}.
  */
 public final class ResultTables {
@@ -45,6 +46,7 @@ public final class ResultTables {
         }
       }
     }
+    sb.append(LeaderboardTable.render(s.leaderboard()));
     for (ResultSummary.Row r : s.rows()) {
       if (r.method().equals("synthetic")) {
         sb.append(String.format(Locale.ROOT, "%nsynthetic tasks: %d (%d errors); publish to finish p50 %s, p99 %s%n",

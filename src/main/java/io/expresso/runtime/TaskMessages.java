@@ -60,34 +60,70 @@ public final class TaskMessages {
    */
   public static void forEachPairTask(String experiment, Suite suite, String method, long[] seeds,
       TrainingSettings training, RpcSettings rpc, Consumer<PairTask> sink) {
+    forEachInterleavedPairTask(experiment, suite, List.of(method), seeds, 1, training, rpc, sink);
+  }
+
+  /**
+   * The pair tasks of several methods on one suite (BREC's leaderboard: models x pairs x seeds),
+   * interleaved so that every method is under way from the first tasks on, not one method after
+   * another: the suite's pairs in chunks of {@code chunkPairs}, and per chunk every seed, and per
+   * seed every method, takes its turn on the chunk's pairs. A worker fleet takes tasks roughly in
+   * publish order, so a run cut short holds the same pairs for every method. Streamed as
+   * {@link #forEachPairTask} (a chunk's pairs are encoded once for all its methods and seeds);
+   * ids as {@link #pairTaskId}, so a leaderboard and {@code publish brec} of one experiment mix.
+   */
+  public static void forEachInterleavedPairTask(String experiment, Suite suite, List<String> methods, long[] seeds,
+      int chunkPairs, TrainingSettings training, RpcSettings rpc, Consumer<PairTask> sink) {
+    if (chunkPairs < 1) {
+      throw new IllegalArgumentException("pairs per chunk must be at least 1, got " + chunkPairs);
+    }
     long now = System.currentTimeMillis();
-    for (GraphPair p : (Iterable<GraphPair>) suite.pairs()::iterator) {
-      PairTask.Builder pair = PairTask.newBuilder()
-          .setSuiteId(suite.id())
-          .setPairIndex(p.index())
-          .setCategory(p.category())
-          .setGraphFirst(Graph6.encode(p.first()))
-          .setGraphSecond(Graph6.encode(p.second()))
-          .setMethod(method);
-      if (training != null) {
-        pair.setTraining(training);
-      }
-      if (rpc != null) {
-        pair.setRpc(rpc);
-      }
-      if (p.relabelings() != null) {
-        pair.setRelabelings(Relabelings.newBuilder()
-            .addAllFirst(encode(p.relabelings().first()))
-            .addAllSecond(encode(p.relabelings().second()))
-            .addAllReliabilityFirst(encode(p.relabelings().reliabilityFirst()))
-            .addAllReliabilitySecond(encode(p.relabelings().reliabilitySecond()))
-            .build());
+    java.util.Iterator<GraphPair> pairs = suite.pairs().iterator();
+    List<PairTask.Builder> chunk = new ArrayList<>(Math.min(chunkPairs, 1024));
+    while (pairs.hasNext()) {
+      chunk.clear();
+      while (pairs.hasNext() && chunk.size() < chunkPairs) {
+        chunk.add(pairMessage(suite, pairs.next(), training, rpc));
       }
       for (long seed : seeds) {
-        String id = experiment + "/" + method + "/" + p.index() + "/s" + seed;
-        sink.accept(pair.setHeader(header(experiment, id, now)).setSeed(seed).build());
+        for (String method : methods) {
+          for (PairTask.Builder pair : chunk) {
+            String id = pairTaskId(experiment, method, pair.getPairIndex(), seed);
+            sink.accept(pair.setMethod(method).setHeader(header(experiment, id, now)).setSeed(seed).build());
+          }
+        }
       }
     }
+  }
+
+  /** The id of a pair task: {@code <experiment>/<method>/<pair index>/s<seed>}. */
+  public static String pairTaskId(String experiment, String method, int pairIndex, long seed) {
+    return experiment + "/" + method + "/" + pairIndex + "/s" + seed;
+  }
+
+  /** A pair's part of its tasks (graphs, relabelings, settings), encoded once for every method and seed. */
+  private static PairTask.Builder pairMessage(Suite suite, GraphPair p, TrainingSettings training, RpcSettings rpc) {
+    PairTask.Builder pair = PairTask.newBuilder()
+        .setSuiteId(suite.id())
+        .setPairIndex(p.index())
+        .setCategory(p.category())
+        .setGraphFirst(Graph6.encode(p.first()))
+        .setGraphSecond(Graph6.encode(p.second()));
+    if (training != null) {
+      pair.setTraining(training);
+    }
+    if (rpc != null) {
+      pair.setRpc(rpc);
+    }
+    if (p.relabelings() != null) {
+      pair.setRelabelings(Relabelings.newBuilder()
+          .addAllFirst(encode(p.relabelings().first()))
+          .addAllSecond(encode(p.relabelings().second()))
+          .addAllReliabilityFirst(encode(p.relabelings().reliabilityFirst()))
+          .addAllReliabilitySecond(encode(p.relabelings().reliabilitySecond()))
+          .build());
+    }
+    return pair;
   }
 
   private static List<String> encode(List<Graph> graphs) {

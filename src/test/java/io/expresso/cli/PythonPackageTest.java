@@ -125,7 +125,7 @@ class PythonPackageTest {
         String log = Files.readString(LOG);
         assertThat(done).as("the Python tests finished within 480 s:\n" + log).isTrue();
         assertThat(proc.exitValue()).as(log).isZero();
-        assertThat(log).containsPattern("Ran 19 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
+        assertThat(log).containsPattern("Ran 20 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
       } finally {
         refusing.close();
       }
@@ -157,7 +157,7 @@ class PythonPackageTest {
     assertThat(Files.readAllLines(out.resolve("pairs.csv"))).hasSize(5).first().asString().startsWith("task_id,suite");
 
     ObjectMapper json = new ObjectMapper();
-    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "py-retry", "py-failed", "java-3wl")) {
+    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "py-retry", "py-failed", "py-leaderboard", "java-3wl")) {
       JsonNode pythonSummary = json.readTree(out.resolve(experiment + ".json").toFile());
       assertThat(pythonSummary).as(experiment + ": Python's summary, Java's `results --json`")
           .isEqualTo(javaSummary(CLUSTER.bootstrap(), experiment));

@@ -13,11 +13,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Test helper: every committed record of a topic, as far as its end offsets when called (read_committed). */
-final class CommittedRecords {
+public final class CommittedRecords {
 
   private CommittedRecords() {}
 
-  static List<ConsumerRecord<String, byte[]>> of(String bootstrap, String topic) {
+  public static List<ConsumerRecord<String, byte[]>> of(String bootstrap, String topic) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
