@@ -171,6 +171,24 @@ public final class TaskProcessor {
    * a dead letter with reason {@code poison: N deliveries}.
    */
   public Outcome poison(ConsumerRecord<String, byte[]> record, DeviceSlot device, int deliveries) {
+    return givenUp(record, device, deliveries, "the broker delivered the task " + deliveries
+        + " times and no worker produced a result (each took it down or was lost with it), so it is not run again");
+  }
+
+  /**
+   * The outcome of a task the broker gave up on by itself: it reached its delivery limit at a
+   * delivery that ended unacknowledged (no worker saw it, or the worker holding it was lost) and
+   * the broker wrote its place to {@link Topics#BROKER_DEAD_LETTERS}. An error result and a dead
+   * letter with reason {@code poison: N deliveries}, as for {@link #poison}; {@code device} is where
+   * this worker noticed it, nothing ran there.
+   */
+  public Outcome archived(ConsumerRecord<String, byte[]> record, DeviceSlot device, int deliveries) {
+    return givenUp(record, device, deliveries, "the broker gave up on the task after " + deliveries
+        + " deliveries (the group's share.delivery.count.limit) with no worker's result: its last delivery reached no"
+        + " worker or ended unacknowledged (a worker lost, a lock run out, a broker failover), so it is not run again");
+  }
+
+  private Outcome givenUp(ConsumerRecord<String, byte[]> record, DeviceSlot device, int deliveries, String why) {
     java.util.Optional<TaskKind> typed = TaskKind.of(record);
     if (typed.isEmpty()) {
       return untyped(record, device, deliveries + 1);
@@ -190,9 +208,7 @@ public final class TaskProcessor {
     String reason = TaskFailure.POISON + ": " + deliveries + " deliveries";
     Result.Builder b = identity(Result.newBuilder(), kind, task).setExperimentId(header.getExperimentId())
         .setTaskId(taskId)
-        .setError(error(TaskFailure.POISON, reason + ": the broker delivered the task " + deliveries
-            + " times and no worker produced a result (each took it down or was lost with it), so it is not run again",
-            record));
+        .setError(error(TaskFailure.POISON, reason + ": " + why, record));
     long now = System.currentTimeMillis();
     stamp(b, record, device, kind, header, deliveries + 1, now, 0);
     Result built = b.build();

@@ -52,6 +52,8 @@ public final class Worker implements AutoCloseable {
   private final EvaluatorRegistry registry;
   private final ActorSystem<SpawnProtocol.Command> system;
   private final TaskLoop loop;
+  /** Error results for the tasks the broker gave up on by itself (see {@link ArchivedTasks}). */
+  private final ArchivedTasks archived;
   private final CompletableFuture<Done> stopped = new CompletableFuture<>();
   private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
   private final java.util.concurrent.atomic.AtomicLong cancelled = new java.util.concurrent.atomic.AtomicLong();
@@ -179,6 +181,7 @@ public final class Worker implements AutoCloseable {
       system.terminate();
       throw new IllegalStateException("cannot start the device pool: " + e.getMessage(), e);
     }
+    this.archived = new ArchivedTasks(settings.kafka(), settings.workerId(), processor, settings.devices().get(0));
     this.loop = new TaskLoop(new TaskLoop.Settings(settings.kafka(), settings.workerId(), GROUP,
         settings.devices().size(), settings.acquire()), pool, observer);
     CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "drain-tasks", this::drain);
@@ -205,6 +208,7 @@ public final class Worker implements AutoCloseable {
     }
     Worker w = new Worker(settings, registry, observer);
     w.loop.start();
+    w.archived.start();
     return w;
   }
 
@@ -228,6 +232,7 @@ public final class Worker implements AutoCloseable {
   /** Stops the task loop: running tasks get the stop grace, then are cancelled and handed back. */
   private CompletionStage<Done> drain() {
     return loop.stop(settings.stopGrace()).thenApply(v -> {
+      archived.close();
       LOG.info("worker {}: stopped ({})", settings.workerId(), tally());
       stopped.complete(Done.getInstance());
       return Done.getInstance();

@@ -12,6 +12,8 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidRequestException;
 
 /**
  * The share group the workers take tasks from (KIP-932), and the group configs it needs. A share
@@ -23,12 +25,16 @@ import org.apache.kafka.common.config.ConfigResource;
  * lock by RENEW acknowledgements (KIP-1222), which the group must allow ({@code
  * share.renew.acknowledge.enable}, on by default in Kafka 4.4, set anyway).
  *
- * <p>Kafka's own dead-letter topic for share groups (KIP-1191, {@code
- * errors.deadletterqueue.topic.name}) is not used: the workers write {@code expresso.dead-letters}
- * themselves, with the reason, the message and the source of each failure, before the task is
- * rejected, and a poison task ends as a dead letter on its last delivery before the broker's limit,
- * so the broker never archives a task silently. The broker's DLQ records carry no reason and need a
- * {@code dlq.}-prefixed topic on a stock broker.
+ * <p>The worker's poison limit catches a task only at a delivery a worker sees. The broker also
+ * counts deliveries no worker saw (records a fetch acquired into the client's buffer while a
+ * renewal was pending, or a fetch answered as its broker died) and, once a record's count reaches
+ * the limit, archives it when that delivery ends in anything but ACCEPT or REJECT (its lock runs
+ * out, it is released, its consumer leaves): Kafka 4.4's {@code SharePartition}, without a word.
+ * So the group also names Kafka's own dead-letter topic (KIP-1191, {@code
+ * errors.deadletterqueue.topic.name} = {@link Topics#BROKER_DEAD_LETTERS}): the broker writes such a
+ * task's place there and the workers turn it into an error result ({@code ArchivedTasks}); nothing
+ * is lost silently. The workers still write {@code expresso.dead-letters} themselves, with the
+ * reason, message and bytes of each failure: the broker's dead letters carry none of that.
  */
 public final class ShareGroup {
 
@@ -74,6 +80,7 @@ public final class ShareGroup {
       c.put(AUTO_OFFSET_RESET, "earliest");
       c.put(DELIVERY_COUNT_LIMIT, String.valueOf(maxDeliveries + 1));
       c.put(RENEW, "true");
+      c.put(DEAD_LETTER_TOPIC, Topics.BROKER_DEAD_LETTERS);
       if (lockDuration != null) {
         c.put("share.record.lock.duration.ms", String.valueOf(lockDuration.toMillis()));
       }
@@ -90,6 +97,7 @@ public final class ShareGroup {
   static final String AUTO_OFFSET_RESET = "share.auto.offset.reset";
   static final String DELIVERY_COUNT_LIMIT = "share.delivery.count.limit";
   static final String RENEW = "share.renew.acknowledge.enable";
+  static final String DEAD_LETTER_TOPIC = "errors.deadletterqueue.topic.name";
 
   private ShareGroup() {}
 
@@ -115,21 +123,41 @@ public final class ShareGroup {
       case DELIVERY_COUNT_LIMIT -> "one more than the workers' --max-deliveries, so the last delivery ends as a dead"
           + " letter instead of being archived silently";
       case RENEW -> "tasks longer than the lock keep it only by RENEW acknowledgements";
+      case DEAD_LETTER_TOPIC -> "a task whose delivery limit runs out at a delivery no worker saw is written there and"
+          + " becomes an error result, instead of being archived silently";
       default -> "asked for by the worker";
     };
   }
 
   /**
    * Sets the group configs of {@link #NAME} (idempotent; a group config may be set before the
-   * group exists).
+   * group exists). A broker that does not know the dead-letter topic config (before Kafka 4.4) gets
+   * the others, and the failure says what is then at risk.
    *
    * @throws IllegalStateException saying which configs could not be set and why (e.g. no AlterConfigs right on the group)
    */
   public static void configure(KafkaClients clients, Settings settings) {
+    Map<String, String> configs = settings.configs();
+    try {
+      alter(clients, configs);
+    } catch (IllegalStateException e) {
+      if (!(e.getCause() instanceof InvalidConfigurationException || e.getCause() instanceof InvalidRequestException)) {
+        throw e;
+      }
+      Map<String, String> rest = new java.util.LinkedHashMap<>(configs);
+      rest.remove(DEAD_LETTER_TOPIC);
+      alter(clients, rest);
+      throw new IllegalStateException("the share group " + NAME + " got " + rest + " but not " + DEAD_LETTER_TOPIC + "="
+          + Topics.BROKER_DEAD_LETTERS + " (" + e.getCause().getMessage() + "; Kafka 4.4 has it, KIP-1191): a task whose"
+          + " last delivery reaches no worker is archived by the broker without a result", e.getCause());
+    }
+  }
+
+  private static void alter(KafkaClients clients, Map<String, String> configs) {
     Properties p = clients.admin();
     p.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
     List<AlterConfigOp> ops = new ArrayList<>();
-    settings.configs().forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+    configs.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
     try (Admin admin = Admin.create(p)) {
       admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, NAME), ops)).all()
           .get(60, TimeUnit.SECONDS);
@@ -138,9 +166,9 @@ public final class ShareGroup {
       throw new IllegalStateException("interrupted while configuring the share group " + NAME, e);
     } catch (Exception e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new IllegalStateException("cannot set the configs " + settings.configs() + " of the share group " + NAME
+      throw new IllegalStateException("cannot set the configs " + configs + " of the share group " + NAME
           + " on " + clients.bootstrap() + ": " + cause + " (an operator can set them with kafka-configs.sh --alter"
-          + " --entity-type groups --entity-name " + NAME + " --add-config ...)", e);
+          + " --entity-type groups --entity-name " + NAME + " --add-config ...)", cause);
     }
   }
 }

@@ -45,6 +45,15 @@ public final class Topics {
   public static final String DEAD_LETTERS = "expresso.dead-letters";
   /** Per-epoch progress of running train tasks (TrainProgress, key = task id; kept a day). */
   public static final String PROGRESS = "expresso.progress";
+  /**
+   * Where the broker writes a task it gave up on (Kafka's share-group dead-letter topic, KIP-1191):
+   * its delivery limit reached while no worker acknowledged it, e.g. its last delivery never reached
+   * a worker. Only the task's place (headers {@code __dlq.errors.*}); the workers turn each into an
+   * error result ({@code ArchivedTasks}). The name has the broker's required prefix {@code dlq.}.
+   */
+  public static final String BROKER_DEAD_LETTERS = "dlq.expresso.tasks";
+  /** The topic config that lets the broker write a share group's dead letters to a topic. */
+  static final String DLQ_TOPIC_ENABLE = "errors.deadletterqueue.group.enable";
 
   /**
    * A task record's header naming the protobuf message type of its value ({@code
@@ -106,7 +115,7 @@ public final class Topics {
   }
 
   /** Every topic Expresso uses. */
-  public static final List<String> ALL = List.of(TASKS, RESULTS, DEAD_LETTERS, MODELS, PROGRESS);
+  public static final List<String> ALL = List.of(TASKS, RESULTS, DEAD_LETTERS, MODELS, PROGRESS, BROKER_DEAD_LETTERS);
 
   /** Replication factor -1: the cluster's {@code default.replication.factor}. */
   public static final short CLUSTER_DEFAULT_REPLICATION = -1;
@@ -158,6 +167,10 @@ public final class Topics {
       wanted.add(new NewTopic(TASKS, Optional.of(taskPartitions), rf));
       wanted.add(new NewTopic(RESULTS, n, rf).configs(kept));
       wanted.add(new NewTopic(DEAD_LETTERS, n, rf).configs(kept));
+      // rare records (a task the broker gave up on): one partition is plenty
+      Map<String, String> brokerDeadLetters = new HashMap<>(kept);
+      brokerDeadLetters.put(DLQ_TOPIC_ENABLE, "true");
+      wanted.add(new NewTopic(BROKER_DEAD_LETTERS, Optional.of(1), rf).configs(brokerDeadLetters));
       // records up to 32 MiB: users' TorchScript modules are larger than the broker's 1 MB default
       wanted.add(new NewTopic(MODELS, n, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
           TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(32 << 20))));
