@@ -11,6 +11,7 @@ import io.expresso.runtime.kafka.ShareGroup;
 import io.expresso.runtime.kafka.Topics;
 import io.expresso.testing.Integration;
 import io.expresso.testing.KafkaCluster;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,10 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ran tasks. The group's lock is the stock broker's minimum (15 s), so the killed worker's task
  * comes back within it; nothing else is shortened.
  *
- * <p>Tagged {@code cluster}, so the default build leaves it out (pom.xml's {@code
- * expresso.excludedGroups}; run it with {@code -Dexpresso.excludedGroups=none}): on a loaded machine one
- * task of 20 had no result 120 s after the task partition's leader came back, which may be a task the
- * broker archived after failovers counted deliveries the workers never saw (docs/results/stock-kafka-cluster.md).
+ * <p>A task whose delivery limit runs out at a delivery no worker acknowledged is not lost: the
+ * broker writes it to its dead-letter topic and a worker writes its error result ({@code
+ * ArchivedTasks}), which fails the no-error check below with the task named. Bounds are generous
+ * (a loaded 2-core machine: about 2.5 min; idle: about 1.3 min); a failure names the missing tasks
+ * and shows the workers' warnings and the brokers' share-group warnings, and keeps the logs.
+ * Tagged {@code cluster}: {@code -DexcludedGroups=cluster} leaves it out.
  */
 @Integration
 @Tag("cluster")
@@ -46,8 +50,10 @@ class ThreeNodeClusterTest {
 
   private static final int TASKS = 20;
   private static final int TASK_MS = 4_000;
+  /** From the last broker's return to the last result: a loaded machine took 40 s, an idle one 25 s. */
+  private static final Duration RESULTS_WAIT = Duration.ofSeconds(150);
 
-  @TempDir Path dir;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir; // a failure keeps the logs it names
 
   @Test
   void aFleetLosesNothingWhileWorkersComeAndGoAndBrokersDie() throws Exception {
@@ -85,10 +91,10 @@ class ThreeNodeClusterTest {
         Thread.sleep(2_000);
         fleet.get(0).terminate(); // a scale-down
         fleet.get(1).kill(); // a crash: its task comes back when its lock expires
-        joiner.awaitServing();
-        phase("w5 joined", published);
-        cluster.restart(stateLeader);
+        cluster.restart(stateLeader); // while w5 starts: on a loaded machine each takes half a minute
         phase("node " + stateLeader + " back", published);
+        joiner.awaitServing();
+        phase("w5 serving", published);
         cluster.awaitFullIsr(Duration.ofSeconds(60));
         phase("every replica in sync", published);
         int taskLeader = cluster.leaderOf(Topics.TASKS, 0);
@@ -98,13 +104,26 @@ class ThreeNodeClusterTest {
         cluster.restart(taskLeader);
         phase("node " + taskLeader + " back", published);
 
-        Map<String, List<Result>> results = awaitResults(bootstrap, TASKS, Duration.ofSeconds(120));
+        Map<String, List<Result>> results = awaitResults(bootstrap, TASKS, RESULTS_WAIT, fleet, cluster);
         double seconds = (System.nanoTime() - published) / 1e9;
-        try (Aggregator reader = new Aggregator(clients, "cluster").start()) {
-          assertThat(reader.awaitCaughtUp(Duration.ofSeconds(30))).isTrue();
-          assertThat(reader.uniqueCount()).as("a reader counts every task once").isEqualTo(TASKS);
-          assertThat(reader.results()).noneMatch(Result::hasError);
+        phase("every task has a result", published);
+        Set<String> ids = results.keySet();
+        try (Aggregator report = new Aggregator(clients, "cluster").start();
+            Aggregator live = new Aggregator(clients, "cluster").summariesOnly()) {
+          Map<String, Integer> seenLive = new java.util.concurrent.ConcurrentHashMap<>();
+          live.addListener(r -> seenLive.merge(r.getTaskId(), 1, Integer::sum)).start();
+          assertThat(report.awaitCaughtUp(Duration.ofSeconds(60))).as("the report reader caught up").isTrue();
+          assertThat(live.awaitCaughtUp(Duration.ofSeconds(60))).as("the live reader caught up").isTrue();
+          assertThat(report.uniqueCount()).as("the report reader counts every task once").isEqualTo(TASKS);
+          assertThat(report.results()).extracting(Result::getTaskId).as("the report reader's tasks")
+              .containsExactlyInAnyOrderElementsOf(ids);
+          assertThat(report.results().stream().filter(Result::hasError).map(r -> r.getTaskId() + ": "
+              + r.getError().getMessage()).toList()).as("error results (a task given up on is one)").isEmpty();
+          assertThat(live.uniqueCount()).as("the live (summaries-only) reader counts every task once").isEqualTo(TASKS);
+          assertThat(seenLive).as("the live reader's listener saw each task once").hasSize(TASKS)
+              .allSatisfy((id, n) -> assertThat(n).as(id).isEqualTo(1));
         }
+        phase("two readers count each task once", published);
         assertThat(fleet.get(0).awaitExit(Duration.ofSeconds(60))).as("w1's exit status after SIGTERM").isIn(0, 143);
         Map<String, Long> ranBy = results.values().stream().flatMap(List::stream)
             .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
@@ -120,6 +139,7 @@ class ThreeNodeClusterTest {
         for (WorkerProcess w : fleet) {
           w.awaitExit(Duration.ofSeconds(60)); // no child outlives the test
         }
+        phase("every worker exited", published);
       } finally {
         fleet.forEach(WorkerProcess::close);
       }
@@ -130,8 +150,13 @@ class ThreeNodeClusterTest {
     System.out.printf("cluster: %5.1f s %s%n", (System.nanoTime() - since) / 1e9, what);
   }
 
-  /** Every result record of experiment {@code cluster} by task id (duplicates kept), once all tasks have one. */
-  private static Map<String, List<Result>> awaitResults(String bootstrap, int tasks, Duration timeout) throws Exception {
+  /**
+   * Every result record of experiment {@code cluster} by task id (duplicates kept), once all tasks
+   * have one; past {@code timeout}, a failure naming the tasks without one, with the workers'
+   * warnings and the brokers' share-group warnings.
+   */
+  private static Map<String, List<Result>> awaitResults(String bootstrap, int tasks, Duration timeout,
+      List<WorkerProcess> fleet, KafkaCluster cluster) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       Map<String, List<Result>> out = new HashMap<>();
@@ -144,8 +169,35 @@ class ThreeNodeClusterTest {
       if (out.size() >= tasks) {
         return out;
       }
-      assertThat(System.nanoTime()).as("%d of %d tasks have a result", out.size(), tasks).isLessThan(deadline);
+      if (System.nanoTime() > deadline) {
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < tasks; i++) {
+          String id = "cluster/synthetic/" + i;
+          if (!out.containsKey(id)) {
+            missing.add(id);
+          }
+        }
+        StringBuilder why = new StringBuilder();
+        for (WorkerProcess w : fleet) {
+          why.append("\n--- ").append(w.id).append(w.alive() ? "" : " (exited)").append(": warnings\n")
+              .append(lines(w.logText(), l -> l.contains(" WARN ") || l.contains(" ERROR ")));
+        }
+        for (int id = 1; id <= cluster.size(); id++) {
+          why.append("\n--- node ").append(id).append(": share-group warnings\n")
+              .append(lines(Files.exists(cluster.log(id)) ? Files.readString(cluster.log(id)) : "",
+                  l -> l.contains("share") || l.contains("Share")));
+        }
+        throw new AssertionError(out.size() + " of " + tasks + " tasks have a result " + timeout.toSeconds()
+            + " s after the last broker came back; none: " + missing + " (logs kept in " + cluster.log(1).getParent()
+            + ")" + why);
+      }
       Thread.sleep(1000);
     }
+  }
+
+  /** The last 30 lines of {@code text} that {@code keep} keeps. */
+  private static String lines(String text, java.util.function.Predicate<String> keep) {
+    List<String> kept = text.lines().filter(keep).toList();
+    return String.join("\n", kept.subList(Math.max(0, kept.size() - 30), kept.size()));
   }
 }

@@ -45,9 +45,11 @@ public final class KafkaCluster implements AutoCloseable {
   private final int[] ports;
   private final int[] controllerPorts;
   private final Process[] nodes;
+  private final Map<String, String> extra;
 
-  private KafkaCluster(Path dir, int size) throws IOException {
+  private KafkaCluster(Path dir, int size, Map<String, String> extra) throws IOException {
     this.dir = dir;
+    this.extra = extra;
     this.ports = new int[size];
     this.controllerPorts = new int[size];
     this.nodes = new Process[size];
@@ -59,7 +61,12 @@ public final class KafkaCluster implements AutoCloseable {
 
   /** Formats and starts {@code size} nodes with their logs under {@code dir}; returns once all are up. */
   public static KafkaCluster start(int size, Path dir) throws Exception {
-    KafkaCluster c = new KafkaCluster(dir, size);
+    return start(size, dir, Map.of());
+  }
+
+  /** {@link #start(int, Path)} with {@code extra} broker settings on every node (a test of one setting). */
+  public static KafkaCluster start(int size, Path dir, Map<String, String> extra) throws Exception {
+    KafkaCluster c = new KafkaCluster(dir, size, extra);
     String clusterId = Uuid.randomUuid().toString();
     for (int i = 0; i < size; i++) {
       c.writeConfig(i);
@@ -241,6 +248,7 @@ public final class KafkaCluster implements AutoCloseable {
     p.put("transaction.state.log.min.isr", String.valueOf(minIsr));
     p.put("share.coordinator.state.topic.replication.factor", String.valueOf(replicas));
     p.put("share.coordinator.state.topic.min.isr", String.valueOf(minIsr));
+    p.putAll(extra);
     Files.createDirectories(logs(i));
     try (Writer w = Files.newBufferedWriter(config(i))) {
       p.store(w, "node " + (i + 1) + " of a stock " + nodes.length + "-node cluster");
@@ -250,7 +258,9 @@ public final class KafkaCluster implements AutoCloseable {
   private void launch(int i) throws IOException {
     List<String> cmd = List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
         // the JIT's first tier only: a test's nodes start in half the time and carry little load
-        "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), "kafka.Kafka", config(i).toString());
+        "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        // the share partitions' warnings (a last delivery, a dead letter) in the node's log; Kafka's others stay off
+        "-Dorg.slf4j.simpleLogger.log.kafka.server.share=warn", "-cp", System.getProperty("java.class.path"), "kafka.Kafka", config(i).toString());
     nodes[i] = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log(i + 1).toFile())).start();
   }

@@ -130,38 +130,20 @@ final class ArchivedTasks {
 
   private void run() {
     while (!closed) {
-      try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumerConfig(true), new StringDeserializer(),
-          new ByteArrayDeserializer());
-          KafkaConsumer<String, byte[]> tasks = new KafkaConsumer<>(consumerConfig(false), new StringDeserializer(),
-              new ByteArrayDeserializer());
-          KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
-              new ByteArraySerializer())) {
+      KafkaConsumer<String, byte[]> c = null;
+      KafkaConsumer<String, byte[]> tasks = null;
+      KafkaProducer<String, byte[]> producer = null;
+      try {
+        c = new KafkaConsumer<>(consumerConfig(true), new StringDeserializer(), new ByteArrayDeserializer());
+        tasks = new KafkaConsumer<>(consumerConfig(false), new StringDeserializer(), new ByteArrayDeserializer());
+        producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
         deadLetters = c;
+        if (closed) {
+          return; // closed before the wakeup could reach this consumer
+        }
         c.subscribe(List.of(Topics.BROKER_DEAD_LETTERS));
         while (!closed) {
-          List<Future<RecordMetadata>> sends = new ArrayList<>();
-          for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofSeconds(1))) {
-            Optional<Place> place = Place.of(r);
-            if (place.isEmpty()) {
-              continue;
-            }
-            Optional<ConsumerRecord<String, byte[]>> task = read(tasks, place.get());
-            if (task.isEmpty()) {
-              LOG.error("worker {}: the broker gave up on the task at {} after {} deliveries, and it cannot be read there"
-                  + " any more (retention?): it has no result", workerId, place.get(), place.get().deliveries());
-              continue;
-            }
-            Outcome o = processor.archived(task.get(), device, place.get().deliveries());
-            LOG.warn("worker {}: the broker gave up on task {} at {} after {} deliveries with no result; wrote its error"
-                + " result", workerId, o.result().getTaskId(), place.get(), place.get().deliveries());
-            for (ProducerRecord<String, byte[]> out : o.records()) {
-              sends.add(producer.send(out));
-            }
-          }
-          for (Future<RecordMetadata> f : sends) {
-            f.get(120, TimeUnit.SECONDS);
-          }
-          c.commitSync(Duration.ofSeconds(30));
+          relay(c, tasks, producer);
         }
       } catch (WakeupException e) {
         return; // closed
@@ -176,8 +158,46 @@ final class ArchivedTasks {
         sleep(2000);
       } finally {
         deadLetters = null;
+        // bounded: a worker that stops must not wait on a cluster that stopped answering
+        if (c != null) {
+          c.close(Duration.ofSeconds(5));
+        }
+        if (tasks != null) {
+          tasks.close(Duration.ofSeconds(5));
+        }
+        if (producer != null) {
+          producer.close(Duration.ofSeconds(5));
+        }
       }
     }
+  }
+
+  /** One poll's broker dead letters: each one's error result produced and acknowledged, then the poll committed. */
+  private void relay(KafkaConsumer<String, byte[]> c, KafkaConsumer<String, byte[]> tasks,
+      KafkaProducer<String, byte[]> producer) throws Exception {
+    List<Future<RecordMetadata>> sends = new ArrayList<>();
+    for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofSeconds(1))) {
+      Optional<Place> place = Place.of(r);
+      if (place.isEmpty()) {
+        continue;
+      }
+      Optional<ConsumerRecord<String, byte[]>> task = read(tasks, place.get());
+      if (task.isEmpty()) {
+        LOG.error("worker {}: the broker gave up on the task at {} after {} deliveries, and it cannot be read there"
+            + " any more (retention?): it has no result", workerId, place.get(), place.get().deliveries());
+        continue;
+      }
+      Outcome o = processor.archived(task.get(), device, place.get().deliveries());
+      LOG.warn("worker {}: the broker gave up on task {} at {} after {} deliveries with no result; wrote its error"
+          + " result", workerId, o.result().getTaskId(), place.get(), place.get().deliveries());
+      for (ProducerRecord<String, byte[]> out : o.records()) {
+        sends.add(producer.send(out));
+      }
+    }
+    for (Future<RecordMetadata> f : sends) {
+      f.get(120, TimeUnit.SECONDS);
+    }
+    c.commitSync(Duration.ofSeconds(30));
   }
 
   /** The record at {@code place}, or empty if it is not there (any more) within {@link #READ_TIMEOUT}. */

@@ -25,6 +25,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.GroupMaxSizeReachedException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -152,6 +153,7 @@ final class TaskLoop {
     private KafkaShareConsumer<String, byte[]> consumer;
     private long lastRenew;
     private boolean cancelled;
+    private boolean fullSaid;
 
     Slot(int index) {
       this.index = index;
@@ -170,9 +172,16 @@ final class TaskLoop {
             return;
           }
           observer.onRestart();
+          abandon();
+          if (groupFull(e)) {
+            // a member leaving frees a place: ask again now and then, and say why once
+            (fullSaid ? LOG.atDebug() : LOG.atError()).log("worker {} slot {}: {}", settings.workerId(), index, GROUP_FULL);
+            fullSaid = true;
+            sleep(GROUP_FULL_RETRY.toMillis());
+            continue;
+          }
           LOG.warn("worker {} slot {}: share consumer failed ({}); its tasks are given up and it starts again in 2 s",
               settings.workerId(), index, e.toString());
-          abandon();
           sleep(2000);
         }
       }
@@ -440,6 +449,27 @@ final class TaskLoop {
       return AcknowledgeType.RELEASE;
     }
     return outcome.failed() ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT;
+  }
+
+  /**
+   * Why a slot cannot join a full share group: each slot is one member, and the brokers cap a
+   * group's members ({@code group.share.max.size}, 200 by default, at most 1000).
+   */
+  static final String GROUP_FULL = "the share group is full: every device slot of every worker is one member, and the"
+      + " brokers' group.share.max.size (200 by default, at most 1000) caps them; this slot takes no task until a member"
+      + " leaves (it asks again every 30 s). Raise group.share.max.size in every broker's config, or run fewer slots";
+
+  /** How often a slot of a full group asks again. */
+  static final Duration GROUP_FULL_RETRY = Duration.ofSeconds(30);
+
+  /** Whether {@code e} (or what caused it) is the broker's answer that the share group is full. */
+  static boolean groupFull(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof GroupMaxSizeReachedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String key(ConsumerRecord<String, byte[]> r) {
