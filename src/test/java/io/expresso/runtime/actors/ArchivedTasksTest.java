@@ -51,7 +51,8 @@ class ArchivedTasksTest {
   void aTaskWhoseLastDeliveryEndsUnacknowledgedGetsAnErrorResult() throws Exception {
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       Topics.create(broker.clients(), Topics.Creation.singleNode(1, 1));
-      ShareGroup.configure(broker.clients(), ShareGroup.Settings.forWorker(1)); // the broker's limit: 2 deliveries
+      // the broker's limit: 2 deliveries; heartbeats of a second, so the consumer is handed the partition at once
+      ShareGroup.configure(broker.clients(), new ShareGroup.Settings(1, null, null, Duration.ofSeconds(1)));
       try (Publisher p = new Publisher(broker.clients())) {
         p.send("archived/0", TaskMessages.syntheticTask("archived", 0, 1));
         p.flush();
