@@ -21,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -99,6 +100,7 @@ final class ArchivedTasks {
   private final Thread thread;
   private volatile boolean closed;
   private volatile KafkaConsumer<String, byte[]> deadLetters;
+  private String lastFailure;
 
   /** {@code device}: where this worker counts the error results it writes (nothing runs there). */
   ArchivedTasks(KafkaClients kafka, String workerId, TaskProcessor processor, DeviceSlot device) {
@@ -154,8 +156,13 @@ final class ArchivedTasks {
         if (closed) {
           return;
         }
-        LOG.warn("worker {}: reading {} failed ({}); again in 2 s", workerId, Topics.BROKER_DEAD_LETTERS, e.toString());
-        sleep(2000);
+        // said once while it lasts: a principal without the rights would otherwise warn every few seconds
+        boolean denied = e instanceof AuthorizationException;
+        (e.toString().equals(lastFailure) ? LOG.atDebug() : LOG.atWarn()).log("worker {}: reading {} failed ({}){};"
+            + " again in {} s", workerId, Topics.BROKER_DEAD_LETTERS, e.toString(), denied ? " (this principal needs Read"
+            + " on it and on the group " + GROUP + ")" : "", denied ? 30 : 2);
+        lastFailure = e.toString();
+        sleep(denied ? 30_000 : 2000);
       } finally {
         deadLetters = null;
         // bounded: a worker that stops must not wait on a cluster that stopped answering

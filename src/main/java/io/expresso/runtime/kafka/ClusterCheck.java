@@ -23,9 +23,9 @@ import org.apache.kafka.common.config.ConfigResource;
 /**
  * What a Kafka cluster must offer the fleet's share group, read with the admin API, one finding a
  * line: share groups switched on ({@code share.version}), the share-state topic (or whether the
- * brokers can create it), the task topic, the group's configs, the member cap, and the rights of
- * this client's principal. A worker logs the problems at start; {@code expresso doctor
- * --bootstrap B} prints every line.
+ * brokers can create it), the task topic, the brokers' dead-letter topic, the group's configs, the
+ * member cap, and the rights of this client's principal. A worker logs the problems at start;
+ * {@code expresso doctor --bootstrap B} prints every line.
  */
 public final class ClusterCheck {
 
@@ -70,10 +70,11 @@ public final class ClusterCheck {
     try (Admin admin = Admin.create(p)) {
       Collection<Node> nodes = get(admin.describeCluster().nodes());
       out.add(Finding.ok(nodes.size() + " broker(s) at " + clients.bootstrap()));
-      shareVersion(admin, out);
+      short share = shareVersion(admin, out);
       Config broker = brokerConfig(admin, nodes, out);
       stateTopic(admin, nodes.size(), broker, out);
       taskTopic(admin, out);
+      brokerDeadLetters(admin, share, out);
       groupConfigs(admin, wanted, out);
       if (broker != null) {
         ConfigEntry max = broker.get("group.share.max.size");
@@ -95,14 +96,43 @@ public final class ClusterCheck {
     return findings.stream().filter(f -> !f.ok()).sorted((a, b) -> Boolean.compare(b.blocking(), a.blocking())).toList();
   }
 
-  private static void shareVersion(Admin admin, List<Finding> out) throws Exception {
+  /** Finds whether share groups are on; returns the feature level (0 when off). */
+  private static short shareVersion(Admin admin, List<Finding> out) throws Exception {
     Map<String, FinalizedVersionRange> features = get(admin.describeFeatures().featureMetadata()).finalizedFeatures();
     FinalizedVersionRange share = features.get("share.version");
     if (share == null || share.maxVersionLevel() < 1) {
       out.add(Finding.blocks("share groups are off: feature share.version is " + (share == null ? "unset" : "0")
           + " (kafka-features.sh --bootstrap-server B upgrade --feature share.version=1; brokers 4.2 or newer)"));
+      return 0;
+    }
+    out.add(Finding.ok("share groups on: feature share.version=" + share.maxVersionLevel()));
+    return share.maxVersionLevel();
+  }
+
+  /**
+   * The brokers' dead-letter topic of the share group (KIP-1191): without it, a task whose last
+   * delivery reaches no worker is archived without a result (see {@link ShareGroup}).
+   */
+  private static void brokerDeadLetters(Admin admin, short shareVersion, List<Finding> out) throws Exception {
+    String t = Topics.BROKER_DEAD_LETTERS;
+    String risk = ": a task whose last delivery reaches no worker would be archived by the brokers without a result";
+    if (shareVersion >= 1 && shareVersion < 2) {
+      out.add(Finding.lacks("share.version=" + shareVersion + " has no share-group dead-letter topic (2 has, Kafka 4.4:"
+          + " kafka-features.sh --bootstrap-server B upgrade --feature share.version=2)" + risk));
+    }
+    if (!get(admin.listTopics().names()).contains(t)) {
+      out.add(Finding.lacks(t + " does not exist (publish --create-topics creates it, or kafka-topics.sh --create --topic "
+          + t + " --config " + Topics.DLQ_TOPIC_ENABLE + "=true)" + risk));
+      return;
+    }
+    ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, t);
+    ConfigEntry enabled = get(admin.describeConfigs(List.of(topic)).all()).get(topic).get(Topics.DLQ_TOPIC_ENABLE);
+    if (enabled == null || !"true".equals(enabled.value())) {
+      out.add(Finding.lacks(t + ": " + Topics.DLQ_TOPIC_ENABLE + " is " + (enabled == null ? "unset" : enabled.value())
+          + ", wanted true (kafka-configs.sh --bootstrap-server B --alter --entity-type topics --entity-name " + t
+          + " --add-config " + Topics.DLQ_TOPIC_ENABLE + "=true)" + risk));
     } else {
-      out.add(Finding.ok("share groups on: feature share.version=" + share.maxVersionLevel()));
+      out.add(Finding.ok(t + ": the brokers write a task they give up on there, and a worker writes its error result"));
     }
   }
 

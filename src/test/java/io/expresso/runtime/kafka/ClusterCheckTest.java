@@ -25,7 +25,10 @@ class ClusterCheckTest {
       assertThat(all).extracting(ClusterCheck.Finding::line).anyMatch(l -> l.startsWith("share groups on"))
           .anyMatch(l -> l.startsWith(ClusterCheck.SHARE_STATE_TOPIC + ": "))
           .anyMatch(l -> l.startsWith(Topics.TASKS + ": 1 partition(s)"))
-          .anyMatch(l -> l.equals("group " + ShareGroup.NAME + ": share.renew.acknowledge.enable=true"));
+          .anyMatch(l -> l.equals("group " + ShareGroup.NAME + ": share.renew.acknowledge.enable=true"))
+          .anyMatch(l -> l.startsWith(Topics.BROKER_DEAD_LETTERS + ": the brokers write a task they give up on there"))
+          .anyMatch(l -> l.equals("group " + ShareGroup.NAME + ": errors.deadletterqueue.topic.name="
+              + Topics.BROKER_DEAD_LETTERS));
 
       try (Admin admin = Admin.create(broker.clients().admin())) {
         admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, ShareGroup.NAME), List.of(
