@@ -2,6 +2,7 @@ package io.expresso.cli;
 
 import io.expresso.bench.RuntimeBench;
 import io.expresso.runtime.DeviceSlot;
+import io.expresso.runtime.actors.Worker;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -41,8 +42,8 @@ final class BenchCommand implements Callable<Integer> {
   int commitIntervalMs = 100;
 
   @Option(names = "--acquire", paramLabel = "N", description = "tasks each of the worker's device slots acquires per"
-      + " poll (worker --acquire; no-op tasks travel many to a round trip) (default: ${DEFAULT-VALUE})")
-  int acquire = 500;
+      + " poll, fixed (worker --acquire) (default: adaptive, as the worker: no-op tasks travel a thousand to a round trip)")
+  Integer acquire;
 
   @Option(names = "--rounds", paramLabel = "R", description = "rounds of raw, relay and runtime in turn; medians are"
       + " reported (default: ${DEFAULT-VALUE})")
@@ -69,9 +70,12 @@ final class BenchCommand implements Callable<Integer> {
     UsageChecks.range(spec, "--commit-interval-ms", commitIntervalMs, 1, 60_000);
     UsageChecks.range(spec, "--rate", rate, 0, 100_000_000);
     UsageChecks.range(spec, "--workers", workers, 1, 16);
-    UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
+    if (acquire != null) {
+      UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
+    }
     List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
-    new RuntimeBench(new RuntimeBench.Settings(count, partitions, ds, workers, commitIntervalMs, acquire, rounds, warmup, rate,
+    new RuntimeBench(new RuntimeBench.Settings(count, partitions, ds, workers, commitIntervalMs,
+        acquire == null ? Worker.Settings.ADAPTIVE : acquire, rounds, warmup, rate,
         json)).run(spec.commandLine().getOut());
     return 0;
   }

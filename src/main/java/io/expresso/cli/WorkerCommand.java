@@ -45,10 +45,10 @@ final class WorkerCommand implements Callable<Integer> {
       + " (deploy/ uses the pod name) (default: random)")
   String id;
 
-  @Option(names = "--acquire", paramLabel = "N", description = "tasks one device slot acquires per poll: 1 for tasks of"
-      + " seconds and more; up to 10000 for a stream of tiny tasks, which then travel many to a round trip"
-      + " (default: ${DEFAULT-VALUE})")
-  int acquire = 1;
+  @Option(names = "--acquire", paramLabel = "N", description = "tasks one device slot acquires per poll, 1 to 10000,"
+      + " fixed (default: adaptive, as many as keep the slot busy for about a thirtieth of the acquisition lock by the"
+      + " recent task durations: tiny tasks many to a round trip, tasks of a second or more one by one)")
+  Integer acquire;
 
   @Option(names = "--stop-grace", paramLabel = "T", description = "on SIGTERM, how long running tasks may finish before"
       + " they are cancelled and handed back; keep it under the platform's kill deadline (default: ${DEFAULT-VALUE},"
@@ -100,7 +100,9 @@ final class WorkerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     precision.apply(spec);
     List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
-    UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
+    if (acquire != null) {
+      UsageChecks.range(spec, "--acquire", acquire, 1, 10_000);
+    }
     int[] ports = UsageChecks.portRange(spec, "--metrics-port", metricsPort);
     UsageChecks.range(spec, "--max-deliveries", maxDeliveries, 1, ShareGroup.BROKER_MAX_DELIVERY_LIMIT - 1);
     Topics.Creation creation = topics.creation(spec);
@@ -114,7 +116,7 @@ final class WorkerCommand implements Callable<Integer> {
       if (allowUserModels) {
         registry.allowUserModules();
       }
-      s = Worker.Settings.of(clients, ds).withAcquire(acquire)
+      s = Worker.Settings.of(clients, ds).withAcquire(acquire == null ? Worker.Settings.ADAPTIVE : acquire)
           .withStopGrace(TaskTimeouts.duration(stopGrace))
           .withTimeouts(TaskTimeouts.parse(taskTimeout))
           .withMaxDeliveries(maxDeliveries)

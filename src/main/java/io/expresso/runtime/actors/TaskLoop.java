@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The worker's link to Kafka: one share consumer per device slot, each on its own thread, in the
- * fleet's share group. A slot acquires tasks only while it holds none, at most {@link
- * Settings#acquire} at a time, so an idle slot anywhere in the fleet takes the next task and a busy
- * one takes nothing. While its tasks run, the slot renews their acquisition locks (RENEW) every
+ * fleet's share group. A slot acquires tasks only while it holds none, as many at a time as {@link
+ * AcquireSize} says (many tiny tasks a round trip, long ones one by one), so an idle slot anywhere
+ * in the fleet takes the next task and a busy one takes nothing. While its tasks run, the slot renews their acquisition locks (RENEW) every
  * third of the lock; when a task ends, its result (and dead letter) is produced and acknowledged by
  * the broker first, then the task is acknowledged: ACCEPT for a result, REJECT for an error result,
  * RELEASE for a task handed back unfinished (stop, cancellation). A worker that dies stops renewing;
@@ -78,15 +78,13 @@ final class TaskLoop {
    * What the loop needs to know.
    *
    * @param slots share consumers, one per device
-   * @param acquire tasks one slot acquires per poll (1 for tasks of seconds and more; more for a stream of tiny tasks)
+   * @param acquire tasks one slot acquires per poll: fixed, or adaptive from {@code costs}
+   * @param costs the worker's measured task durations
    */
-  record Settings(KafkaClients kafka, String workerId, String group, int slots, int acquire) {
+  record Settings(KafkaClients kafka, String workerId, String group, int slots, AcquireSize acquire, CostModel costs) {
     Settings {
       if (slots < 1) {
         throw new IllegalArgumentException("a worker needs at least one slot");
-      }
-      if (acquire < 1 || acquire > 10_000) {
-        throw new IllegalArgumentException("tasks acquired per poll must be 1 to 10000, got " + acquire);
       }
     }
   }
@@ -151,6 +149,10 @@ final class TaskLoop {
     private final int index;
     private final Map<String, Held> held = new LinkedHashMap<>();
     private KafkaShareConsumer<String, byte[]> consumer;
+    /** What the consumer acquires per poll ({@code max.poll.records}, fixed when it is created). */
+    private int acquiring;
+    /** The group's acquisition lock, as the broker last said. */
+    private Duration lock = DEFAULT_LOCK;
     private long lastRenew;
     private boolean cancelled;
     private boolean fullSaid;
@@ -189,10 +191,8 @@ final class TaskLoop {
 
     /** Serves until stopped and every held task is acknowledged; a client failure ends it by an exception. */
     private void serve() {
-      consumer = new KafkaShareConsumer<>(ShareGroup.consumerConfig(settings.kafka(), settings.group(),
-          settings.workerId() + "-" + index, settings.acquire()), new StringDeserializer(), new ByteArrayDeserializer());
+      open(settings.acquire().next(settings.acquire().initial(), lock, settings.costs().recentSeconds()));
       try {
-        consumer.subscribe(List.of(Topics.TASKS));
         lastRenew = System.nanoTime();
         cancelled = false;
         while (!(stopping() && held.isEmpty())) {
@@ -202,6 +202,7 @@ final class TaskLoop {
           settle();
           if (held.isEmpty()) {
             if (!stopping()) {
+              resize();
               take(consumer.poll(IDLE_POLL)); // the only place a slot asks for new tasks
             }
           } else if (System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
@@ -216,6 +217,27 @@ final class TaskLoop {
         }
       } finally {
         close();
+      }
+    }
+
+    private void open(int acquire) {
+      consumer = new KafkaShareConsumer<>(ShareGroup.consumerConfig(settings.kafka(), settings.group(),
+          settings.workerId() + "-" + index, acquire), new StringDeserializer(), new ByteArrayDeserializer());
+      consumer.subscribe(List.of(Topics.TASKS));
+      acquiring = acquire;
+    }
+
+    /**
+     * Before an idle poll: a consumer acquiring a count far from what the recent tasks call for is
+     * replaced by one with the new count (it holds nothing now; the new one joins the group anew).
+     */
+    private void resize() {
+      int next = settings.acquire().next(acquiring, lock, settings.costs().recentSeconds());
+      if (next != acquiring) {
+        LOG.debug("worker {} slot {}: acquiring {} task(s) a poll instead of {} (recent tasks {} s on a device)",
+            settings.workerId(), index, next, acquiring, settings.costs().recentSeconds());
+        close();
+        open(next);
       }
     }
 
@@ -349,8 +371,8 @@ final class TaskLoop {
     }
 
     private Duration renewEvery() {
-      long lockMs = consumer.acquisitionLockTimeoutMs().map(Integer::longValue).orElse(DEFAULT_LOCK.toMillis());
-      return Duration.ofMillis(Math.max(200, lockMs / RENEWALS_PER_LOCK));
+      consumer.acquisitionLockTimeoutMs().ifPresent(ms -> lock = Duration.ofMillis(ms));
+      return Duration.ofMillis(Math.max(200, lock.toMillis() / RENEWALS_PER_LOCK));
     }
 
     private void awaitAnyEnd(Duration max) {

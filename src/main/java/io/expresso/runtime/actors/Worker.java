@@ -64,8 +64,8 @@ public final class Worker implements AutoCloseable {
    * @param kafka how to reach the Kafka cluster (bootstrap servers and client settings)
    * @param devices the devices this worker owns, one DeviceWorker and one share consumer each
    * @param workerId a name for logs, client ids and results' provenance
-   * @param acquire tasks one device slot acquires per poll: 1 for tasks of seconds and more (the default), more
-   *     for a stream of tiny tasks (each poll and acknowledgement is a round trip to the broker)
+   * @param acquire tasks one device slot acquires per poll, or {@link #ADAPTIVE} (the default): as many as the
+   *     recent task durations call for ({@link AcquireSize}): tiny tasks many to a round trip, long ones one by one
    * @param stopGrace how long a stop lets running tasks finish before it cancels them
    * @param timeouts the longest a task of each kind may run on a device
    * @param maxDeliveries deliveries without a result after which a task is dead-lettered as poison
@@ -81,10 +81,11 @@ public final class Worker implements AutoCloseable {
 
     public Settings {
       ShareGroup.Settings.forWorker(maxDeliveries); // checks the bounds
-      if (acquire < 1 || acquire > 10_000) {
-        throw new IllegalArgumentException("tasks acquired per poll must be 1 to 10000, got " + acquire);
-      }
+      new AcquireSize(acquire); // checks the bounds
     }
+
+    /** {@code acquire}: as many tasks a poll as the recent task durations call for. */
+    public static final int ADAPTIVE = 0;
 
     /** Defaults on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
     public static Settings of(String bootstrap, List<DeviceSlot> devices) {
@@ -92,7 +93,7 @@ public final class Worker implements AutoCloseable {
     }
 
     public static Settings of(KafkaClients kafka, List<DeviceSlot> devices) {
-      return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8), 1,
+      return new Settings(kafka, devices, "worker-" + UUID.randomUUID().toString().substring(0, 8), ADAPTIVE,
           DEFAULT_STOP_GRACE, TaskTimeouts.DEFAULTS, DEFAULT_MAX_DELIVERIES, false, TaskLimits.DEFAULTS);
     }
 
@@ -155,6 +156,7 @@ public final class Worker implements AutoCloseable {
 
       @Override
       public void onCancelled(DeviceSlot device, TaskKind kind, Cancellation.Reason reason, double seconds) {
+        costs.onCancelled(device, kind, reason, seconds);
         cancelled.incrementAndGet();
         observer.onCancelled(device, kind, reason, seconds);
       }
@@ -183,7 +185,7 @@ public final class Worker implements AutoCloseable {
     }
     this.archived = new ArchivedTasks(settings.kafka(), settings.workerId(), processor, settings.devices().get(0));
     this.loop = new TaskLoop(new TaskLoop.Settings(settings.kafka(), settings.workerId(), GROUP,
-        settings.devices().size(), settings.acquire()), pool, observer);
+        settings.devices().size(), new AcquireSize(settings.acquire()), costs), pool, observer);
     CoordinatedShutdown.get(system).addTask(CoordinatedShutdown.PhaseServiceUnbind(), "drain-tasks", this::drain);
   }
 
