@@ -59,8 +59,9 @@ final class I2GnnBlock extends GraphBlock {
 
   @Override
   public long bytesPerGraph(Graph g, int maxVertices) {
-    // one dense subgraph per (root, neighbour) of the batch's largest ball: the adjacency, and per
-    // layer about 8 rows of the GRU's 3·hidden gates plus the labels per subgraph node
+    // an upper bound: per (root, neighbour) one subgraph as large as the batch's largest ball (the
+    // tensors are packed, one row per real subgraph node), per layer about 8 rows of the GRU's
+    // 3·hidden gates plus the labels per node, and the adjacency
     long subgraphs = Math.max(1, 2L * g.m());
     long n = maxVertices;
     long width = 3L * spec.hidden() + I2GnnNetwork.Labels.SPD.distinct(spec.radius());

@@ -49,10 +49,11 @@ import java.util.Locale;
  * embeddings summed per node, see {@link Labels#SPD}), gated convs, and {@code norm}: an affine
  * batch norm after every conv (its {@code bns}), statistics over the real subgraph nodes.
  *
- * <p>Tensors are dense per subgraph (P subgraphs of N nodes, N the largest ball in the batch): one
- * message-passing step is a batched matmul (P×N×N)·(P×N×d). Inputs ({@link #inputs}): adjacency
- * (P, N, N), label one-hots (P, N, K), node mask (P, N, 1), subgraph-to-root (R, P) and
- * root-to-graph (B, R) sum matrices.
+ * <p>Node states are packed, one row per node of every subgraph (T rows for P subgraphs, no
+ * padding; as their PyG batch): one message-passing step is a sparse matmul (T×T)·(T×d) over the
+ * subgraphs' block-diagonal adjacency. Inputs ({@link #inputs}, built by {@link SubgraphTables}):
+ * adjacency (T, T) sparse, label one-hots (T, K), and the sparse sum matrices node-to-subgraph
+ * (P, T), subgraph-to-root (R, P) and root-to-graph (B, R).
  */
 final class I2GnnNetwork extends AbstractBlock {
 
@@ -192,23 +193,23 @@ final class I2GnnNetwork extends AbstractBlock {
   @Override
   protected NDList forwardInternal(ParameterStore ps, NDList in, boolean training,
       PairList<String, Object> params) {
-    NDArray adj = in.get(0);         // (P, N, N)
-    NDArray labels = in.get(1);      // (P, N, K)
-    NDArray mask = in.get(2);        // (P, N, 1)
-    NDArray pairToRoot = in.get(3);  // (R, P)
-    NDArray rootToGraph = in.get(4); // (B, R)
-    long k = labels.getShape().get(2);
+    NDArray adj = in.get(0);         // (T, T) sparse
+    NDArray labels = in.get(1);      // (T, K)
+    NDArray nodeToPair = in.get(2);  // (P, T) sparse
+    NDArray pairToRoot = in.get(3);  // (R, P) sparse
+    NDArray rootToGraph = in.get(4); // (B, R) sparse
+    long k = labels.getShape().get(1);
     NDArray h = null;
     for (int l = 0; l < options.layers(); l++) {
       NDArray table = ps.getValue(embeddings.get(l), labels.getDevice(), training);
       NDArray z = labels.matMul(table.get(new NDIndex("0:" + k))); // the embedding of each node's label
       h = l == 0 ? z : forward1(transforms.get(l - 1), ps, NDArrays.concat(new NDList(h, z), -1), training);
-      h = conv(ps, l, adj, h, training).mul(mask);
+      h = conv(ps, l, adj, h, training);
       if (options.norm()) {
-        h = norm(ps, norms.get(l), h, mask, training, 1 - options.normMomentum());
+        h = norm(ps, norms.get(l), h, training, 1 - options.normMomentum());
       }
     }
-    NDArray perPair = forward1(pairMlp, ps, h.sum(new int[] {1}), training);                  // (P, d)
+    NDArray perPair = forward1(pairMlp, ps, nodeToPair.matMul(h), training);                 // (P, d)
     NDArray perRoot = forward1(rootMlp, ps, pairToRoot.matMul(perPair), training);           // (R, d)
     return new NDList(rootToGraph.matMul(perRoot));                                          // (B, d)
   }
@@ -219,8 +220,8 @@ final class I2GnnNetwork extends AbstractBlock {
     }
     // GatedGraphConv(d, 1): m_v = sum over neighbours u of W h_u, then PyTorch's GRUCell(m, h)
     NDArray m = adj.matMul(forward1(messages.get(l), ps, h, training));
-    NDList gi = forward1(inputGates.get(l), ps, m, training).split(3, 2);
-    NDList gh = forward1(hiddenGates.get(l), ps, h, training).split(3, 2);
+    NDList gi = forward1(inputGates.get(l), ps, m, training).split(3, 1);
+    NDList gh = forward1(hiddenGates.get(l), ps, h, training).split(3, 1);
     NDArray r = Activation.sigmoid(gi.get(0).add(gh.get(0)));
     NDArray u = Activation.sigmoid(gi.get(1).add(gh.get(1)));
     NDArray n = gi.get(2).add(r.mul(gh.get(2))).tanh();
@@ -228,12 +229,10 @@ final class I2GnnNetwork extends AbstractBlock {
   }
 
   /**
-   * BatchNorm1d over the real subgraph nodes (padding rows are masked out of the statistics and
-   * stay 0): batch statistics in training, updating the running ones as PyTorch does (unbiased
-   * variance), the running ones in evaluation.
+   * BatchNorm1d over the subgraph nodes (every row a real node): batch statistics in training,
+   * updating the running ones as PyTorch does (unbiased variance), the running ones in evaluation.
    */
-  private static NDArray norm(ParameterStore ps, Parameter[] p, NDArray h, NDArray mask, boolean training,
-      float batchWeight) {
+  private static NDArray norm(ParameterStore ps, Parameter[] p, NDArray h, boolean training, float batchWeight) {
     NDArray gamma = ps.getValue(p[0], h.getDevice(), training);
     NDArray beta = ps.getValue(p[1], h.getDevice(), training);
     NDArray runningMean = ps.getValue(p[2], h.getDevice(), training);
@@ -241,18 +240,17 @@ final class I2GnnNetwork extends AbstractBlock {
     NDArray mean;
     NDArray var;
     if (training) {
-      NDArray count = mask.sum();
-      mean = h.sum(new int[] {0, 1}).div(count); // h is 0 on padding rows
-      var = h.sub(mean).mul(mask).square().sum(new int[] {0, 1}).div(count);
-      float n = count.getFloat();
-      float unbiased = n > 1 ? n / (n - 1) : 1f;
+      long n = h.getShape().get(0);
+      mean = h.mean(new int[] {0});
+      var = h.sub(mean).square().mean(new int[] {0});
+      float unbiased = n > 1 ? n / (n - 1f) : 1f;
       runningMean.muli(1 - batchWeight).addi(mean.stopGradient().mul(batchWeight));
       runningVar.muli(1 - batchWeight).addi(var.stopGradient().mul(batchWeight * unbiased));
     } else {
       mean = runningMean;
       var = runningVar;
     }
-    return h.sub(mean).div(var.add(1e-5f).sqrt()).mul(gamma).add(beta).mul(mask);
+    return h.sub(mean).div(var.add(1e-5f).sqrt()).mul(gamma).add(beta);
   }
 
   private static NDArray forward1(Block block, ParameterStore ps, NDArray x, boolean training) {
@@ -267,10 +265,10 @@ final class I2GnnNetwork extends AbstractBlock {
   @Override
   protected void initializeChildBlocks(NDManager manager, DataType dataType, Shape... inputShapes) {
     int d = options.hidden();
-    Shape nodes = new Shape(1, 1, d);
+    Shape nodes = new Shape(1, d);
     for (int l = 0; l < options.layers(); l++) {
       if (l > 0) {
-        transforms.get(l - 1).initialize(manager, dataType, new Shape(1, 1, 2L * d));
+        transforms.get(l - 1).initialize(manager, dataType, new Shape(1, 2L * d));
       }
       if (options.conv() == Conv.GATED) {
         messages.get(l).initialize(manager, dataType, nodes);
@@ -295,101 +293,7 @@ final class I2GnnNetwork extends AbstractBlock {
   }
 
   static NDList inputs(NDManager manager, List<Graph> graphs, int hops, Labels labelling) {
-    int nMax = 1;
-    int pairs = 0;
-    int roots = 0;
-    List<int[][]> balls = new ArrayList<>(graphs.size());
-    for (Graph g : graphs) {
-      int[][] ball = new int[g.n()][];
-      for (int i = 0; i < g.n(); i++) {
-        ball[i] = I2GnnBlock.distancesWithin(g, i, hops);
-        int size = 0;
-        for (int dist : ball[i]) {
-          size += dist >= 0 ? 1 : 0;
-        }
-        nMax = Math.max(nMax, size);
-        pairs += Math.max(1, g.degree(i)); // a root without neighbours: one subgraph of itself
-      }
-      balls.add(ball);
-      roots += g.n();
-    }
-    int k = labelling.distinct(hops);
-    int p0 = Math.max(pairs, 1);
-    float[] adj = new float[p0 * nMax * nMax];
-    float[] x = new float[p0 * nMax * k];
-    float[] mask = new float[p0 * nMax];
-    float[] pairToRoot = new float[roots * p0];
-    float[] rootToGraph = new float[graphs.size() * roots];
-    int p = 0;
-    int rootBase = 0;
-    int[] local = new int[0];
-    for (int b = 0; b < graphs.size(); b++) {
-      Graph g = graphs.get(b);
-      if (local.length < g.n()) {
-        local = new int[g.n()];
-      }
-      for (int i = 0; i < g.n(); i++) {
-        int root = rootBase + i;
-        rootToGraph[b * roots + root] = 1;
-        int[] dist = balls.get(b)[i];
-        int size = 0;
-        for (int v = 0; v < g.n(); v++) {
-          local[v] = dist[v] < 0 ? -1 : size++;
-        }
-        int[] marked = g.degree(i) == 0 ? new int[] {-1} : g.neighbors(i);
-        for (int j : marked) {
-          int[] fromJ = labelling == Labels.SPD && j >= 0 ? distancesInside(g, j, local) : null;
-          for (int v = 0; v < g.n(); v++) {
-            if (local[v] < 0) {
-              continue;
-            }
-            int row = p * nMax + local[v];
-            mask[row] = 1;
-            if (labelling == Labels.HOP) {
-              x[row * k + (v == i ? 1 : v == j ? 2 : 0)] = 1;
-            } else {
-              x[row * k + dist[v] + 1] += 1;
-              x[row * k] += 1;
-              x[row * k + (fromJ == null ? 1 : fromJ[v] + 1 + hops + 3)] += 1;
-              x[row * k + (fromJ == null ? 0 : hops + 3)] += 1;
-            }
-            for (int w : g.neighbors(v)) {
-              if (local[w] >= 0) {
-                adj[row * nMax + local[w]] = 1;
-              }
-            }
-          }
-          pairToRoot[root * p0 + p] = 1;
-          p++;
-        }
-      }
-      rootBase += g.n();
-    }
-    return new NDList(
-        manager.create(adj, new Shape(p0, nMax, nMax)),
-        manager.create(x, new Shape(p0, nMax, k)),
-        manager.create(mask, new Shape(p0, nMax, 1)),
-        manager.create(pairToRoot, new Shape(roots, p0)),
-        manager.create(rootToGraph, new Shape(graphs.size(), roots)));
-  }
-
-  /** BFS distances from {@code s} over the vertices with {@code local[v] >= 0} (the ball), −1 elsewhere. */
-  private static int[] distancesInside(Graph g, int s, int[] local) {
-    int[] d = new int[g.n()];
-    java.util.Arrays.fill(d, -1);
-    d[s] = 0;
-    java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
-    queue.add(s);
-    while (!queue.isEmpty()) {
-      int u = queue.poll();
-      for (int w : g.neighbors(u)) {
-        if (d[w] < 0 && local[w] >= 0) {
-          d[w] = d[u] + 1;
-          queue.add(w);
-        }
-      }
-    }
-    return d;
+    return SubgraphTables.of(graphs, hops, labelling).toNDList(manager);
   }
 
   @Override

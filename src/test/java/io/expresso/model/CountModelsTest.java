@@ -55,21 +55,31 @@ class CountModelsTest {
     // Path 0-1-2 plus an isolated vertex 3, radius 1: pairs (0,1), (1,0), (1,2), (2,1), and vertex 3
     // alone (their create_subgraphs2 gives a root without neighbours one subgraph of itself).
     Graph g = Graph.fromEdges(4, 0, 1, 1, 2);
+    // Packed rows, no padding: pair (0,1) rows 0-1 (vertices 0, 1), (1,0) rows 2-4 and (1,2) rows 5-7
+    // (vertices 0, 1, 2), (2,1) rows 8-9 (vertices 1, 2), vertex 3 alone row 10.
     try (NDManager m = NDManager.newBaseManager()) {
       NDList in = I2GnnNetwork.inputs(m, List.of(g), 1, I2GnnNetwork.Labels.HOP);
-      assertThat(in.get(0).getShape().getShape()).containsExactly(5, 3, 3); // 5 subgraphs, largest ball 3
-      assertThat(in.get(1).getShape().getShape()).containsExactly(5, 3, 3); // labels 0 (other), 1 (root), 2 (neighbour)
-      // pair (1, 0): ball {0, 1, 2}; vertex 0 is the marked neighbour (2), 1 the root (1), 2 other (0)
-      assertThat(in.get(1).get(1).toFloatArray()).containsExactly(0, 0, 1, 0, 1, 0, 1, 0, 0);
-      assertThat(in.get(0).get(1).toFloatArray()).containsExactly(0, 1, 0, 1, 0, 1, 0, 1, 0);
-      // vertex 3 alone: one node labelled root, no edges, padding masked
-      assertThat(in.get(1).get(4).toFloatArray()).containsExactly(0, 1, 0, 0, 0, 0, 0, 0, 0);
-      assertThat(in.get(2).get(4).toFloatArray()).containsExactly(1, 0, 0);
-      assertThat(in.get(3).toFloatArray()).containsExactly( // subgraph-to-root (4 roots × 5 subgraphs)
+      assertThat(in.get(0).getShape().getShape()).containsExactly(11, 11); // adjacency over the 11 rows
+      assertThat(in.get(1).getShape().getShape()).containsExactly(11, 3); // labels 0 (other), 1 (root), 2 (neighbour)
+      // pair (1, 0): vertex 0 is the marked neighbour (2), 1 the root (1), 2 other (0)
+      assertThat(Arrays.copyOfRange(in.get(1).toFloatArray(), 6, 15)).containsExactly(0, 0, 1, 0, 1, 0, 1, 0, 0);
+      float[] adjacency = in.get(0).toDense().toFloatArray();
+      assertThat(Arrays.copyOfRange(adjacency, 2 * 11 + 2, 2 * 11 + 5)).containsExactly(0, 1, 0); // row 2 (vertex 0)
+      assertThat(Arrays.copyOfRange(adjacency, 3 * 11 + 2, 3 * 11 + 5)).containsExactly(1, 0, 1); // row 3 (vertex 1)
+      assertThat(Arrays.copyOfRange(adjacency, 10 * 11, 11 * 11)).containsOnly(0f); // vertex 3 alone: no edges
+      assertThat(Arrays.copyOfRange(in.get(1).toFloatArray(), 30, 33)).containsExactly(0, 1, 0); // ... labelled root
+      assertThat(in.get(2).toDense().toFloatArray()).containsExactly( // node-to-subgraph (5 subgraphs × 11 rows)
+          1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+          0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+          0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0,
+          0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,
+          0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+      assertThat(in.get(3).toDense().toFloatArray()).containsExactly( // subgraph-to-root (4 roots × 5 subgraphs)
           1, 0, 0, 0, 0,
           0, 1, 1, 0, 0,
           0, 0, 0, 1, 0,
           0, 0, 0, 0, 1);
+      assertThat(in.get(4).toDense().toFloatArray()).containsExactly(1, 1, 1, 1); // root-to-graph
     }
   }
 

@@ -59,8 +59,9 @@ class I2GnnTest {
     Graph path = Graph.fromEdges(4, 0, 1, 1, 2, 2, 3);
     try (NDManager m = NDManager.newBaseManager()) {
       NDList in = I2GnnNetwork.inputs(m, List.of(path), 1, I2GnnNetwork.Labels.SPD);
-      assertThat(in.get(1).getShape().getShape()).containsExactly(6, 3, 8);
-      float[] x = in.get(1).get(2).toFloatArray(); // pairs (0,1), (1,0), (1,2), ...
+      // packed rows: pairs (0,1) 2 rows, (1,0) 3 rows, (1,2) rows 5-7 (vertices 0, 1, 2), (2,1), (2,3) 3, (3,2) 2
+      assertThat(in.get(1).getShape().getShape()).containsExactly(16, 8);
+      float[] x = java.util.Arrays.copyOfRange(in.get(1).toFloatArray(), 5 * 8, 8 * 8);
       assertThat(java.util.Arrays.copyOfRange(x, 0, 8)).containsExactly(1, 0, 1, 0, 1, 0, 0, 1); // 0: d_i 1, d_j 2
       assertThat(java.util.Arrays.copyOfRange(x, 8, 16)).containsExactly(1, 1, 0, 0, 1, 0, 1, 0); // 1: d_i 0, d_j 1
       assertThat(java.util.Arrays.copyOfRange(x, 16, 24)).containsExactly(1, 0, 1, 0, 1, 1, 0, 0); // 2: d_i 1, d_j 0
@@ -70,17 +71,18 @@ class I2GnnTest {
   }
 
   @Test
-  void aGraphsCountDoesNotDependOnThePaddingItsBatchNeeds() {
-    // A star's 1-hop ball around its centre has 13 vertices; a path's balls have at most 3. The path
-    // gets the same output alone (N = 3) as beside the star (N = 13).
+  void aGraphsCountDoesNotDependOnTheOtherGraphsOfItsBatch() {
+    // A star's 1-hop ball around its centre has 13 vertices; a path's balls have at most 3. Rows are
+    // packed, one per subgraph node (the path: 2 + 6 + 6 + 6 + 2; the star: 12 × 13 + 12 × 2), and the
+    // path gets the same output alone as beside the star.
     Engine.getInstance().setRandomSeed(11);
     Graph star = Graph.fromEdges(13, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11, 0, 12);
     Graph path = Graph.fromEdges(5, 0, 1, 1, 2, 2, 3, 3, 4);
     try (NDManager m = NDManager.newBaseManager()) {
       I2Gnn net = new I2Gnn(8, 2, 1);
       net.initialize(m, DataType.FLOAT32, net.inputShapes(m));
-      assertThat(net.inputs(m, List.of(path)).get(0).getShape().get(1)).isEqualTo(3);
-      assertThat(net.inputs(m, List.of(star, path)).get(0).getShape().get(1)).isEqualTo(13);
+      assertThat(net.inputs(m, List.of(path)).get(1).getShape().get(0)).isEqualTo(22);
+      assertThat(net.inputs(m, List.of(star, path)).get(1).getShape().get(0)).isEqualTo(180 + 22);
       float[] both = forward(net, m, List.of(star, path));
       float[] alone = forward(net, m, List.of(path));
       assertThat(alone[0]).isCloseTo(both[1], org.assertj.core.data.Offset.offset(1e-5f));
@@ -88,7 +90,7 @@ class I2GnnTest {
   }
 
   @Test
-  void theMemoryEstimatePadsToTheLargestBallAsTheTensorsDo() {
+  void theMemoryEstimatePadsToTheLargestBallAboveThePackedTensors() {
     // A 60-cycle's 2-hop balls have 5 vertices; a 13-vertex star's centre reaches every vertex.
     int[] edges = new int[120];
     for (int v = 0; v < 60; v++) {
@@ -103,8 +105,10 @@ class I2GnnTest {
     assertThat(block.paddedSize(Graph.fromEdges(4))).isEqualTo(1); // no edges, no subgraphs
     try (NDManager m = NDManager.newBaseManager()) {
       for (List<Graph> batch : List.of(List.of(cycle), List.of(star), List.of(cycle, star))) {
-        long n = I2GnnNetwork.inputs(m, batch, 2, I2GnnNetwork.Labels.SPD).get(0).getShape().get(1);
-        assertThat(n).isEqualTo(batch.stream().mapToInt(block::paddedSize).max().orElseThrow());
+        // the tensors hold one row per subgraph node, at most one padded subgraph's worth per (root, neighbour)
+        long rows = I2GnnNetwork.inputs(m, batch, 2, I2GnnNetwork.Labels.SPD).get(1).getShape().get(0);
+        long subgraphs = batch.stream().mapToLong(g -> 2L * g.m()).sum();
+        assertThat(rows).isLessThanOrEqualTo(subgraphs * batch.stream().mapToInt(block::paddedSize).max().orElseThrow());
       }
     }
     // sized by the ball, the cycle's estimate is far below one padded to its 60 vertices
