@@ -14,6 +14,10 @@ graphs and the 30/20/50 split a train task of --graphs N uses), which the refere
 
 Timings are ratios of back-to-back runs in alternating order (round r runs the reference first when r is even),
 each side's median seconds per epoch over epochs 2..E (epoch 1 holds the warm-up); the machine may be shared.
+Round r trains seed SEED + r on both sides, so the rounds' validation curves also show each side's seed spread.
+Both sides run the same intra-op threads and, unless --reference-omp default, the OpenMP wait policy Expresso's
+engine sets (OMP_WAIT_POLICY=PASSIVE, GOMP_SPINCOUNT=30000; PyTorch's default spins, which on a loaded machine
+takes the cores its own working threads need).
 
 usage (a Python with torch and torch_geometric; scipy and networkx as their utils import them):
   /work/venv-brec/bin/python scripts/robust-side-by-side.py --rob /work/.mirror/francesco-campi+Rob-Subgraphs/repo \
@@ -187,8 +191,14 @@ def main():
     p.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "robust-side-by-side"))
     p.add_argument("--kafka-port", type=int, default=19293)
     p.add_argument("--timeout", type=int, default=1800, help="seconds to wait for one Expresso training")
+    p.add_argument("--reference-omp", choices=("expresso", "default"), default="expresso",
+                   help="the reference's OpenMP wait policy: Expresso's (the same on both sides) or PyTorch's default")
     p.add_argument("--out", help="write the Markdown record here")
     args = p.parse_args()
+    if args.reference_omp == "expresso":
+        # before torch loads libgomp; expresso up inherits the same values (what its engine sets where unset)
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        os.environ.setdefault("GOMP_SPINCOUNT", "30000")
     args.bootstrap = f"127.0.0.1:{args.kafka_port}"
     os.makedirs(args.work, exist_ok=True)
     import torch
@@ -215,10 +225,11 @@ def main():
                 order = ("reference", "expresso") if r % 2 == 0 else ("expresso", "reference")
                 for side in order:
                     if side == "reference":
-                        results[m][side].append(run_reference(ref, m, data[m], args.epochs, args.seed, PAPER["batch"]))
+                        results[m][side].append(run_reference(ref, m, data[m], args.epochs, args.seed + r,
+                                                              PAPER["batch"]))
                     else:
                         results[m][side].append(run_expresso(args, uplog, f"sbs-{stamp}-r{r}-{m}", m, args.pattern,
-                                                             args.seed))
+                                                             args.seed + r))
                     load.append(os.getloadavg()[0])
     finally:
         up.terminate()
@@ -227,13 +238,15 @@ def main():
     commit = sh(["git", "rev-parse", "--short", "HEAD"]).strip()
     md = [f"# Count models: the authors' training loop beside Expresso's ({args.pattern}, {args.graphs} SBM graphs)", "",
           f"{datetime.now().strftime('%Y-%m-%d %H:%M')}, commit `{commit}`, torch {torch.__version__} with"
-          f" {torch.get_num_threads()} threads (reference), `expresso up --devices cpu:1`; {os.cpu_count()} cores,"
+          f" {torch.get_num_threads()} threads (reference), `expresso up --devices cpu:1`; OpenMP wait policy"
+          f" {os.environ.get('OMP_WAIT_POLICY', 'default')} (spin count {os.environ.get('GOMP_SPINCOUNT', 'default')})"
+          f" for the reference; {os.cpu_count()} cores,"
           f" 1-minute load average {min(load):.1f}-{max(load):.1f} during the run (a shared machine: absolute seconds"
           " are not product figures, only the paired ratios are).", "",
           "```", "/work/venv-brec/bin/python " + " ".join(sys.argv), "```", "",
           f"The same graphs on both sides (`count generate --study-split`: {len(parts['train'][0])} train,"
-          f" {len(parts['validation'][0])} validation), seed {args.seed} on both (different RNGs: PyTorch's and"
-          f" DJL's initialisation differ), Adam {PAPER['lr']}, batch {PAPER['batch']}, L1 on raw counts,"
+          f" {len(parts['validation'][0])} validation), round r trains seed {args.seed} + r on both sides (different"
+          f" RNGs: PyTorch's and DJL's initialisation differ), Adam {PAPER['lr']}, batch {PAPER['batch']}, L1 on raw counts,"
           " plateau 0.5/20. Seconds per epoch: train steps + validation pass, median over epochs 2.."
           f"{args.epochs}; the reference's epoch as written also evaluates the train set (in brackets).", ""]
     md += ["| model | round | order | reference s/epoch (theirs as written) | Expresso s/epoch | Expresso / reference |",
@@ -249,15 +262,17 @@ def main():
                         for r in range(args.rounds))
         md.append(f"| {m} | all | median of the rounds' ratios (range {ratios[0]:.2f}-{ratios[-1]:.2f}) | | |"
                   f" **{statistics.median(ratios):.2f}** |")
-    md += ["", "Validation l1 (raw counts) per epoch, round 0 (reference: mean over batches, as their"
-           " evaluate_epoch; Expresso: mean over graphs):", ""]
-    md += ["| model | epoch | reference | Expresso |", "|---|---|---|---|"]
+    md += ["", "Validation l1 (raw counts) per epoch, one column per round (seed); reference: mean over batches, as"
+           " their evaluate_epoch; Expresso: mean over graphs:", ""]
+    seeds = " | ".join(f"seed {args.seed + r}" for r in range(args.rounds))
+    md += [f"| model | side | epoch | {seeds} | mean |", "|---|---|---|" + "---|" * (args.rounds + 1)]
     for m in models:
-        a, b = results[m]["reference"][0], results[m]["expresso"][0]
-        for e in range(args.epochs):
-            va = f"{a[e]['val']:.3f}" if e < len(a) else "-"
-            vb = f"{b[e]['val']:.3f}" if e < len(b) else "-"
-            md.append(f"| {m} | {e + 1} | {va} | {vb} |")
+        for side in ("reference", "expresso"):
+            for e in range(args.epochs):
+                v = [runs[e]["val"] for runs in results[m][side] if e < len(runs)]
+                cells = " | ".join(f"{x:.3f}" for x in v) + " | -" * (args.rounds - len(v))
+                mean = f"{statistics.mean(v):.3f}" if v else "-"
+                md.append(f"| {m} | {side} | {e + 1} | {cells} | {mean} |")
     text = "\n".join(md) + "\n"
     print(text)
     if args.out:
