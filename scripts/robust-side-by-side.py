@@ -231,10 +231,17 @@ def main():
                         results[m][side].append(run_expresso(args, uplog, f"sbs-{stamp}-r{r}-{m}", m, args.pattern,
                                                              args.seed + r))
                     load.append(os.getloadavg()[0])
+            record(args, parts, models, results, load, r + 1)
     finally:
         up.terminate()
         up.wait(60)
 
+    print(record(args, parts, models, results, load, args.rounds), end="")
+
+
+def record(args, parts, models, results, load, rounds):
+    """The Markdown record of the first `rounds` rounds (written after every round, so a cut-off run keeps its rounds)."""
+    import torch
     commit = sh(["git", "rev-parse", "--short", "HEAD"]).strip()
     md = [f"# Count models: the authors' training loop beside Expresso's ({args.pattern}, {args.graphs} SBM graphs)", "",
           f"{datetime.now().strftime('%Y-%m-%d %H:%M')}, commit `{commit}`, torch {torch.__version__} with"
@@ -252,31 +259,31 @@ def main():
     md += ["| model | round | order | reference s/epoch (theirs as written) | Expresso s/epoch | Expresso / reference |",
            "|---|---|---|---|---|---|"]
     for m in models:
-        for r in range(args.rounds):
+        for r in range(rounds):
             a, b = results[m]["reference"][r], results[m]["expresso"][r]
             ra, rb = median_after_first(a), median_after_first(b)
             md.append(f"| {m} | {r} | {'reference first' if r % 2 == 0 else 'Expresso first'} | {ra:.2f}"
                       f" ({median_after_first(a, 's_theirs'):.2f}) | {rb:.2f} | {rb / ra:.2f} |")
     for m in models:
         ratios = sorted(median_after_first(results[m]["expresso"][r]) / median_after_first(results[m]["reference"][r])
-                        for r in range(args.rounds))
+                        for r in range(rounds))
         md.append(f"| {m} | all | median of the rounds' ratios (range {ratios[0]:.2f}-{ratios[-1]:.2f}) | | |"
                   f" **{statistics.median(ratios):.2f}** |")
     md += ["", "Validation l1 (raw counts) per epoch, one column per round (seed); reference: mean over batches, as"
            " their evaluate_epoch; Expresso: mean over graphs:", ""]
-    seeds = " | ".join(f"seed {args.seed + r}" for r in range(args.rounds))
-    md += [f"| model | side | epoch | {seeds} | mean |", "|---|---|---|" + "---|" * (args.rounds + 1)]
+    seeds = " | ".join(f"seed {args.seed + r}" for r in range(rounds))
+    md += [f"| model | side | epoch | {seeds} | mean |", "|---|---|---|" + "---|" * (rounds + 1)]
     for m in models:
         for side in ("reference", "expresso"):
             for e in range(args.epochs):
                 v = [runs[e]["val"] for runs in results[m][side] if e < len(runs)]
-                cells = " | ".join(f"{x:.3f}" for x in v) + " | -" * (args.rounds - len(v))
+                cells = " | ".join(f"{x:.3f}" for x in v) + " | -" * (rounds - len(v))
                 mean = f"{statistics.mean(v):.3f}" if v else "-"
                 md.append(f"| {m} | {side} | {e + 1} | {cells} | {mean} |")
     text = "\n".join(md) + "\n"
-    print(text)
     if args.out:
         open(args.out, "w").write(text)
+    return text
 
 
 if __name__ == "__main__":
