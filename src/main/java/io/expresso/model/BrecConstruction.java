@@ -36,8 +36,7 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " holds, which only the pairs BREC's GSN never runs carry (CFI, 4-vertex condition, distance regular)");
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
-          + " count); layer 0's unused transform_before_conv is not built; batch norm statistics over real subgraph nodes"
-          + " only (BREC's batches have no padding)");
+          + " count); layer 0's unused transform_before_conv is not built");
     };
   }
 }
