@@ -76,11 +76,15 @@ class Reference:
     raw: the file name its BRECDataset reads from Data/raw (Data/ beside the script's folder root)
     expresso: the `expresso eval --model` spec whose defaults are this script's settings
     patch: Python run in the script's namespace after it is loaded and before main() (None: nothing)
+    ids_from_file_start: its log's 'ID: k' counts from the file's first pair (I2GNN, NestedGNN), not
+        from the part's (the others)
     """
 
-    def __init__(self, directory, script, cwd, flags, seed_flag, raw, expresso, patch=None, note=""):
+    def __init__(self, directory, script, cwd, flags, seed_flag, raw, expresso, patch=None, note="",
+                 ids_from_file_start=False):
         self.directory, self.script, self.cwd, self.flags = directory, script, cwd, flags
         self.seed_flag, self.raw, self.expresso, self.patch, self.note = seed_flag, raw, expresso, patch, note
+        self.ids_from_file_start = ids_from_file_start
 
 
 # SUN's test_BREC_ds.py and test_BREC_dss.py build get_model(args, in_dim=1, ...) while their
@@ -107,7 +111,7 @@ REFERENCES = {
         ["--h=8", "--node_label=spd", "--layers=5", "--BATCH_SIZE=16", "--LEARNING_RATE=1e-5",
          "--WEIGHT_DECAY=1e-4"], "--SEED={}", "brec_v3_no4v_60cfi.npy", "i2gnn",
         note="BREC's I2GNN search runs test_BREC_no4v_60cfi.py, whose file has no 4-vertex part and 60 CFI pairs;"
-             " the pairs here are taken by their brec_v3.npy index"),
+             " the pairs here are taken by their brec_v3.npy index", ids_from_file_start=True),
     "ds-gnn": Reference(
         "SUN", "test_BREC_ds.py", ".",
         ["--policy=ego_nets_plus", "--model=deepsets", "--channels=64-64", "--gnn_type=originalgin",
@@ -125,7 +129,8 @@ REFERENCES = {
     "ngnn-de": Reference(
         "NestedGNN", "test_BREC.py", ".",
         ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
-         "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"], "--SEED={}", "brec_v3.npy", "ngnn-de"),
+         "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"], "--SEED={}", "brec_v3.npy", "ngnn-de",
+        ids_from_file_start=True),
 }
 # a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
@@ -301,9 +306,9 @@ def fetch_reference(brec, directory, dest):
             json.dump(c, f, indent=2)
 
 
-def read_reference(log, parts, chosen):
+def read_reference(log, parts, chosen, ref_row):
     """{index: {distinguished, reliable, t2, seconds, epochs}} from a test_BREC*.py's loguru log; its
-    'ID: k' counts from the part's start in the file of the chosen pairs."""
+    'ID: k' counts from the part's start in the file of the chosen pairs (or the file's, as the row says)."""
     out, part, cur = {}, None, None
     starts = {name: se[0] for name, se in parts.items()}
     if not os.path.exists(log):
@@ -318,7 +323,8 @@ def read_reference(log, parts, chosen):
             if msg.endswith(" part starting ---"):
                 part = msg[: -len(" part starting ---")]
             elif msg.startswith("ID: ") and part in starts:
-                cur = {"index": chosen[starts[part] + int(msg[4:])], "start": t, "epochs": 0}
+                at = int(msg[4:]) + (0 if ref_row.ids_from_file_start else starts[part])
+                cur = {"index": chosen[at], "start": t, "epochs": 0}
             elif cur is not None and msg.startswith("Loss: "):
                 cur["epochs"] += 1
             elif cur is not None and msg.startswith("isomorphic: "):
@@ -605,7 +611,7 @@ def main():
         ex = read_expresso([ex_file])
         refd = {}
         for log in (a.reference_log.split(",") if a.reference_log else [ref_log]):
-            refd.update(read_reference(log, parts, a.chosen))
+            refd.update(read_reference(log, parts, a.chosen, ref_row))
         rounds.append((ex, refd) + table(ex, refd, ranges))
         if ex_judging and ex_judging[0] > 0 and refd:
             # the throughput a user sees: Expresso's pairs may run side by side (--pairs-at-once), the
@@ -617,15 +623,18 @@ def main():
 
     # ---- the reference's own spread across its seeds (the reference alone, one run per seed)
     per_seed = []
-    if ref_seeds and a.skip not in ("reference", "both"):
-        if not ref_ready:
-            env, ref = prepare_reference(a, ref_row, brec_file, a.chosen, gpu)
-        for seed in ref_seeds:
-            out_dir = os.path.join(a.work, f"ref-seed-{seed}")
+    for seed in ref_seeds:
+        out_dir = os.path.join(a.work, f"ref-seed-{seed}")
+        if a.skip not in ("reference", "both"):  # (with --skip, an earlier run's files are read)
+            if not ref_ready:
+                env, ref = prepare_reference(a, ref_row, brec_file, a.chosen, gpu)
+                ref_ready = True
             os.makedirs(out_dir, exist_ok=True)
             rc, s = run_reference(a, ref_row, env, ref, parts, seed, out_dir)
             notes.append(f"reference --SEED {seed}: rc {rc}, {s:.1f} s wall, {uptime()} after")
-            per_seed.append((seed, read_reference(os.path.join(out_dir, "reference-log.txt"), parts, a.chosen)))
+        log = os.path.join(out_dir, "reference-log.txt")
+        if os.path.exists(log):
+            per_seed.append((seed, read_reference(log, parts, a.chosen, ref_row)))
 
     ex, refd, rows, lines, differ, missing = rounds[-1]
     if len(rounds) > 1:
