@@ -637,6 +637,8 @@ def main():
             per_seed.append((seed, read_reference(log, parts, a.chosen, ref_row)))
 
     ex, refd, rows, lines, differ, missing = rounds[-1]
+    if per_seed and refd and a.ref_seed not in ref_seeds:
+        per_seed.insert(0, (a.ref_seed, refd))  # the rounds' own seed (the last round's run)
     if len(rounds) > 1:
         rows, lines = summary(rounds)
     at_once = f"--pairs-at-once {a.pairs_at_once} " if a.pairs_at_once > 0 else ""
