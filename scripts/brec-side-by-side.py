@@ -456,7 +456,7 @@ def summary(rounds):
         "|---|---|---|---|---|---|",
     ]
     for name in names:
-        per = [next(w for w in r[2] if w["category"] == name) for r in rounds]
+        per = [w for r in rounds for w in r[2] if w["category"] == name]  # rounds that judged it (a cut run may not)
         ratios = [w["ratio"] for w in per]
         row = {"category": name, "pairs": per[0]["pairs"],
                "expresso_median_s": median([w["expresso_median_s"] for w in per]),
@@ -476,6 +476,8 @@ def pair_lines(ex, ref, chosen):
             return "-", "-", "-"
         t2 = o.get("t2_test", o.get("t2"))
         mark = ("Y" if o["distinguished"] else "N") + ("" if o["reliable"] else " !")
+        if t2 is None and o["distinguished"]:
+            t2 = float("inf")  # results files write T² = +inf (S = 0, D̄ ≠ 0) as null
         return mark, (f"{t2:.4g}" if isinstance(t2, (int, float)) else "-"), f"{o['seconds']:.2f}"
     lines = ["| pair | category | E | R | T² E | T² R | s E | s R |", "|---|---|---|---|---|---|---|---|"]
     for i in chosen:
