@@ -1,24 +1,34 @@
 #!/usr/bin/env python3
-"""Expresso's PPGN beside BREC's own PPGN script, on the same pairs of the same brec_v3.npy, on one
-machine: both verdicts and the seconds per pair, per category.
+"""An Expresso model beside BREC's own script for it, on the same pairs of the same brec_v3.npy, on
+one machine: both verdicts and the seconds per pair, per category.
 
-The reference is GraphPKU/BREC's ProvablyPowerfulGraphNetworks_torch/main_scripts/test_BREC.py, taken
-from a clone you name (never part of this project) and run unchanged by the Python you name (it needs
-torch, torch_geometric, numpy, networkx, tqdm, loguru, easydict). Its part_dict is narrowed to the
-pairs asked for: the script is executed in a namespace of our own and part_dict is cut before main()
-runs; nothing else of it changes. Its seconds per pair are read from its log ('ID:' line to the pair's
-'reliability:' line); Expresso's from the 'seconds' of each JSONL line (model creation, training,
-embedding pass, judgement). The two run one after the other, never at once. By default each of
-Expresso's pairs has the machine to itself, as the reference's pairs have it (--pairs-at-once 1);
-`expresso eval` itself judges one pair per core at once, and --pairs-at-once 0 runs it so (any other
-N is passed on). Either way the notes give both sides' time judging all the pairs (Expresso's eval
-'elapsed', the reference's pairs' seconds summed): the throughput a user sees.
+The reference is the test_BREC*.py of a GraphPKU/BREC model directory (--model picks one row of
+REFERENCES below: its script, the flags of its test_BREC_search*.py, and the Expresso model that
+stands for it), taken from a clone you name (never part of this project) and run by the Python you
+name (torch, torch_geometric, numpy, networkx, tqdm, loguru, easydict, six). It runs unchanged but for
+what the pairs need: the script is executed in a namespace of our own and, before its main() runs,
+part_dict and SAMPLE_NUM are set to the pairs asked for, which it reads from a brec_v3.npy of those
+pairs alone (the same graph6 strings in the same order, each pair's 64 graphs, then its 64
+reliability graphs: the layout every BREC script indexes), so that its dataset conversion takes
+seconds rather than the hour or more the 51,200 graphs take for the subgraph models. A row may name a
+patch (SUN's DS/DSS in_dim, below). Packages the scripts import but no BREC run calls (ogb, sklearn,
+matplotlib) stand in as modules that raise when used; torch_scatter and torch_sparse, compiled
+packages no offline registry here holds, are replaced where missing by a few lines on PyTorch's own
+scatter and PyG's coalesce (sums and means in PyTorch's order; SparseTensor raises): the notes say
+which were used. Its seconds per pair are read from its log ('ID:' line to the pair's 'reliability:'
+line, its dataset conversion not included); Expresso's from the 'seconds' of each JSONL line (model
+creation, the pair's own preprocessing, training, embedding pass, judgement). The two run one after
+the other, never at once. By default each of Expresso's pairs has the machine to itself, as the
+reference's pairs have it (--pairs-at-once 1); `expresso eval` itself judges one pair per two cores at
+once, and --pairs-at-once 0 runs it so (any other N is passed on). Either way the notes give both
+sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pairs' seconds summed).
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--python PY] [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
+      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gsn or a BREC directory] [--python PY] \
+      [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
-      [--rounds 3]
+      [--rounds 3] [--ref-seeds 100,200,300]
 
 --brec is a clone (a work tree) or a bare git directory of GraphPKU/BREC. --raw builds brec_v3.npy
 with `expresso suite build-brec`; --brec-file uses a file you have. --pythonpath adds folders to the
@@ -27,6 +37,9 @@ sees only that GPU (CUDA_VISIBLE_DEVICES=N); on the CPU it sees none. Results: a
 stdout and in --out, every pair in --out's .json beside it. With --rounds N the two run in turn N
 times and the table gives every round's ratio and the medians over rounds: on a shared or virtual
 machine whose speed drifts from minute to minute, one round's medians alone can differ by a third.
+--ref-seeds runs the reference once more per seed after the rounds (no Expresso run) and reports its
+own spread: reliably distinguished pairs per category for each seed, and the pairs whose verdict
+changes with the seed.
 """
 import argparse
 import datetime
@@ -42,7 +55,8 @@ import tarfile
 import io
 import time
 
-# test_BREC.py's part_dict (its 'ID: k' log lines count from the part's start)
+# BREC's parts (every test_BREC*.py's part_dict over brec_v3.npy; its 'ID: k' log lines count from a
+# part's start)
 BREC_PARTS = [
     ("Basic", 0, 60),
     ("Regular", 60, 160),
@@ -51,18 +65,156 @@ BREC_PARTS = [
     ("4-Vertex_Condition", 360, 380),
     ("Distance_Regular", 380, 400),
 ]
-REF_DIR = "ProvablyPowerfulGraphNetworks_torch"
+PAIR_GRAPHS = 64  # NUM_RELABEL * 2: a pair's graphs in brec_v3.npy; its reliability graphs sit 400 pairs on
 
-# Runs test_BREC.py unchanged but for part_dict, narrowed to the parts given as JSON in argv[2].
+
+class Reference:
+    """One BREC model directory: its script, how BREC ran it, and the Expresso model that stands for it.
+
+    directory, script, cwd: the folder in BREC, the test script and the folder it runs in (both relative to it)
+    flags: the arguments of its test_BREC_search*.py, the seed left out (seed_flag takes it)
+    raw: the file name its BRECDataset reads from Data/raw (Data/ beside the script's folder root)
+    expresso: the `expresso eval --model` spec whose defaults are this script's settings
+    patch: Python run in the script's namespace after it is loaded and before main() (None: nothing)
+    ids_from_file_start: its log's 'ID: k' counts from the file's first pair (I2GNN, NestedGNN), not
+        from the part's (the others)
+    """
+
+    def __init__(self, directory, script, cwd, flags, seed_flag, raw, expresso, patch=None, note="",
+                 ids_from_file_start=False):
+        self.directory, self.script, self.cwd, self.flags = directory, script, cwd, flags
+        self.seed_flag, self.raw, self.expresso, self.patch, self.note = seed_flag, raw, expresso, patch, note
+        self.ids_from_file_start = ids_from_file_start
+
+
+# SUN's test_BREC_ds.py and test_BREC_dss.py build get_model(args, in_dim=1, ...) while their
+# ego_nets_plus transform gives three input columns (two root marks before the constant 1): the first
+# forward of the committed script fails. BREC's numbers need the 3-column model, so it is built so
+# (scripts/brec-parameter-counts.py --committed-in-dim shows the failure).
+SUN_IN_DIM_3 = """
+_get_model = get_model
+def get_model(args, in_dim, out_dim, device):
+    return _get_model(args, in_dim=3, out_dim=out_dim, device=device)
+"""
+
+# One row per BREC model: the flags are its test_BREC_search*.py's, word for word.
+REFERENCES = {
+    "ppgn": Reference(
+        "ProvablyPowerfulGraphNetworks_torch", "main_scripts/test_BREC.py", "main_scripts",
+        ["--config", "configs/BREC.json"], "--SEED={}", "brec_v3.npy", "ppgn"),
+    "kp-gnn": Reference(
+        "KP-GNN", "test_BREC.py", ".",
+        ["--wo_path_encoding", "--K=8", "--kernel=spd", "--num_layer=8", "--hidden_size=32", "--BATCH_SIZE=32",
+         "--LEARNING_RATE=1e-4", "--WEIGHT_DECAY=1e-4"], "--SEED={}", "brec_v3.npy", "kp-gnn"),
+    "i2gnn": Reference(
+        "I2GNN", "test_BREC_no4v_60cfi.py", ".",
+        ["--h=8", "--node_label=spd", "--layers=5", "--BATCH_SIZE=16", "--LEARNING_RATE=1e-5",
+         "--WEIGHT_DECAY=1e-4"], "--SEED={}", "brec_v3_no4v_60cfi.npy", "i2gnn",
+        note="BREC's I2GNN search runs test_BREC_no4v_60cfi.py, whose file has no 4-vertex part and 60 CFI pairs;"
+             " the pairs here are taken by their brec_v3.npy index", ids_from_file_start=True),
+    "ds-gnn": Reference(
+        "SUN", "test_BREC_ds.py", ".",
+        ["--policy=ego_nets_plus", "--model=deepsets", "--channels=64-64", "--gnn_type=originalgin",
+         "--drop_ratio=0.0", "--jk=last", "--num_hops=6", "--num_layer=10", "--emb_dim=32", "--BATCH_SIZE=32"],
+        "--SEED={}", "brec_v3.npy", "ds-gnn", patch=SUN_IN_DIM_3,
+        note="test_BREC_ds.py with in_dim=3 where the committed script passes 1 (its first forward fails on"
+             " ego_nets_plus's 3 columns)"),
+    "dss-gnn": Reference(
+        "SUN", "test_BREC_dss.py", ".",
+        ["--policy=ego_nets_plus", "--model=dss", "--channels=64-64", "--gnn_type=originalgin", "--drop_ratio=0.0",
+         "--jk=last", "--num_hops=6", "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+         "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"],
+        "--SEED={}", "brec_v3.npy", "dss-gnn", patch=SUN_IN_DIM_3,
+        note="test_BREC_dss.py with in_dim=3 where the committed script passes 1"),
+    "ngnn-de": Reference(
+        "NestedGNN", "test_BREC.py", ".",
+        ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+         "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"], "--SEED={}", "brec_v3.npy", "ngnn-de",
+        ids_from_file_start=True),
+}
+# a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
+DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
+                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn"}
+
+# Runs a test_BREC*.py unchanged but for what the pairs need. argv[1] the script, argv[2] JSON
+# {"parts": {name: [start, end)}, "samples": n, "patch": code or null}, the rest its own arguments.
+# Modules it imports that no BREC run calls stand in as modules that raise when used; torch_scatter
+# and torch_sparse, where missing, as a few lines on PyTorch (installed after torch_geometric is
+# imported, so that PyG itself goes on using its own code).
 LIMITER = r'''
-import json, sys
-script, parts = sys.argv[1], json.loads(sys.argv[2])
+import importlib, importlib.machinery, json, sys, types
+script, cfg = sys.argv[1], json.loads(sys.argv[2])
 sys.argv = [script] + sys.argv[3:]
+import torch, torch_geometric, torch_geometric.utils
+
+class Absent(types.ModuleType):
+    def __init__(self, name):
+        super().__init__(name)
+        self.__spec__ = importlib.machinery.ModuleSpec(name, None)
+        self.__path__ = []
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        module = self.__name__
+        def absent(*a, **k):
+            raise RuntimeError(f"{module}.{attr} is not installed here (only imported by the script)")
+        return type(attr, (), {"__init__": absent, "__call__": absent})
+
+def stand_in(name, fill=None):
+    try:
+        importlib.import_module(name)
+        return False
+    except ImportError:
+        m = sys.modules[name] = Absent(name)
+        if fill:
+            fill(m)
+        return True
+
+def scatter_fill(m):
+    def scatter(src, index, dim=-1, out=None, dim_size=None, reduce="sum"):
+        if out is not None:
+            raise RuntimeError("torch_scatter stand-in: out= is not supported")
+        return torch_geometric.utils.scatter(src, index, dim=dim, dim_size=dim_size, reduce=reduce)
+    m.scatter = scatter
+    m.scatter_add = lambda src, index, dim=-1, out=None, dim_size=None: scatter(src, index, dim, out, dim_size, "sum")
+    m.scatter_mean = lambda src, index, dim=-1, out=None, dim_size=None: scatter(src, index, dim, out, dim_size, "mean")
+
+def sparse_fill(m):
+    def coalesce(index, value, m_, n, op="add"):
+        return torch_geometric.utils.coalesce(index, value, num_nodes=max(m_, n), reduce="sum" if op == "add" else op)
+    m.coalesce = coalesce
+
+used = []
+for name, fill in (("torch_scatter", scatter_fill), ("torch_sparse", sparse_fill)):
+    if stand_in(name, fill):
+        used.append(name + " (stand-in on PyTorch)")
+for name in ("ogb", "ogb.graphproppred", "ogb.graphproppred.mol_encoder", "ogb.utils", "ogb.utils.features",
+             "ogb.io", "ogb.lsc", "sklearn", "sklearn.model_selection", "sklearn.preprocessing", "matplotlib",
+             "matplotlib.pyplot", "rdkit", "rdkit.Chem", "rdkit.Chem.rdchem", "wandb"):
+    if stand_in(name):
+        used.append(name + " (absent: raises if called)")
+import networkx
+if not hasattr(networkx, "from_numpy_matrix"):  # networkx 3 dropped 2.x's alias of from_numpy_array
+    networkx.from_numpy_matrix = networkx.from_numpy_array
+    used.append("networkx.from_numpy_matrix (2.x's alias of from_numpy_array)")
+from torch_geometric.data import Data
+if callable(getattr(Data, "keys", None)) and not isinstance(Data.keys, property):
+    # PyG 2.4 made Data.keys a method; scripts written for PyG 1.x/2.0 iterate data.keys: a list that is also callable
+    class Keys(list):
+        def __call__(self):
+            return list(self)
+    _keys = Data.keys
+    Data.keys = property(lambda self: Keys(_keys(self)))
+    used.append("Data.keys (a callable list: PyG 1.x's property, 2.4's method)")
+print("stand-ins:", ", ".join(used) or "none", flush=True)
 ns = {"__name__": "test_BREC_limited", "__file__": script, "__builtins__": __builtins__}
 exec(compile(open(script, encoding="utf-8").read(), script, "exec"), ns)
 ns["part_dict"].clear()
-ns["part_dict"].update({k: tuple(v) for k, v in parts.items()})
-print("part_dict narrowed to", ns["part_dict"], flush=True)
+ns["part_dict"].update({k: tuple(v) for k, v in cfg["parts"].items()})
+ns["SAMPLE_NUM"] = cfg["samples"]
+if cfg["patch"]:
+    exec(cfg["patch"], ns)
+print("part_dict narrowed to", ns["part_dict"], "SAMPLE_NUM", ns["SAMPLE_NUM"], flush=True)
 ns["main"]()
 '''
 
@@ -89,17 +241,30 @@ def category(index):
     return "?"
 
 
-def narrowed_parts(ranges):
-    """part_dict entries (name -> [start, end)) covering exactly the ranges; a second piece of a part gets '#2'."""
+def chosen_pairs(ranges):
+    """The pairs asked for, each once, in BREC's order: the reference's file holds them in this order."""
+    return sorted({i for a, b in ranges for i in range(a, b + 1)})
+
+
+def compact_parts(chosen):
+    """The reference's part_dict over its file of the chosen pairs alone: name -> [start, end) there."""
     parts = {}
     for name, lo, hi in BREC_PARTS:
-        k = 0
-        for a, b in ranges:
-            s, e = max(lo, a), min(hi, b + 1)
-            if s < e:
-                k += 1
-                parts[name if k == 1 else f"{name}#{k}"] = [s, e]
+        at = [j for j, i in enumerate(chosen) if lo <= i < hi]
+        if at:
+            parts[name] = [at[0], at[-1] + 1]
     return parts
+
+
+def write_compact_file(brec_file, chosen, dest):
+    """brec_v3.npy's graphs of the chosen pairs, in BREC's layout: every pair's 64 graphs, then every
+    pair's 64 reliability graphs (a script reads pair k's at k * 64 and (k + SAMPLE_NUM) * 64)."""
+    import numpy as np
+    graphs = np.load(brec_file, allow_pickle=True)
+    pairs = len(graphs) // (2 * PAIR_GRAPHS)
+    take = [i * PAIR_GRAPHS + g for i in chosen for g in range(PAIR_GRAPHS)]
+    take += [(i + pairs) * PAIR_GRAPHS + g for i in chosen for g in range(PAIR_GRAPHS)]
+    np.save(dest, graphs[take])
 
 
 def uptime():
@@ -111,36 +276,39 @@ def uptime():
 
 
 def run(cmd, log, env=None, cwd=None):
-    print(f"$ {' '.join(shlex.quote(c) for c in cmd)}", file=sys.stderr, flush=True)
+    shown = ["LIMITER" if c == LIMITER else c for c in cmd]
+    print(f"$ {' '.join(shlex.quote(c) for c in shown)}", file=sys.stderr, flush=True)
     t = time.monotonic()
     with open(log, "w", encoding="utf-8") as f:
         rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd)
     return rc, time.monotonic() - t
 
 
-def fetch_reference(brec, dest):
-    """BREC's PPGN folder from a work tree or a git directory, into dest."""
-    if os.path.isdir(os.path.join(brec, REF_DIR)):
-        shutil.copytree(os.path.join(brec, REF_DIR), dest)
+def fetch_reference(brec, directory, dest):
+    """One BREC model directory from a work tree or a git directory, into dest."""
+    if os.path.isdir(os.path.join(brec, directory)):
+        shutil.copytree(os.path.join(brec, directory), dest)
     else:
-        tar = subprocess.run(["git", f"--git-dir={brec}", "archive", "HEAD", REF_DIR], check=True,
+        tar = subprocess.run(["git", f"--git-dir={brec}", "archive", "HEAD", directory], check=True,
                              capture_output=True).stdout
         with tarfile.open(fileobj=io.BytesIO(tar)) as t:
             for m in t.getmembers():
-                if m.name.startswith(REF_DIR + "/"):
-                    m.name = m.name[len(REF_DIR) + 1:]
+                if m.name.startswith(directory + "/"):
+                    m.name = m.name[len(directory) + 1:]
                     t.extract(m, dest)
     cfg = os.path.join(dest, "configs", "BREC.json")
-    # test_BREC.py sets CUDA_VISIBLE_DEVICES from the config's "gpu" ("1" as published): we set it ourselves
-    with open(cfg, encoding="utf-8") as f:
-        c = json.load(f)
-    c["gpu"] = os.environ.get("CUDA_VISIBLE_DEVICES", "")
-    with open(cfg, "w", encoding="utf-8") as f:
-        json.dump(c, f, indent=2)
+    if os.path.exists(cfg):
+        # PPGN's test_BREC.py sets CUDA_VISIBLE_DEVICES from the config's "gpu" ("1" as published): we set it ourselves
+        with open(cfg, encoding="utf-8") as f:
+            c = json.load(f)
+        c["gpu"] = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+        with open(cfg, "w", encoding="utf-8") as f:
+            json.dump(c, f, indent=2)
 
 
-def read_reference(log, parts):
-    """{index: {distinguished, reliable, t2, seconds, epochs}} from test_BREC.py's loguru log."""
+def read_reference(log, parts, chosen, ref_row):
+    """{index: {distinguished, reliable, t2, seconds, epochs}} from a test_BREC*.py's loguru log; its
+    'ID: k' counts from the part's start in the file of the chosen pairs (or the file's, as the row says)."""
     out, part, cur = {}, None, None
     starts = {name: se[0] for name, se in parts.items()}
     if not os.path.exists(log):
@@ -155,7 +323,8 @@ def read_reference(log, parts):
             if msg.endswith(" part starting ---"):
                 part = msg[: -len(" part starting ---")]
             elif msg.startswith("ID: ") and part in starts:
-                cur = {"index": starts[part] + int(msg[4:]), "start": t, "epochs": 0}
+                at = int(msg[4:]) + (0 if ref_row.ids_from_file_start else starts[part])
+                cur = {"index": chosen[at], "start": t, "epochs": 0}
             elif cur is not None and msg.startswith("Loss: "):
                 cur["epochs"] += 1
             elif cur is not None and msg.startswith("isomorphic: "):
@@ -228,33 +397,53 @@ def table(ex, ref, ranges):
     return rows, lines, differ, missing
 
 
-def prepare_reference(a, brec_file, gpu):
-    """BREC's PPGN folder in WORK/ref, its dataset converted once (minutes, kept in WORK/ref-data and
-    out of the timing); returns the reference's environment and folder."""
+def prepare_reference(a, ref_row, brec_file, chosen, gpu):
+    """The BREC model directory in WORK/ref, reading WORK/ref-data (Data/) where its raw file holds the
+    chosen pairs alone; the script converts that file the first time it runs (kept in WORK/ref-data
+    for later runs of the same model and pairs, and out of the timing). Returns its environment and folder."""
     ref = os.path.join(a.work, "ref")
     shutil.rmtree(ref, ignore_errors=True)
     env = dict(os.environ)
     env["CUDA_VISIBLE_DEVICES"] = a.device.split(":", 1)[1] if gpu else ""
-    fetch_reference(a.brec, ref)
-    # the reference reads Data/raw/brec_v3.npy and converts it once to Data/no_param/processed
+    fetch_reference(a.brec, ref_row.directory, ref)
     data = os.path.join(a.work, "ref-data")
-    raw = os.path.join(data, "raw", "brec_v3.npy")
-    processed = os.path.join(data, "no_param", "processed", "brec_v3_numlabel=0.pt")
-    if os.path.exists(processed) and os.path.getmtime(processed) < os.path.getmtime(brec_file):
-        shutil.rmtree(os.path.join(data, "no_param"))
-    os.makedirs(os.path.dirname(raw), exist_ok=True)
-    if os.path.lexists(raw):
-        os.remove(raw)
-    os.symlink(brec_file, raw)
+    key = json.dumps({"model": a.model, "file": brec_file, "mtime": os.path.getmtime(brec_file), "pairs": chosen})
+    key_file = os.path.join(data, "pairs.json")
+    if not os.path.exists(key_file) or open(key_file, encoding="utf-8").read() != key:
+        shutil.rmtree(data, ignore_errors=True)  # another model, file or pair set: convert anew
+        os.makedirs(os.path.join(data, "raw"))
+        write_compact_file(brec_file, chosen, os.path.join(data, "raw", ref_row.raw))
+        with open(key_file, "w", encoding="utf-8") as f:
+            f.write(key)
     shutil.rmtree(os.path.join(ref, "Data"), ignore_errors=True)
     os.symlink(data, os.path.join(ref, "Data"))
     env["PYTHONPATH"] = ":".join(p for p in [a.pythonpath, env.get("PYTHONPATH", "")] if p)
     env["PYTHONUNBUFFERED"] = "1"
-    rc, _ = run([a.python, "-c", "from BRECDataset_v3 import BRECDataset; print(len(BRECDataset()))"],
-                os.path.join(a.work, "reference-dataset.log"), env=env, cwd=ref)
-    if rc != 0:
-        raise SystemExit(f"the reference's dataset step failed (rc {rc}), see {a.work}/reference-dataset.log")
+    # the scripts torch.load the dataset they saved themselves, written before PyTorch 2.6 made
+    # weights_only=True the default (which refuses PyG's Data classes)
+    env.setdefault("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "1")
     return env, ref
+
+
+def run_reference(a, ref_row, env, ref, parts, seed, out_dir):
+    """One run of the BREC script on the parts; its log copied to OUT_DIR/reference-log.txt. Returns (rc, seconds)."""
+    homes = {ref, os.path.join(ref, ref_row.cwd)}  # its result_BREC*/ folder, wherever the script puts it
+
+    def results():
+        return [os.path.join(h, d) for h in homes for d in os.listdir(h) if d.startswith("result_BREC")]
+    for d in results():
+        shutil.rmtree(d, ignore_errors=True)
+    cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "patch": ref_row.patch})
+    rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, ref_row.script), cfg] + ref_row.flags
+                + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
+                cwd=os.path.join(ref, ref_row.cwd))
+    logs = sorted((os.path.join(r, f) for d in results() for r, _, fs in os.walk(d) for f in fs if f.startswith("log")),
+                  key=os.path.getmtime)  # loguru rotates log.txt at 5 MB
+    with open(os.path.join(out_dir, "reference-log.txt"), "w", encoding="utf-8") as out:
+        for l in logs:
+            with open(l, encoding="utf-8", errors="replace") as f:
+                out.write(f.read())
+    return rc, s
 
 
 def summary(rounds):
@@ -267,7 +456,7 @@ def summary(rounds):
         "|---|---|---|---|---|---|",
     ]
     for name in names:
-        per = [next(w for w in r[2] if w["category"] == name) for r in rounds]
+        per = [w for r in rounds for w in r[2] if w["category"] == name]  # rounds that judged it (a cut run may not)
         ratios = [w["ratio"] for w in per]
         row = {"category": name, "pairs": per[0]["pairs"],
                "expresso_median_s": median([w["expresso_median_s"] for w in per]),
@@ -280,6 +469,39 @@ def summary(rounds):
     return rows, lines
 
 
+def pair_lines(ex, ref, chosen):
+    """Every pair's verdict both sides: distinguished (Y/N), reliability failure (!), T², seconds."""
+    def side(o):
+        if o is None:
+            return "-", "-", "-"
+        t2 = o.get("t2_test", o.get("t2"))
+        mark = ("Y" if o["distinguished"] else "N") + ("" if o["reliable"] else " !")
+        if t2 is None and o["distinguished"]:
+            t2 = float("inf")  # results files write T² = +inf (S = 0, D̄ ≠ 0) as null
+        return mark, (f"{t2:.4g}" if isinstance(t2, (int, float)) else "-"), f"{o['seconds']:.2f}"
+    lines = ["| pair | category | E | R | T² E | T² R | s E | s R |", "|---|---|---|---|---|---|---|---|"]
+    for i in chosen:
+        (em, et, es), (rm, rt, rs) = side(ex.get(i)), side(ref.get(i))
+        lines.append(f"| {i} | {category(i)} | {em} | {rm} | {et} | {rt} | {es} | {rs} |")
+    return lines
+
+
+def seed_spread(per_seed, chosen):
+    """The reference's own spread: reliably distinguished per category for each seed, and the pairs
+    whose verdict changes with the seed."""
+    names = [n for n, lo, hi in BREC_PARTS if any(lo <= i < hi for i in chosen)]
+    lines = ["| --SEED | " + " | ".join(names) + " | total |", "|---" * (len(names) + 2) + "|"]
+    for seed, refd in per_seed:
+        counts = [sum(1 for i in chosen if category(i) == n and i in refd and refd[i]["distinguished"]
+                      and refd[i]["reliable"]) for n in names]
+        judged = sum(1 for i in chosen if i in refd)
+        lines.append(f"| {seed} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} ({judged} judged) |")
+    changing = [i for i in chosen if len({refd[i]["distinguished"] for _, refd in per_seed if i in refd}) > 1]
+    lines.append("")
+    lines.append("pairs whose verdict changes with the seed: " + (", ".join(map(str, changing)) or "none"))
+    return lines
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -287,6 +509,8 @@ def main():
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--raw", help="BREC's raw files: brec_v3.npy is built from them by `expresso suite build-brec`")
     src.add_argument("--brec-file", help="an existing brec_v3.npy")
+    ap.add_argument("--model", default="ppgn", help="which BREC model: " + ", ".join(REFERENCES) + ", or its BREC"
+                    " directory (" + ", ".join(DIRECTORY_ALIASES) + "); default ppgn")
     ap.add_argument("--python", default=sys.executable, help="the Python that runs the reference (default: this one)")
     ap.add_argument("--pythonpath", default="", help="folders put before the reference's PYTHONPATH (':'-separated)")
     ap.add_argument("--device", default="cpu", help="cpu or gpu:N, for both (default cpu)")
@@ -297,7 +521,9 @@ def main():
                     help="Expresso's pairs judged at once (default 1: each pair alone, as the reference's; 0: eval's"
                     " own default, one per two cores)")
     ap.add_argument("--seed", type=int, default=0, help="Expresso's seed (default 0)")
-    ap.add_argument("--ref-seed", type=int, default=100, help="test_BREC.py --SEED (default 100, BREC's first)")
+    ap.add_argument("--ref-seed", type=int, default=100, help="the script's --SEED (default 100, BREC's first)")
+    ap.add_argument("--ref-seeds", default="", help="after the rounds, run the reference alone once per seed"
+                    " (','-separated, e.g. 100,200,300) and report its own spread across them")
     ap.add_argument("--work", default="/tmp/brec-side-by-side", help="work folder (emptied first)")
     ap.add_argument("--out", default=None, help="write the Markdown table here (and every pair to its .json)")
     ap.add_argument("--skip", choices=["expresso", "reference", "both"],
@@ -306,13 +532,23 @@ def main():
                     help="run Expresso then the reference this many times in turn, each round in WORK/round-K, and "
                     "report every round's ratio and the medians over rounds (default 1)")
     ap.add_argument("--reference-log", help="with --skip reference or both: the reference-log.txt files of earlier runs"
-                    " (','-separated, e.g. one per range), read instead of the work folder's")
+                    " of this script with the same --model and --pairs (','-separated), read instead of the work folder's")
     ap.add_argument("--prepare-only", action="store_true",
-                    help="only convert the reference's dataset into WORK/ref-data (kept by later runs with the same"
-                    " --work), e.g. in the background while something else runs, then stop")
+                    help="only let the reference convert its file of the pairs into WORK/ref-data (kept by later runs"
+                    " with the same --work, --model and --pairs), e.g. in the background while something else runs")
     a = ap.parse_args()
 
+    a.model = DIRECTORY_ALIASES.get(a.model.rstrip("/"), a.model)
+    if a.model in ("gsn", "GSN"):
+        raise SystemExit("--model gsn: BREC's GSN/test_BREC.py reads its own datasets/BREC/brec_v3_s4.g6 (pairs 0-259) and"
+                         " counts substructures with graph-tool, which needs Debian's python3-graph-tool and numpy 1.x"
+                         " beside PyTorch and PyG: not run by this harness yet (docs/results/brec-side-by-side-models.md)")
+    if a.model not in REFERENCES:
+        raise SystemExit(f"--model: '{a.model}' is none of " + ", ".join(list(REFERENCES) + list(DIRECTORY_ALIASES)))
+    ref_row = REFERENCES[a.model]
     ranges = parse_pairs(a.pairs)
+    a.chosen = chosen_pairs(ranges)
+    ref_seeds = [int(x) for x in a.ref_seeds.split(",") if x.strip()]
     if a.rounds < 1:
         raise SystemExit("--rounds must be at least 1")
     if a.pairs_at_once < 0:
@@ -326,6 +562,8 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     expresso = shlex.split(a.expresso)
     notes = [f"pairs {a.pairs}, device {a.device}, {os.cpu_count()} CPUs, {uptime()} at the start"]
+    if ref_row.note:
+        notes.append("reference: " + ref_row.note)
 
     brec_file = a.brec_file
     if a.raw:
@@ -336,62 +574,50 @@ def main():
             if rc != 0:
                 raise SystemExit(f"build-brec failed (rc {rc}), see {a.work}/build-brec.log")
     brec_file = os.path.abspath(brec_file)
+    parts = compact_parts(a.chosen)
 
     if a.prepare_only:
         t0 = time.time()
-        prepare_reference(a, brec_file, gpu)
+        env, ref = prepare_reference(a, ref_row, brec_file, a.chosen, gpu)
+        rc, _ = run_reference(a, ref_row, env, ref, {}, a.ref_seed, a.work)  # no part: the conversion alone
+        if rc != 0:
+            raise SystemExit(f"the reference's dataset step failed (rc {rc}), see {a.work}/reference-stdout.txt")
         print(f"the reference's dataset is ready in {os.path.join(a.work, 'ref-data')} ({time.time() - t0:.1f} s)")
         return 0
 
     # ---- the rounds: Expresso, then the reference, in turn (never at once); a machine whose speed
     # drifts moves both alike within a round, so the ratio of a round is the figure to trust
-    parts = narrowed_parts(ranges)
     rounds = []
     ref_ready = False
     for k in range(1, a.rounds + 1):
         ex_judging = None
         out_dir = a.work if a.rounds == 1 else os.path.join(a.work, f"round-{k}")
         os.makedirs(out_dir, exist_ok=True)
-        ex_files = [os.path.join(out_dir, f"expresso-{lo}-{hi}.jsonl") for lo, hi in ranges]
+        ex_file = os.path.join(out_dir, "expresso.jsonl")
         if a.skip not in ("expresso", "both"):
-            wall, judging, at_once = 0.0, 0.0, set()
-            for (lo, hi), res in zip(ranges, ex_files):
-                log = os.path.join(out_dir, f"expresso-{lo}-{hi}.log")
-                rc, s = run(expresso + ["eval", "--model", "ppgn", "--suite", f"brec:{brec_file}", "--pairs", f"{lo}-{hi}",
-                                        "--device", a.device, "--seed", str(a.seed), "--results", res, "--no-resume"]
-                            + (["--pairs-at-once", str(a.pairs_at_once)] if a.pairs_at_once > 0 else [])
-                            + shlex.split(a.expresso_args), log)
-                wall += s
-                if rc not in (0, 1):
-                    print(f"expresso eval {lo}-{hi} ended with rc {rc}", file=sys.stderr)
-                m = EVAL_ELAPSED.search(open(log, encoding="utf-8", errors="replace").read())
-                if m:
-                    judging += float(m.group(1))
-                    at_once.add(m.group(2))
-            notes.append(f"round {k}: Expresso {wall:.1f} s wall for every range (JVM start-up included), {uptime()} after")
-            ex_judging = (judging, "/".join(sorted(at_once)))
+            log = os.path.join(out_dir, "expresso.log")  # one eval for every pair: one JVM start-up
+            rc, wall = run(expresso + ["eval", "--model", ref_row.expresso, "--suite", f"brec:{brec_file}",
+                                       "--pairs", ",".join(f"{lo}-{hi}" if lo < hi else str(lo) for lo, hi in ranges),
+                                       "--device", a.device, "--seed", str(a.seed), "--results", ex_file, "--no-resume"]
+                           + (["--pairs-at-once", str(a.pairs_at_once)] if a.pairs_at_once > 0 else [])
+                           + shlex.split(a.expresso_args), log)
+            if rc not in (0, 1):
+                print(f"expresso eval ended with rc {rc}, see {log}", file=sys.stderr)
+            m = EVAL_ELAPSED.search(open(log, encoding="utf-8", errors="replace").read())
+            notes.append(f"round {k}: Expresso rc {rc}, {wall:.1f} s wall (JVM start-up included), {uptime()} after")
+            ex_judging = (float(m.group(1)), m.group(2)) if m else None
         ref_log = os.path.join(out_dir, "reference-log.txt")
         if a.skip not in ("reference", "both"):
             if not ref_ready:
-                env, ref = prepare_reference(a, brec_file, gpu)
+                env, ref = prepare_reference(a, ref_row, brec_file, a.chosen, gpu)
                 ref_ready = True
-            res = os.path.join(ref, "result_BREC")
-            shutil.rmtree(res, ignore_errors=True)
-            rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, "main_scripts", "test_BREC.py"), json.dumps(parts),
-                         "--config", "configs/BREC.json", f"--SEED={a.ref_seed}"],
-                        os.path.join(out_dir, "reference-stdout.txt"), env=env, cwd=os.path.join(ref, "main_scripts"))
-            logs = sorted((os.path.join(r, f) for r, _, fs in os.walk(res) for f in fs if f.startswith("log")),
-                          key=os.path.getmtime)  # loguru rotates log.txt at 5 MB
-            with open(ref_log, "w", encoding="utf-8") as out:
-                for l in logs:
-                    with open(l, encoding="utf-8", errors="replace") as f:
-                        out.write(f.read())
-            notes.append(f"round {k}: reference rc {rc}, {s:.1f} s wall (Python start-up and dataset load included), "
-                         f"{uptime()} after")
-        ex = read_expresso(ex_files)
+            rc, s = run_reference(a, ref_row, env, ref, parts, a.ref_seed, out_dir)
+            notes.append(f"round {k}: reference rc {rc}, {s:.1f} s wall (Python start-up, dataset conversion or load"
+                         f" included), {uptime()} after")
+        ex = read_expresso([ex_file])
         refd = {}
         for log in (a.reference_log.split(",") if a.reference_log else [ref_log]):
-            refd.update(read_reference(log, parts))
+            refd.update(read_reference(log, parts, a.chosen, ref_row))
         rounds.append((ex, refd) + table(ex, refd, ranges))
         if ex_judging and ex_judging[0] > 0 and refd:
             # the throughput a user sees: Expresso's pairs may run side by side (--pairs-at-once), the
@@ -401,19 +627,42 @@ def main():
                          f" its eval's 'elapsed'), reference {r_sum:.1f} s (its pairs' seconds summed), "
                          f"E / R {ex_judging[0] / r_sum:.2f}")
 
+    # ---- the reference's own spread across its seeds (the reference alone, one run per seed)
+    per_seed = []
+    for seed in ref_seeds:
+        out_dir = os.path.join(a.work, f"ref-seed-{seed}")
+        if a.skip not in ("reference", "both"):  # (with --skip, an earlier run's files are read)
+            if not ref_ready:
+                env, ref = prepare_reference(a, ref_row, brec_file, a.chosen, gpu)
+                ref_ready = True
+            os.makedirs(out_dir, exist_ok=True)
+            rc, s = run_reference(a, ref_row, env, ref, parts, seed, out_dir)
+            notes.append(f"reference --SEED {seed}: rc {rc}, {s:.1f} s wall, {uptime()} after")
+        log = os.path.join(out_dir, "reference-log.txt")
+        if os.path.exists(log):
+            per_seed.append((seed, read_reference(log, parts, a.chosen, ref_row)))
+
     ex, refd, rows, lines, differ, missing = rounds[-1]
+    if per_seed and refd and a.ref_seed not in ref_seeds:
+        per_seed.insert(0, (a.ref_seed, refd))  # the rounds' own seed (the last round's run)
     if len(rounds) > 1:
         rows, lines = summary(rounds)
     at_once = f"--pairs-at-once {a.pairs_at_once} " if a.pairs_at_once > 0 else ""
-    command = f"eval --model ppgn --device {a.device} --seed {a.seed} {at_once}{a.expresso_args}".strip()
-    report = [f"Expresso `{command}` (E) beside BREC's `test_BREC.py --SEED={a.ref_seed}` (R), "
-              f"`{os.path.basename(brec_file)}`", ""] + lines + [""]
+    command = f"eval --model {ref_row.expresso} --device {a.device} --seed {a.seed} {at_once}{a.expresso_args}".strip()
+    script = " ".join([os.path.join(ref_row.directory, ref_row.script)] + ref_row.flags
+                      + [ref_row.seed_flag.format(a.ref_seed)])
+    report = [f"Expresso `{command}` (E) beside BREC's `{script}` (R), `{os.path.basename(brec_file)}`", ""] + lines + [""]
     report.append("verdicts agree on every common pair" if not differ else
                   f"verdicts differ on {len(differ)} pairs: " + ", ".join(
                       f"{i} (E {'Y' if ex[i]['distinguished'] else 'N'}, R {'Y' if refd[i]['distinguished'] else 'N'})"
                       for i in differ))
     if missing:
         report.append(f"{len(missing)} pairs not judged by both: {missing[:20]}{' ...' if len(missing) > 20 else ''}")
+    report += ["", f"every pair (last round; Y distinguished, N not, ! reliability failure):", ""]
+    report += pair_lines(ex, refd, a.chosen)
+    if per_seed:
+        report += ["", "the reference's own spread across its seeds (reliably distinguished):", ""]
+        report += seed_spread(per_seed, a.chosen)
     report += [""] + notes
     text = "\n".join(report)
     print(text)
@@ -421,8 +670,9 @@ def main():
         with open(a.out, "w", encoding="utf-8") as f:
             f.write(text + "\n")
         with open(os.path.splitext(a.out)[0] + ".json", "w", encoding="utf-8") as f:
-            json.dump({"rows": rows, "rounds": [r[2] for r in rounds], "expresso": ex, "reference": refd,
-                       "notes": notes}, f, indent=1, default=str)
+            json.dump({"model": a.model, "rows": rows, "rounds": [r[2] for r in rounds], "expresso": ex,
+                       "reference": refd, "reference_seeds": {str(sd): r for sd, r in per_seed}, "notes": notes},
+                      f, indent=1, default=str)
     return 0 if not differ and not missing else 1
 
 

@@ -11,7 +11,13 @@ import org.apache.commons.math3.linear.SingularValueDecomposition;
  * ({@link Convention#HOTELLING}).
  *
  * <p>The pseudo-inverse keeps the statistic defined when S is singular (q ≤ d, or embeddings that
- * do not vary along some direction); with S = 0 it is 0.
+ * do not vary along some direction). With S = 0 it is 0 when D̄ = 0 and +∞ otherwise: every
+ * relabeling gives the same non-zero difference, a separation without any spread. The exact
+ * pseudo-inverse would give 0 there; BREC's scripts never see S = 0, because their float32 passes
+ * leave rounding noise in S, and report T² of 10¹⁰–10¹⁴ (distinguished) on such pairs: KP-GNN's on
+ * the vertex-transitive strongly regular pair 110 (4×4 rook's graph, Shrikhande graph) gives 5.1e13
+ * where an exactly invariant model, as Expresso's is there, has S = 0
+ * (docs/results/brec-side-by-side-models.md).
  */
 public final class HotellingT2 {
 
@@ -90,6 +96,14 @@ public final class HotellingT2 {
     }
     SingularValueDecomposition svd = new SingularValueDecomposition(new Array2DRowRealMatrix(s, false));
     double[] sigma = svd.getSingularValues();
+    if (sigma[0] == 0) { // S = 0: the same difference in every relabeling (see the class comment)
+      for (double x : m) {
+        if (x != 0) {
+          return Double.POSITIVE_INFINITY;
+        }
+      }
+      return 0;
+    }
     double cut = rtol * sigma[0];
     double[][] u = svd.getU().getData();
     double[][] v = svd.getV().getData();

@@ -64,9 +64,18 @@ class HotellingT2Test {
     // drops it, so it adds nothing to T² even though its mean is non-zero.
     double[][] d = {{1, 7}, {2, 7}, {3, 7}};
     assertThat(HotellingT2.ofDifferences(d, Convention.BREC)).isCloseTo(4.0, within(1e-9));
-    // And a perfectly invariant model (every difference identical) gives S = 0 → S⁺ = 0 → T² = 0.
+  }
+
+  @Test
+  void theSameNonZeroDifferenceInEveryRelabelingIsInfinite() {
+    // S = 0 with D̄ ≠ 0: an exactly invariant model that separates the pair. BREC's float32 scripts
+    // report 1e10-1e14 there (rounding noise in S); the exact pinv(0) = 0 would call it a failure.
     double[][] constant = {{0.5, -1}, {0.5, -1}, {0.5, -1}, {0.5, -1}};
-    assertThat(HotellingT2.ofDifferences(constant, Convention.HOTELLING)).isZero();
+    assertThat(HotellingT2.ofDifferences(constant, Convention.HOTELLING)).isInfinite();
+    assertThat(HotellingT2.ofDifferences(constant, Convention.BREC)).isEqualTo(Double.POSITIVE_INFINITY);
+    // and no difference at all (a graph beside its own relabelings) stays 0
+    double[][] none = {{0, 0}, {0, 0}, {0, 0}};
+    assertThat(HotellingT2.ofDifferences(none, Convention.BREC)).isZero();
   }
 
   @Test
