@@ -17,6 +17,8 @@ public enum Architecture {
   PPGN("ppgn", true),
   /** Nested GNN with distance encoding: an inner GIN on every rooted k-hop subgraph. */
   NGNN_DE("ngnn-de", true),
+  /** Nested GNN without node labels: a GIN on every rooted 1-hop subgraph, vertices unmarked (BREC's NGNN). */
+  NGNN("ngnn", true),
   /** GSN-e: messages see exact induced counts of every connected 3- and 4-vertex graph per edge orbit. */
   GSN("gsn", false),
   /** DS-GNN (ESAN): a GIN on every root-marked ego-net subgraph, DeepSets over the subgraphs. */
@@ -67,7 +69,8 @@ public enum Architecture {
     return switch (this) {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, role == Role.COUNT_REGRESSION ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
-      case NGNN_DE -> new NgnnDeBlock(spec);
+      case NGNN_DE -> new NgnnDeBlock(spec, NgnnDeBlock.Labels.DISTANCE);
+      case NGNN -> new NgnnDeBlock(spec, NgnnDeBlock.Labels.NONE);
       case GSN -> new GsnBlock(spec);
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);

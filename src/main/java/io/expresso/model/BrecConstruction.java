@@ -27,6 +27,7 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " A + I (96 parameters); validated pair by pair beside BREC's script (docs/results/brec-ppgn-fidelity.md)");
       case KP_GNN -> new BrecConstruction(93_838, 64_180, "");
       case NGNN_DE -> new BrecConstruction(201_488, 0, "");
+      case NGNN -> new BrecConstruction(3_568, 0, "");
       case DS_GNN -> new BrecConstruction(44_400, 0, "BREC's committed script builds in_dim=1 where its"
           + " ego_nets_plus gives 3 columns, which cannot run; this is the 3-column model its results need");
       case DSS_GNN -> new BrecConstruction(41_616, 0, "as DS-GNN: the 3-column model BREC's results need");

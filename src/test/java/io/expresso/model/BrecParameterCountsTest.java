@@ -50,6 +50,13 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void ngnnHasTheParametersOfBrecsNestedGinWithoutNodeLabels() {
+    // BREC's NestedGIN at --h=1 --layers=6 --width=16 --node_label=no: conv1 Linear(1, 16) and
+    // Linear(16, 16), five GINConvs of two Linear(16, 16), lin1 16 → 16, lin2 16 → 16; bn2 not affine
+    assertThat(parameters(Architecture.NGNN)).isEqualTo(3_568);
+  }
+
+  @Test
   void dsAndDssGnnHaveTheParametersOfEsansNetworksOnEgoNetsPlusThreeColumns() {
     // SUN/utils.get_model at test_BREC_search_ds.py's and _dss.py's flags with in_dim 3, the columns
     // ego_nets_plus gives (the committed in_dim=1 cannot take them)
