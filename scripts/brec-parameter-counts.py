@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|ngnn-de|ngnn|ds-gnn|dss-gnn|i2gnn ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -186,6 +186,15 @@ def dss_gnn(brec):
                                            "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"])
 
 
+def sun(brec):
+    """test_BREC_search_sun.py's flags (SUNnetwork; the script's defaults: no transpose, no residual,
+    batch norms, subgraph readout sum, MLP updates)."""
+    return esan(brec, "test_BREC_sun.py", ["--policy=ego_nets_plus", "--model=sun", "--channels=64-64",
+                                           "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
+                                           "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+                                           "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH", "20"])
+
+
 def committed_in_dim(brec):
     """Runs the first layer of the DS-GNN that test_BREC_ds.py builds (in_dim=1) on the three columns
     ego_nets_plus gives a 5-vertex graph's root subgraph: PyTorch refuses the product."""
@@ -225,7 +234,7 @@ def i2gnn(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "i2gnn": i2gnn}
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn}
 
 
 def main():

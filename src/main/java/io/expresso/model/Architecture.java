@@ -25,6 +25,8 @@ public enum Architecture {
   DS_GNN("ds-gnn", true),
   /** DSS-GNN (ESAN): as DS-GNN, every layer also mixing each vertex's copies across subgraphs. */
   DSS_GNN("dss-gnn", true),
+  /** SUN: every root-marked ego-net, each vertex updated from its root, its own copies and its subgraph. */
+  SUN("sun", true),
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
   KP_GNN("kp-gnn", true),
   /** I²-GNN: per root and neighbour, the k-hop subgraph labelled by distances to both (BREC's setting of the count regressor's network). */
@@ -74,6 +76,7 @@ public enum Architecture {
       case GSN -> new GsnBlock(spec);
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case SUN -> new SunBlock(spec);
       case KP_GNN -> new KpGnnBlock(spec);
       case I2GNN -> new I2GnnBlock(spec);
     };

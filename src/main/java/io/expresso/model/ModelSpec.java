@@ -121,6 +121,8 @@ public record ModelSpec(
       case GSN -> new ModelSpec(a, 4, 64, 16, 1, 0.9f);
       case DS_GNN -> new ModelSpec(a, 10, 32, 16, 6, 0.9f);
       case DSS_GNN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
+      // SUN/test_BREC_search_sun.py: --num_hops=6 --num_layer=9 --emb_dim=32
+      case SUN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
       // K = 8 hops, 8 layers × 32; its norms keep the last batch's statistics (PyTorch momentum 1.0)
       case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
       // I2GNN/test_BREC_search.py: h 8 hops, 5 layers, width 32

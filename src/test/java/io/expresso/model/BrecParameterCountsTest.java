@@ -77,6 +77,14 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void sunHasTheParametersOfBrecsSunNetworkOnEgoNetsPlusThreeColumns() {
+    // SUN/utils.get_model at test_BREC_search_sun.py's flags with in_dim 3: per layer four
+    // OriginalGINConvs and six u MLPs (Linear, BN, Linear), four batch norms; Linear(32, 64),
+    // Linear(64, 16). The committed in_dim=1 gives 191,376 (10 × 32 × 2 fewer) and cannot run
+    assertThat(parameters(Architecture.SUN)).isEqualTo(192_016);
+  }
+
+  @Test
   void i2gnnHasBrecsI2gnnParametersWithTheOneEmbeddingRowNoLabelReads() {
     // BREC's count_models.I2GNN at h 8, 5 layers × 32: 60,544 trainable, of which 6,720 no input
     // reaches (transform_before_conv.0, 29 of 50 embedding rows per layer); Expresso builds 22 rows
