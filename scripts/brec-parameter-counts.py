@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|gsn|ngnn-de|ds-gnn|dss-gnn|i2gnn ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -137,6 +137,16 @@ def ngnn_de(brec):
     return m.get_model(m.args, torch.device("cpu")), {}
 
 
+def ngnn(brec):
+    """NestedGNN/test_BREC.py get_model with test_BREC_search_ngnn.py's flags:
+    --h=1 --layers=6 --width=16 --OUTPUT_DIM=16 --node_label=no (NestedGIN, the constant 1 as input)."""
+    flags = ["--h=1", "--layers=6", "--width=16", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+             "--WEIGHT_DECAY=1e-5", "--node_label=no"]
+    stub_absent("torch_scatter", "torch_sparse")
+    m = script_module(brec, "NestedGNN", "test_BREC.py", flags)
+    return m.get_model(m.args, torch.device("cpu")), {}
+
+
 ESAN_ABSENT = ("torch_scatter", "torch_sparse", "ogb", "ogb.graphproppred", "ogb.graphproppred.mol_encoder",
                "ogb.utils", "ogb.utils.features", "ogb.io", "ogb.lsc", "sklearn", "sklearn.model_selection",
                "matplotlib", "matplotlib.pyplot")
@@ -174,6 +184,15 @@ def dss_gnn(brec):
                                            "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
                                            "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
                                            "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"])
+
+
+def sun(brec):
+    """test_BREC_search_sun.py's flags (SUNnetwork; the script's defaults: no transpose, no residual,
+    batch norms, subgraph readout sum, MLP updates)."""
+    return esan(brec, "test_BREC_sun.py", ["--policy=ego_nets_plus", "--model=sun", "--channels=64-64",
+                                           "--gnn_type=originalgin", "--drop_ratio=0.0", "--jk=last", "--num_hops=6",
+                                           "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+                                           "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH", "20"])
 
 
 def committed_in_dim(brec):
@@ -215,7 +234,7 @@ def i2gnn(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "i2gnn": i2gnn}
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn}
 
 
 def main():

@@ -17,12 +17,16 @@ public enum Architecture {
   PPGN("ppgn", true),
   /** Nested GNN with distance encoding: an inner GIN on every rooted k-hop subgraph. */
   NGNN_DE("ngnn-de", true),
+  /** Nested GNN without node labels: a GIN on every rooted 1-hop subgraph, vertices unmarked (BREC's NGNN). */
+  NGNN("ngnn", true),
   /** GSN-e: messages see exact induced counts of every connected 3- and 4-vertex graph per edge orbit. */
   GSN("gsn", false),
   /** DS-GNN (ESAN): a GIN on every root-marked ego-net subgraph, DeepSets over the subgraphs. */
   DS_GNN("ds-gnn", true),
   /** DSS-GNN (ESAN): as DS-GNN, every layer also mixing each vertex's copies across subgraphs. */
   DSS_GNN("dss-gnn", true),
+  /** SUN: every root-marked ego-net, each vertex updated from its root, its own copies and its subgraph. */
+  SUN("sun", true),
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
   KP_GNN("kp-gnn", true),
   /** I²-GNN: per root and neighbour, the k-hop subgraph labelled by distances to both (BREC's setting of the count regressor's network). */
@@ -67,10 +71,12 @@ public enum Architecture {
     return switch (this) {
       case GIN -> new GinBlock(spec);
       case PPGN -> new PpgnBlock(spec, role == Role.COUNT_REGRESSION ? PpgnBlock.Variant.COUNTING : PpgnBlock.Variant.BREC);
-      case NGNN_DE -> new NgnnDeBlock(spec);
+      case NGNN_DE -> new NgnnDeBlock(spec, NgnnDeBlock.Labels.DISTANCE);
+      case NGNN -> new NgnnDeBlock(spec, NgnnDeBlock.Labels.NONE);
       case GSN -> new GsnBlock(spec);
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
+      case SUN -> new SunBlock(spec);
       case KP_GNN -> new KpGnnBlock(spec);
       case I2GNN -> new I2GnnBlock(spec);
     };

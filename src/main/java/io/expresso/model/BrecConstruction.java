@@ -25,8 +25,11 @@ public record BrecConstruction(long trainable, long unreachable, String differen
       case GIN -> new BrecConstruction(0, 0, "not one of BREC's models (its 1-WL bound: 0 pairs)");
       case PPGN -> new BrecConstruction(0, 0, "two input channels, adjacency and identity, where BREC feeds one,"
           + " A + I (96 parameters); validated pair by pair beside BREC's script (docs/results/brec-ppgn-fidelity.md)");
+      case SUN -> new BrecConstruction(192_016, 0, "as DS-GNN: BREC's committed script builds in_dim=1 (191,376"
+          + " parameters), which cannot take ego_nets_plus's 3 columns; this is the 3-column model its results need");
       case KP_GNN -> new BrecConstruction(93_838, 64_180, "");
       case NGNN_DE -> new BrecConstruction(201_488, 0, "");
+      case NGNN -> new BrecConstruction(3_568, 0, "");
       case DS_GNN -> new BrecConstruction(44_400, 0, "BREC's committed script builds in_dim=1 where its"
           + " ego_nets_plus gives 3 columns, which cannot run; this is the 3-column model its results need");
       case DSS_GNN -> new BrecConstruction(41_616, 0, "as DS-GNN: the 3-column model BREC's results need");

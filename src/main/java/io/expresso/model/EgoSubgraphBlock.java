@@ -12,9 +12,7 @@ import ai.djl.nn.core.Linear;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
-import io.expresso.graph.ShortestPaths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -97,7 +95,7 @@ final class EgoSubgraphBlock extends GraphBlock {
 
   /** ESAN's ego_nets_plus columns (is-root, is-not-root) before BREC's constant 1, then any encodings. */
   private int inputWidth() {
-    return 3 + spec.pe();
+    return EgoNetsPlus.width(spec);
   }
 
   private int finalWidth() {
@@ -118,91 +116,7 @@ final class EgoSubgraphBlock extends GraphBlock {
 
   @Override
   public NDList encode(NDManager manager, GraphBatch batch, float[] peSigns) {
-    List<Graph> graphs = batch.graphs();
-    int total = 0;
-    int vertices = 0;
-    for (Graph g : graphs) {
-      total += g.n() * g.n();
-      vertices += g.n();
-    }
-    int width = inputWidth();
-    float[] x = new float[total * width];
-    int[][] neighbours = new int[total][];
-    int[][] subPool = new int[vertices][];
-    float[] subInv = new float[vertices];
-    int[][] graphPool = new int[graphs.size()][];
-    long[] owner = new long[vertices];
-    float[] graphInv = new float[graphs.size()];
-    int[][] copies = new int[vertices][];
-    long[] vertexOf = new long[total];
-    int row = 0;
-    int sub = 0;
-    int vertexBase = 0;
-    for (int b = 0; b < graphs.size(); b++) {
-      Graph g = graphs.get(b);
-      int n = g.n();
-      graphPool[b] = new int[n];
-      graphInv[b] = 1f / n;
-      for (int v = 0; v < n; v++) {
-        copies[vertexBase + v] = new int[n];
-      }
-      float[][] pe = spec.pe() > 0 ? NodeFeature.pe(g, spec.pe(), peSigns) : null;
-      for (int r = 0; r < n; r++) {
-        int[] dist = ShortestPaths.bfs(g, r);
-        graphPool[b][r] = sub;
-        owner[sub] = b;
-        subPool[sub] = new int[n];
-        subInv[sub] = 1f / n;
-        for (int v = 0; v < n; v++) {
-          int at = row + v;
-          x[at * width + (v == r ? 0 : 1)] = 1f;
-          x[at * width + 2] = 1f;
-          if (pe != null) {
-            System.arraycopy(pe[v], 0, x, at * width + 3, spec.pe());
-          }
-          subPool[sub][v] = at;
-          copies[vertexBase + v][r] = at;
-          vertexOf[at] = vertexBase + v;
-          neighbours[at] = inBall(g, v, dist, row);
-        }
-        row += n;
-        sub++;
-      }
-      vertexBase += n;
-    }
-    NDList in = new NDList(
-        manager.create(x, new Shape(total, width)),
-        NodeTables.padded(manager, neighbours, total),
-        NodeTables.padded(manager, subPool, total),
-        manager.create(subInv, new Shape(vertices, 1)),
-        NodeTables.padded(manager, graphPool, vertices),
-        manager.create(graphInv, new Shape(graphs.size(), 1)),
-        manager.create(owner, new Shape(vertices, 1)));
-    if (variant == Variant.DSS) {
-      in.add(NodeTables.padded(manager, copies, total));
-      in.add(NodeTables.of(graphs).neighbours(manager));
-      in.add(manager.create(vertexOf, new Shape(total, 1)));
-    }
-    return in;
-  }
-
-  /** v's neighbours whose edge lies inside the ball (both ends within the radius), as rows. */
-  private int[] inBall(Graph g, int v, int[] dist, int row) {
-    if (!within(dist[v])) {
-      return new int[0];
-    }
-    int[] ns = g.neighbors(v);
-    int k = 0;
-    for (int u : ns) {
-      if (within(dist[u])) {
-        ns[k++] = row + u;
-      }
-    }
-    return Arrays.copyOf(ns, k);
-  }
-
-  private boolean within(int d) {
-    return d >= 0 && d <= spec.radius();
+    return EgoNetsPlus.encode(manager, batch, peSigns, spec, variant == Variant.DSS);
   }
 
   @Override

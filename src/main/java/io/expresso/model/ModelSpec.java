@@ -115,10 +115,14 @@ public record ModelSpec(
       case PPGN -> new ModelSpec(a, 5, 32, 16, 1, 0f); // BREC's norms keep the last batch's statistics
       // NestedGNN/test_BREC_search_ngnnde.py: h 8, 6 layers × 128; its bn2 keeps the last batch's statistics
       case NGNN_DE -> new ModelSpec(a, 6, 128, 16, 8, 0f);
+      // NestedGNN/test_BREC_search_ngnn.py: h 1, 6 layers × 16, --node_label=no; bn2 as NGNN_DE's
+      case NGNN -> new ModelSpec(a, 6, 16, 16, 1, 0f);
       // BREC's appendix O and scripts: GSN 4 layers × 64; DS-GNN 10 × 32, DSS-GNN 9 × 32, ego-nets of radius 6
       case GSN -> new ModelSpec(a, 4, 64, 16, 1, 0.9f);
       case DS_GNN -> new ModelSpec(a, 10, 32, 16, 6, 0.9f);
       case DSS_GNN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
+      // SUN/test_BREC_search_sun.py: --num_hops=6 --num_layer=9 --emb_dim=32
+      case SUN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
       // K = 8 hops, 8 layers × 32; its norms keep the last batch's statistics (PyTorch momentum 1.0)
       case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
       // I2GNN/test_BREC_search.py: h 8 hops, 5 layers, width 32

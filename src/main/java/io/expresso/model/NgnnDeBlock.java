@@ -26,19 +26,34 @@ import java.util.List;
  * per graph, then Linear and ReLU, Linear to d and a non-affine batch norm ({@code bn2}, PyTorch
  * momentum 1.0: {@code bn-momentum=0} here). Linear layers start as PyTorch's.
  *
- * <p>Inputs: features M×(radius+1+pe) (distance one-hot, then the vertex's positional encoding), neighbour table M×maxDeg, subgraph pooling R×sMax, graph
+ * <p>The same network with {@link Labels#NONE} is BREC's plain NGNN ({@code test_BREC_search_ngnn.py}:
+ * {@code --h=1 --layers=6 --width=16 --node_label=no}): no distance label, so every subgraph
+ * vertex's feature is the constant 1 its dataset transform gives ({@code Linear(1, hidden)} first),
+ * the root unmarked.
+ *
+ * <p>Inputs: features M×(radius+1+pe) (distance one-hot, or the constant 1 without labels, then the vertex's positional encoding), neighbour table M×maxDeg, subgraph pooling R×sMax, graph
  * pooling B×nMax (M subgraph nodes in all, R = total roots = total vertices; padding = row count).
  */
 final class NgnnDeBlock extends GraphBlock {
 
+  /** What labels a subgraph's vertices before the inner GIN (BREC's {@code --node_label}). */
+  enum Labels {
+    /** {@code hop}: a one-hot of the distance to the root, 0..radius (DE+NGNN). */
+    DISTANCE,
+    /** {@code no}: the constant 1 (NGNN). */
+    NONE
+  }
+
   private final ModelSpec spec;
+  private final Labels labels;
   private final List<Block> mlps = new ArrayList<>();
   private final Block lin1;
   private final Block lin2;
   private final Block bn2;
 
-  NgnnDeBlock(ModelSpec spec) {
+  NgnnDeBlock(ModelSpec spec, Labels labels) {
     this.spec = spec;
+    this.labels = labels;
     for (int l = 0; l < spec.layers(); l++) {
       Block mlp = addChildBlock("mlp" + l, Mlp.plain(spec.hidden()));
       PyTorchInit.linears(mlp, l == 0 ? inputWidth() : spec.hidden(), spec.hidden());
@@ -53,7 +68,11 @@ final class NgnnDeBlock extends GraphBlock {
   }
 
   private int inputWidth() {
-    return spec.radius() + 1 + spec.pe();
+    return labelWidth() + spec.pe();
+  }
+
+  private int labelWidth() {
+    return labels == Labels.DISTANCE ? spec.radius() + 1 : 1;
   }
 
   @Override
@@ -120,12 +139,13 @@ final class NgnnDeBlock extends GraphBlock {
       }
     }
     int m = distances.size();
-    int width = radius + 1 + peDim;
+    int labelWidth = labelWidth();
+    int width = labelWidth + peDim;
     float[] x = new float[m * width];
     for (int i = 0; i < m; i++) {
-      x[i * width + distances.get(i)] = 1f;
+      x[i * width + (labels == Labels.DISTANCE ? distances.get(i) : 0)] = 1f;
       if (peDim > 0) {
-        System.arraycopy(positions.get(i), 0, x, i * width + radius + 1, peDim);
+        System.arraycopy(positions.get(i), 0, x, i * width + labelWidth, peDim);
       }
     }
     return new NDList(

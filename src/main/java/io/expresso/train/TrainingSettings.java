@@ -47,10 +47,14 @@ public record TrainingSettings(
     return switch (a) {
       case PPGN, GIN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.2, s);
       case NGNN_DE -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.01, s); // NestedGNN/test_BREC_search_ngnnde.py
+      // NestedGNN/test_BREC_search_ngnn.py: no --EPOCH, so test_BREC.py's argparse default 30; its LOSS_THRESHOLD 0.01
+      case NGNN -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.01, s);
       // BREC's GSN/test_BREC.py, SUN/test_BREC_ds.py and test_BREC_search_dss.py
       case GSN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-5f, 0.1, s);
       case DS_GNN -> new TrainingSettings(32, 30, 32, 1e-4f, 1e-5f, 0.0, s);
       case DSS_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, s);
+      // SUN/test_BREC_search_sun.py: --BATCH_SIZE=32 --LEARNING_RATE=1e-4 --WEIGHT_DECAY=1e-4 --LOSS_THRESHOLD=0.01 --EPOCH 20
+      case SUN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, s);
       case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, s); // I2GNN/test_BREC_search.py
       case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, s); // KP-GNN/test_BREC_search.py
     };

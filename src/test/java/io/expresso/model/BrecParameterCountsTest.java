@@ -50,6 +50,13 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void ngnnHasTheParametersOfBrecsNestedGinWithoutNodeLabels() {
+    // BREC's NestedGIN at --h=1 --layers=6 --width=16 --node_label=no: conv1 Linear(1, 16) and
+    // Linear(16, 16), five GINConvs of two Linear(16, 16), lin1 16 → 16, lin2 16 → 16; bn2 not affine
+    assertThat(parameters(Architecture.NGNN)).isEqualTo(3_568);
+  }
+
+  @Test
   void dsAndDssGnnHaveTheParametersOfEsansNetworksOnEgoNetsPlusThreeColumns() {
     // SUN/utils.get_model at test_BREC_search_ds.py's and _dss.py's flags with in_dim 3, the columns
     // ego_nets_plus gives (the committed in_dim=1 cannot take them)
@@ -67,6 +74,14 @@ class BrecParameterCountsTest {
     assertThat(GsnCountEncoding.width()).isEqualTo(273 + 12);
     assertThat(BrecConstruction.of(Architecture.GSN).reachable()).isEqualTo(110_432);
     assertThat(parameters(Architecture.GSN)).isEqualTo(110_432 + 12 * 64);
+  }
+
+  @Test
+  void sunHasTheParametersOfBrecsSunNetworkOnEgoNetsPlusThreeColumns() {
+    // SUN/utils.get_model at test_BREC_search_sun.py's flags with in_dim 3: per layer four
+    // OriginalGINConvs and six u MLPs (Linear, BN, Linear), four batch norms; Linear(32, 64),
+    // Linear(64, 16). The committed in_dim=1 gives 191,376 (10 × 32 × 2 fewer) and cannot run
+    assertThat(parameters(Architecture.SUN)).isEqualTo(192_016);
   }
 
   @Test
