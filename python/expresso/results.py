@@ -131,7 +131,7 @@ class Results:
     def leaderboard_rows(self):
         """BREC's leaderboard across the experiment's models (LeaderboardTable, `expresso results`'s "BREC
         leaderboard"): one dict per configuration run on BREC, ranked by its best seed's total (ties keep
-        the experiment's order): model, paper_model, seeds, best_seed, counts (BREC's rule), failing_seeds,
+        the experiment's order): model, paper_model, seeds, best_seed, pairs (the best seed's), counts (BREC's rule), failing_seeds,
         reliability_failures (the best seed's), then per row of BREC's order the best seed's reliably
         distinguished pairs and, where Table 2 has the row, "<row> (paper)"."""
         confs = sorted((c for c in self.configurations if c.brec), key=lambda c: -c.total()["reliably_distinguished"])
@@ -139,8 +139,8 @@ class Results:
         for c in confs:
             total = c.total()
             row = OrderedDict(model=c.label, paper_model=c.paper[0] if c.paper else None, seeds=c.seeds,
-                              best_seed=c.best_seed, counts=c.counts, failing_seeds=c.failing_seeds,
-                              reliability_failures=total["pairs"] - total["reliable"])
+                              best_seed=c.best_seed, pairs=total["pairs"], counts=c.counts,
+                              failing_seeds=c.failing_seeds, reliability_failures=total["pairs"] - total["reliable"])
             for ours, theirs, _ in c.lines():
                 row[ours["name"]] = ours["reliably_distinguished"]
                 if theirs is not None:

@@ -69,7 +69,8 @@ final class ExperimentBrecCommand implements Callable<Integer> {
   @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "the BREC suite: " + SuiteSpecs.FORMS)
   String suiteSpec;
 
-  @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, defaultValue = DEFAULT_MODELS,
+  @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, splitSynopsisLabel = ";",
+      defaultValue = DEFAULT_MODELS,
       description = "models, separated by ';' or ',' (a ',' before key=value continues a spec): built-in specs"
           + " (see 'expresso models'), exact methods (3-wl, spd-wl, ...) or torchscript:FILE.pt[,options] (stored"
           + " once in " + Topics.MODELS + "; workers need --allow-user-models); repeatable (default: ${DEFAULT-VALUE})")

@@ -41,12 +41,12 @@ public final class LeaderboardTable {
   }
 
   /**
-   * The header: model, the paper's row, seeds, best seed, BREC's verdict, the best seed's
-   * reliability failures, then one column per category with its pairs (the most any
+   * The header: model, the paper's row, seeds, best seed, its pairs, BREC's verdict, the best
+   * seed's reliability failures, then one column per category with its pairs (the most any
    * configuration ran) and, where the paper has the category, "ours (paper)".
    */
   public static List<String> header(List<SeedLeaderboard.Entry> ranked) {
-    List<String> h = new ArrayList<>(List.of("model", "paper row", "seeds", "best seed", "BREC's rule",
+    List<String> h = new ArrayList<>(List.of("model", "paper row", "seeds", "best seed", "pairs", "BREC's rule",
         "reliability failures"));
     for (String c : columns(ranked)) {
       int pairs = ranked.stream().flatMap(e -> BrecComparison.lines(e).stream())
@@ -67,6 +67,7 @@ public final class LeaderboardTable {
       row.add(e.paper().map(p -> p.label()).orElse("-"));
       row.add(String.valueOf(e.seeds()));
       row.add(String.valueOf(e.bestSeed()));
+      row.add(String.valueOf(e.total().pairs())); // a run still filling or cut short: not every model has every pair
       List<Long> failing = e.configuration().failingSeeds();
       row.add(e.counts() ? "counts" : "NOT: " + failing.size() + " seed" + (failing.size() == 1 ? "" : "s") + " failed");
       row.add(String.valueOf(e.total().reliabilityFailures()));

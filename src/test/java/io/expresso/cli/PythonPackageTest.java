@@ -62,6 +62,14 @@ class PythonPackageTest {
         PACKAGES);
   }
 
+  /** The elements of a JSON array as text, sorted: the array compared regardless of its order. */
+  private static List<String> sortedText(JsonNode array) {
+    List<String> out = new java.util.ArrayList<>();
+    array.forEach(e -> out.add(e.toString()));
+    java.util.Collections.sort(out);
+    return out;
+  }
+
   /** {@code expresso results --json} for one experiment, in this process. */
   private static JsonNode javaSummary(String bootstrap, String experiment) throws Exception {
     StringWriter out = new StringWriter();
@@ -157,10 +165,20 @@ class PythonPackageTest {
     assertThat(Files.readAllLines(out.resolve("pairs.csv"))).hasSize(5).first().asString().startsWith("task_id,suite");
 
     ObjectMapper json = new ObjectMapper();
-    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "py-retry", "py-failed", "py-leaderboard", "java-3wl")) {
+    for (String experiment : List.of("py-gin", "py-3wl", "py-pairs", "py-retry", "py-failed", "java-3wl")) {
       JsonNode pythonSummary = json.readTree(out.resolve(experiment + ".json").toFile());
       assertThat(pythonSummary).as(experiment + ": Python's summary, Java's `results --json`")
           .isEqualTo(javaSummary(CLUSTER.bootstrap(), experiment));
+    }
+    // several configurations (client.leaderboard): each reader lists them in the order it first read their
+    // results, which the results topic's partitions leave open, so they are compared by method
+    JsonNode pyBoard = json.readTree(out.resolve("py-leaderboard.json").toFile());
+    JsonNode javaBoard = javaSummary(CLUSTER.bootstrap(), "py-leaderboard");
+    assertThat(sortedText(pyBoard.get("leaderboard"))).as("py-leaderboard: the leaderboard")
+        .isEqualTo(sortedText(javaBoard.get("leaderboard"))).hasSize(3);
+    assertThat(sortedText(pyBoard.get("categories"))).isEqualTo(sortedText(javaBoard.get("categories")));
+    for (String field : List.of("unique_results", "errors", "duplicates_in_report", "experiment")) {
+      assertThat(pyBoard.get(field)).as("py-leaderboard: " + field).isEqualTo(javaBoard.get(field));
     }
     // the DataFrame the user sees: its counts per category are Java's best-seed counts
     JsonNode java = javaSummary(CLUSTER.bootstrap(), "py-gin").get("leaderboard").get(0);

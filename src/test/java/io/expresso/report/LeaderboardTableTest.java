@@ -44,18 +44,18 @@ class LeaderboardTableTest {
         .containsExactly("ppgn", "gsn", "torchscript:sha256:" + "ab12".repeat(16) + ",input=sparse,width=32");
 
     List<String> header = LeaderboardTable.header(ranked);
-    assertThat(header).containsExactly("model", "paper row", "seeds", "best seed", "BREC's rule",
+    assertThat(header).containsExactly("model", "paper row", "seeds", "best seed", "pairs", "BREC's rule",
         "reliability failures", "Basic /1 (paper)", "Regular (s+str) /2", "4-Vertex /1", "Dist. regular /1",
         "Regular (140) /4 (paper)", "Extension /1 (paper)", "CFI /1 (paper)", "total /7 (paper)");
     List<List<String>> rows = LeaderboardTable.rows(ranked);
     // PPGN: seed 1 distinguishes all 7 but fails reliability on pair 380 (Real_correct 6 against seed 0's 4): the
     // best seed, without pair 380; the configuration does not count
-    assertThat(rows.get(0)).containsExactly("ppgn", "PPGN", "2", "1", "NOT: 1 seed failed", "1", "1 (60)", "2", "1",
+    assertThat(rows.get(0)).containsExactly("ppgn", "PPGN", "2", "1", "7", "NOT: 1 seed failed", "1", "1 (60)", "2", "1",
         "0", "3 (50)", "1 (100)", "1 (23)", "6 (233)");
-    assertThat(rows.get(1)).containsExactly("gsn", "GSN", "2", "0", "counts", "0", "1 (60)", "1", "0", "0",
+    assertThat(rows.get(1)).containsExactly("gsn", "GSN", "2", "0", "7", "counts", "0", "1 (60)", "1", "0", "0",
         "1 (99)", "1 (95)", "0 (0)", "3 (254)");
     // a user's module: named by its hash's first 12 digits, no paper row
-    assertThat(rows.get(2)).containsExactly("torchscript:ab12ab12ab12", "-", "1", "0", "counts", "0",
+    assertThat(rows.get(2)).containsExactly("torchscript:ab12ab12ab12", "-", "1", "0", "7", "counts", "0",
         "0", "0", "0", "0", "0", "0", "0", "0");
 
     String text = LeaderboardTable.render(SeedLeaderboard.of(rs));
