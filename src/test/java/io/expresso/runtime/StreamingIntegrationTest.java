@@ -325,8 +325,11 @@ class StreamingIntegrationTest {
         Set<String> ids = a.results().stream().map(Result::getTaskId).collect(Collectors.toSet());
         assertThat(ids).hasSize(300);
         Map<String, Integer> twice = committedMoreThanOnce(own.bootstrap(), "restart");
+        // One device slot holds at most one acquisition: for tasks of 10 ms or more, adaptive acquisition
+        // (actors.AcquireSize) takes at most 64 a poll (a thirtieth of the 30 s lock, 1 s, over 10 ms: 100,
+        // rounded down to a power of two)
         assertThat(twice.size()).as("tasks run twice: at most those held when the broker went (one device)")
-            .isLessThanOrEqualTo(2);
+            .isLessThanOrEqualTo(64);
         assertThat(a.duplicatesSeen()).isEqualTo(twice.values().stream().mapToInt(n -> n - 1).sum());
       }
     }
