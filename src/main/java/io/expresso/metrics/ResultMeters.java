@@ -267,7 +267,7 @@ public final class ResultMeters {
   }
 
   private void t2(Tags tags, String statistic, double value) {
-    if (Double.isNaN(value)) {
+    if (!Double.isFinite(value)) { // NaN: no statistic; +∞ (no spread) would make the series' sum infinite
       return;
     }
     DistributionSummary.builder(PAIR_T2).description("Hotelling's T² of a pair test")

@@ -374,16 +374,23 @@ public final class TaskProcessor {
     return kind != TaskKind.SYNTHETIC && !(result.hasPair() && result.getPair().getExact());
   }
 
+  private static boolean validT2(double t2) {
+    return t2 >= 0; // false for NaN and negative values; +∞ allowed
+  }
+
   /** The intra-op threads the started engine runs, read back from it; 0 if no engine started here. */
   private static int engineThreads() {
     return NativeEngine.started().map(EngineState::intraOpThreads).orElse(0);
   }
 
-  /** A NaN anywhere in a statistic is a failed task, not a result. */
+  /**
+   * A NaN anywhere in a statistic is a failed task, not a result. T² may be +∞: the same non-zero
+   * difference in every relabeling, no spread (stats.HotellingT2).
+   */
   private static void checkFinite(Result.Builder b) {
     if (b.hasPair()) {
       PairResult p = b.getPair();
-      if (!Double.isFinite(p.getT2Test()) || !Double.isFinite(p.getT2Reliability())
+      if (!validT2(p.getT2Test()) || !validT2(p.getT2Reliability())
           || !Double.isFinite(p.getThreshold()) || Double.isNaN(p.getFinalLoss())) {
         throw new TaskFailure(TaskFailure.NAN, "pair " + p.getPairIndex() + " under " + p.getMethod()
             + ": non-finite statistic (T2 " + p.getT2Test() + ", reliability " + p.getT2Reliability()

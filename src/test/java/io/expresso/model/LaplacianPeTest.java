@@ -105,8 +105,9 @@ class LaplacianPeTest {
   @EnumSource(value = Architecture.class, names = "I2GNN", mode = EnumSource.Mode.EXCLUDE)
   void everyModelSeesTheEncodings(Architecture a) {
     ModelSpec base = ModelSpec.defaults(a);
-    ModelSpec small = new ModelSpec(a, 2, 8, 4, Math.min(2, base.radius()), base.bnMomentum());
-    ModelSpec withPe = new ModelSpec(a, 2, 8, 4, Math.min(2, base.radius()), base.bnMomentum(), 6, 0);
+    // 3 layers: NGNN's 2 × 8 at this init is a dead network (every ReLU off, one output for every graph)
+    ModelSpec small = new ModelSpec(a, 3, 8, 4, Math.min(2, base.radius()), base.bnMomentum());
+    ModelSpec withPe = new ModelSpec(a, 3, 8, 4, Math.min(2, base.radius()), base.bnMomentum(), 6, 0);
     Graph g2 = Constructions.csl(17, 2);
     Graph g3 = Constructions.csl(17, 3);
     try (GraphModel plain = GraphModel.create(small, Head.EMBEDDING, Device.cpu(), 1);
