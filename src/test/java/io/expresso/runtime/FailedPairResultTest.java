@@ -113,6 +113,25 @@ class FailedPairResultTest {
     assertThat(failed.getError().getReason()).isEqualTo(TaskFailure.NAN);
     assertNames(failed, p, "nan", 5); // no identity from the evaluator: the task's own method
 
+    // +∞ is a statistic, not a failure: the same non-zero difference in every relabeling (HotellingT2)
+    EvaluatorRegistry spreadless = new EvaluatorRegistry();
+    spreadless.register(TaskKind.PAIR, new Evaluator<PairTask>() {
+      @Override
+      public boolean accepts(PairTask task) {
+        return true;
+      }
+
+      @Override
+      public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
+        return Result.newBuilder().setPair(PairIdentity.of(task, "spreadless").setDistinguished(true)
+            .setT2Test(Double.POSITIVE_INFINITY).setThreshold(72.3));
+      }
+    });
+    Result infinite = new TaskProcessor(spreadless, "w", TaskObserver.NONE).process(record(task(p, "inf", 5, false)), cpu)
+        .result();
+    assertThat(infinite.hasError()).as("%s", infinite.getError()).isFalse();
+    assertThat(infinite.getPair().getT2Test()).isEqualTo(Double.POSITIVE_INFINITY);
+
     PairTask hostile = task(p, "3-wl", 2, true).toBuilder().setCategory("c".repeat(TaskProcessor.IDENTITY_LIMIT)).build();
     Result big = processor.process(record(hostile), cpu).result();
     assertThat(big.getError().getReason()).isEqualTo(TaskFailure.INVALID_GRAPH6);
