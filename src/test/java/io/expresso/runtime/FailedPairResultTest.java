@@ -96,37 +96,15 @@ class FailedPairResultTest {
     assertThat(poison.getError().getReason()).isEqualTo(TaskFailure.POISON);
     assertNames(poison, p, "3-wl", 2);
 
-    EvaluatorRegistry nan = new EvaluatorRegistry();
-    nan.register(TaskKind.PAIR, new Evaluator<PairTask>() {
-      @Override
-      public boolean accepts(PairTask task) {
-        return true;
-      }
-
-      @Override
-      public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
-        return Result.newBuilder().setPair(PairIdentity.of(task, "nan-model").setDistinguished(true)
-            .setT2Test(Double.NaN));
-      }
-    });
+    EvaluatorRegistry nan = judging(task -> PairIdentity.of(task, "nan-model").setDistinguished(true)
+        .setT2Test(Double.NaN));
     Result failed = new TaskProcessor(nan, "w", TaskObserver.NONE).process(record(task(p, "nan", 5, false)), cpu).result();
     assertThat(failed.getError().getReason()).isEqualTo(TaskFailure.NAN);
     assertNames(failed, p, "nan", 5); // no identity from the evaluator: the task's own method
 
     // +∞ is a statistic, not a failure: the same non-zero difference in every relabeling (HotellingT2)
-    EvaluatorRegistry spreadless = new EvaluatorRegistry();
-    spreadless.register(TaskKind.PAIR, new Evaluator<PairTask>() {
-      @Override
-      public boolean accepts(PairTask task) {
-        return true;
-      }
-
-      @Override
-      public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
-        return Result.newBuilder().setPair(PairIdentity.of(task, "spreadless").setDistinguished(true)
-            .setT2Test(Double.POSITIVE_INFINITY).setThreshold(72.3));
-      }
-    });
+    EvaluatorRegistry spreadless = judging(task -> PairIdentity.of(task, "spreadless").setDistinguished(true)
+        .setT2Test(Double.POSITIVE_INFINITY).setThreshold(72.3));
     Result infinite = new TaskProcessor(spreadless, "w", TaskObserver.NONE).process(record(task(p, "inf", 5, false)), cpu)
         .result();
     assertThat(infinite.hasError()).as("%s", infinite.getError()).isFalse();
@@ -175,5 +153,22 @@ class FailedPairResultTest {
         ResultSummary.Row::tasks, ResultSummary.Row::errors).containsExactly(org.assertj.core.groups.Tuple.tuple(
             "3-wl", category, 3, 1));
     assertThat(seed1.json()).contains("\"name\":\"" + category + "\",\"method\":\"3-wl\",\"tasks\":3");
+  }
+
+  /** A registry whose one pair evaluator answers every task with {@code judge}'s pair result. */
+  private static EvaluatorRegistry judging(java.util.function.Function<PairTask, io.expresso.proto.v1.PairResult.Builder> judge) {
+    EvaluatorRegistry r = new EvaluatorRegistry();
+    r.register(TaskKind.PAIR, new Evaluator<PairTask>() {
+      @Override
+      public boolean accepts(PairTask task) {
+        return true;
+      }
+
+      @Override
+      public Result.Builder evaluate(PairTask task, DeviceSlot device, java.util.function.BooleanSupplier cancelled) {
+        return Result.newBuilder().setPair(judge.apply(task));
+      }
+    });
+    return r;
   }
 }
