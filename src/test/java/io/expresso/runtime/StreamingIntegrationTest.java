@@ -219,6 +219,30 @@ class StreamingIntegrationTest {
     }
   }
 
+  /**
+   * A slot that ran tiny tasks acquires many a poll; once the queue has drained it forgets that, so
+   * long tasks published later go one by one to every idle slot instead of a batch to that one (on
+   * a stock cluster, the worker that ran the warm-up task took all twelve tasks of the next run).
+   */
+  @Test
+  void longTasksAfterTheQueueDrainedGoOneByOneWhateverRanBefore() throws Exception {
+    try (Worker warm = worker(broker.bootstrap(), "drain-warm", "cpu:1");
+         Aggregator tiny = new Aggregator(broker.bootstrap(), "drain-tiny").start();
+         Aggregator longer = new Aggregator(broker.bootstrap(), "drain-long").start()) {
+      publishSynthetic(broker.bootstrap(), "drain-tiny", 40, 5);
+      assertThat(tiny.awaitUnique(40, Duration.ofSeconds(60))).isTrue();
+      try (Worker fresh = worker(broker.bootstrap(), "drain-fresh", "cpu:1")) {
+        Thread.sleep(5000); // the fresh worker joins; the warm one finds the queue empty for a whole idle poll (2 s)
+        publishSynthetic(broker.bootstrap(), "drain-long", 4, 1500);
+        assertThat(longer.awaitUnique(4, Duration.ofSeconds(60))).isTrue();
+      }
+      Map<String, Long> byWorker = longer.results().stream()
+          .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
+      assertThat(byWorker).as("long tasks by worker").containsOnlyKeys("drain-warm", "drain-fresh");
+      assertThat(byWorker.values()).as("long tasks by worker").allMatch(n -> n <= 2);
+    }
+  }
+
   @Test
   void twoWorkersInOneGroupShareTheWork() throws Exception {
     try (Worker w1 = worker(broker.bootstrap(), "share-a", "cpu:1");

@@ -27,6 +27,8 @@ final class CostModel implements TaskObserver {
 
   private final Map<TaskKind, Double> micros = new EnumMap<>(TaskKind.class);
   private double recentSeconds = Double.NaN;
+  /** When the last task ended (nanoTime). */
+  private long lastEnd;
 
   /** The estimated cost in microseconds, at least 1. */
   synchronized long estimate(TaskKind kind) {
@@ -37,6 +39,14 @@ final class CostModel implements TaskObserver {
   /** The mean device time of a recent task of any kind, in seconds; empty before the first ended. */
   synchronized OptionalDouble recentSeconds() {
     return Double.isNaN(recentSeconds) ? OptionalDouble.empty() : OptionalDouble.of(recentSeconds);
+  }
+
+  /**
+   * As {@link #recentSeconds()}, but empty unless a task ended at or after {@code sinceNanos}
+   * ({@link System#nanoTime()}): what ran before a queue drained says nothing of the next tasks.
+   */
+  synchronized OptionalDouble recentSeconds(long sinceNanos) {
+    return Double.isNaN(recentSeconds) || lastEnd - sinceNanos < 0 ? OptionalDouble.empty() : OptionalDouble.of(recentSeconds);
   }
 
   @Override
@@ -53,6 +63,7 @@ final class CostModel implements TaskObserver {
   }
 
   private void recent(double seconds) {
+    lastEnd = System.nanoTime();
     recentSeconds = Double.isNaN(recentSeconds) ? seconds : (1 - RECENT_WEIGHT) * recentSeconds + RECENT_WEIGHT * seconds;
   }
 }

@@ -65,6 +65,9 @@ final class TaskLoop {
    */
   static final Duration IDLE_POLL = Duration.ofSeconds(2);
 
+  /** An idle slot's poll of its current consumer while a larger one joins: short, to look at the joining one often. */
+  static final Duration JOINING_POLL = Duration.ofMillis(100);
+
   /** Renewals come every third of the lock: two chances before it expires. */
   static final int RENEWALS_PER_LOCK = 3;
 
@@ -151,6 +154,13 @@ final class TaskLoop {
     private KafkaShareConsumer<String, byte[]> consumer;
     /** What the consumer acquires per poll ({@code max.poll.records}, fixed when it is created). */
     private int acquiring;
+    /** A consumer with a larger count, joining the group while {@link #consumer} still serves (see {@link #grow}). */
+    private KafkaShareConsumer<String, byte[]> joining;
+    private int joiningCount;
+    /** Since when this slot's polls found no task (nanoTime), or -1 after one that found some. */
+    private long emptySince = -1;
+    /** When the queue was last found empty for {@link #IDLE_POLL} (nanoTime): durations before it are forgotten. */
+    private long drainedAt = System.nanoTime();
     /** The group's acquisition lock, as the broker last said. */
     private Duration lock = DEFAULT_LOCK;
     private long lastRenew;
@@ -191,7 +201,7 @@ final class TaskLoop {
 
     /** Serves until stopped and every held task is acknowledged; a client failure ends it by an exception. */
     private void serve() {
-      open(settings.acquire().next(settings.acquire().initial(), lock, settings.costs().recentSeconds()));
+      open(settings.acquire().next(settings.acquire().initial(), lock, recentSeconds()));
       try {
         lastRenew = System.nanoTime();
         cancelled = false;
@@ -202,8 +212,7 @@ final class TaskLoop {
           settle();
           if (held.isEmpty()) {
             if (!stopping()) {
-              resize();
-              take(consumer.poll(IDLE_POLL)); // the only place a slot asks for new tasks
+              take(pollIdle()); // the only place a slot asks for new tasks
             }
           } else if (System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
             renew();
@@ -221,23 +230,88 @@ final class TaskLoop {
     }
 
     private void open(int acquire) {
-      consumer = new KafkaShareConsumer<>(ShareGroup.consumerConfig(settings.kafka(), settings.group(),
-          settings.workerId() + "-" + index, acquire), new StringDeserializer(), new ByteArrayDeserializer());
-      consumer.subscribe(List.of(Topics.TASKS));
+      consumer = newConsumer(acquire);
       acquiring = acquire;
     }
 
+    private KafkaShareConsumer<String, byte[]> newConsumer(int acquire) {
+      KafkaShareConsumer<String, byte[]> c = new KafkaShareConsumer<>(ShareGroup.consumerConfig(settings.kafka(),
+          settings.group(), settings.workerId() + "-" + index, acquire), new StringDeserializer(), new ByteArrayDeserializer());
+      c.subscribe(List.of(Topics.TASKS));
+      return c;
+    }
+
+    /** The recent task duration, forgotten when the queue drained: a new burst may be anything. */
+    private java.util.OptionalDouble recentSeconds() {
+      return settings.costs().recentSeconds(drainedAt);
+    }
+
     /**
-     * Before an idle poll: a consumer acquiring a count far from what the recent tasks call for is
-     * replaced by one with the new count (it holds nothing now; the new one joins the group anew).
+     * An idle slot's poll, with the count the recent tasks call for. A smaller count takes a new
+     * consumer at once (long tasks must not wait in a batch); a larger one joins the group beside
+     * the current consumer, which serves until the new one returns tasks (a join takes up to a
+     * heartbeat, 5 s on a stock broker). A slot that finds no task for {@link #IDLE_POLL} forgets
+     * the durations it measured and takes one task again.
      */
-    private void resize() {
-      int next = settings.acquire().next(acquiring, lock, settings.costs().recentSeconds());
-      if (next != acquiring) {
+    private ConsumerRecords<String, byte[]> pollIdle() {
+      int want = settings.acquire().next(acquiring, lock, recentSeconds());
+      if (joining != null && joiningCount != want) {
+        closeJoining(); // the tasks call for another count now
+      }
+      if (want < acquiring) {
         LOG.debug("worker {} slot {}: acquiring {} task(s) a poll instead of {} (recent tasks {} s on a device)",
-            settings.workerId(), index, next, acquiring, settings.costs().recentSeconds());
+            settings.workerId(), index, want, acquiring, recentSeconds());
         close();
-        open(next);
+        open(want);
+      } else if (want > acquiring) {
+        ConsumerRecords<String, byte[]> grown = grow(want);
+        if (grown != null) {
+          return grown;
+        }
+      }
+      long start = System.nanoTime();
+      ConsumerRecords<String, byte[]> records = consumer.poll(joining == null ? IDLE_POLL : JOINING_POLL);
+      if (!records.isEmpty()) {
+        emptySince = -1;
+      } else if (emptySince < 0) {
+        emptySince = start;
+      } else if (System.nanoTime() - emptySince >= IDLE_POLL.toNanos()) {
+        drainedAt = System.nanoTime();
+      }
+      return records;
+    }
+
+    /**
+     * Polls the consumer joining with {@code want} tasks a poll (creating it first): once it returns
+     * tasks it replaces the current consumer, which holds none (the slot is idle). Null while it
+     * has none yet. If it cannot join (a full group: it is one member more for a while), the slot
+     * changes consumers the slow way, leaving and joining.
+     */
+    private ConsumerRecords<String, byte[]> grow(int want) {
+      try {
+        if (joining == null) {
+          LOG.debug("worker {} slot {}: joining with {} task(s) a poll instead of {} (recent tasks {} s on a device)",
+              settings.workerId(), index, want, acquiring, recentSeconds());
+          joining = newConsumer(want);
+          joiningCount = want;
+        }
+        ConsumerRecords<String, byte[]> records = joining.poll(Duration.ZERO);
+        if (records.isEmpty()) {
+          return null;
+        }
+        closed(consumer);
+        consumer = joining;
+        acquiring = joiningCount;
+        joining = null;
+        emptySince = -1;
+        return records;
+      } catch (RuntimeException e) {
+        LOG.debug("worker {} slot {}: a second consumer could not join ({}); changing consumers", settings.workerId(),
+            index, e.toString());
+        closeJoining();
+        close();
+        open(want);
+        return null;
       }
     }
 
@@ -424,16 +498,25 @@ final class TaskLoop {
       held.clear();
     }
 
-    /** Closing the consumer releases whatever it still holds and leaves the group at once. */
+    /** Closing the consumers releases whatever they still hold and leaves the group at once. */
     private void close() {
-      if (consumer != null) {
+      closeJoining();
+      consumer = closed(consumer);
+    }
+
+    private void closeJoining() {
+      joining = closed(joining);
+    }
+
+    private KafkaShareConsumer<String, byte[]> closed(KafkaShareConsumer<String, byte[]> c) {
+      if (c != null) {
         try {
-          consumer.close(Duration.ofSeconds(10));
+          c.close(Duration.ofSeconds(10));
         } catch (Exception e) {
           LOG.debug("closing the share consumer: {}", e.toString());
         }
-        consumer = null;
       }
+      return null;
     }
   }
 

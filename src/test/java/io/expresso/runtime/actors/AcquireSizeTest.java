@@ -79,4 +79,15 @@ class AcquireSizeTest {
     }
     assertThat(AcquireSize.target(LOCK, costs.recentSeconds())).as("after eight long tasks").isEqualTo(1);
   }
+
+  @Test
+  void durationsMeasuredBeforeTheQueueDrainedAreForgotten() {
+    CostModel costs = new CostModel();
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.001);
+    long drained = System.nanoTime();
+    assertThat(costs.recentSeconds(drained)).as("nothing ended since").isEmpty();
+    assertThat(AcquireSize.ADAPTIVE.next(512, LOCK, costs.recentSeconds(drained))).as("one task again").isEqualTo(1);
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.001);
+    assertThat(costs.recentSeconds(drained)).isPresent();
+  }
 }
