@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn|gnn-ak ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -17,6 +17,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
+import re
 import sys
 import types
 from types import SimpleNamespace
@@ -60,7 +61,8 @@ def enter(brec, directory):
     """Imports resolve inside one model's directory (each has its own layers/, models/, ...)."""
     path = os.path.join(brec, directory)
     for name in list(sys.modules):
-        if name.split(".")[0] in ("layers", "models", "utils", "kernel", "modules", "conv", "models_graph_classification"):
+        if name.split(".")[0] in ("layers", "models", "utils", "kernel", "modules", "conv", "models_graph_classification",
+                                  "core"):
             del sys.modules[name]
     sys.path.insert(0, path)
     return path
@@ -234,7 +236,42 @@ def i2gnn(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn}
+def gnn_ak(brec):
+    """GNNAsKernel/test_BREC.py get_model with the config its __main__ block loads, train/configs/BREC.yaml
+    (its search script passes only --SEED), over core/config.py's defaults: 4 outer layers x 32, mini_layers 2
+    of GINEConv, hops_dim 16, embs (0, 1, 2) concatenated, pool add, mlp_layers 1, no virtual node, dropout 0,
+    no sampling; subgraph hops 6.
+    Unreachable: of the input and edge DiscreteEncoders (10 tables of 500 rows each) all but the row the
+    constant feature 1 and the single edge type 0 read; the hop embedder's rows other than hop + 1 for hop
+    0..6 (every subgraph node lies within the hops); the issue's 93,468 is what is left. Then what the
+    forward never calls: traditional_gnns (only used when mini_layers is 0), vn_aggregators (vn False), and
+    the norms of MLPs whose last layer has no activation (MLP.forward skips them)."""
+    stub_absent("torch_scatter", "torch_sparse", "torch_cluster")
+    enter(brec, "GNNAsKernel")
+    core_model = importlib.import_module("core.model")
+    hops, nhid, hop_dim = 6, 32, 16
+    model = core_model.GNNAsKernel(None, None, nhid=nhid, nout=16, nlayer_outer=4, nlayer_inner=2,
+                                   gnn_types=["GINEConv"], hop_dim=hop_dim, use_normal_gnn=False, vn=False,
+                                   pooling="add", embs=(0, 1, 2), embs_combine_mode="concat", mlp_layers=1,
+                                   dropout=0.0, subsampling=False, online=False)
+    never_applied = re.compile(r"(subgraph_layers\.\d+\.gnns\.0\.convs\.\d+\.nn\.norms\.1|subgraph_layers\.\d+"
+                               r"\.gnns\.0\.output_encoder\.norms\.0|subgraph_layers\.\d+\.out_encoder\.norms\.0|"
+                               r"output_decoder\.norms\.1)\.")
+    unreachable = {}
+    for name, p in model.named_parameters():
+        if re.match(r"(input_encoder|edge_encoders\.\d+)\.embeddings\.0\.weight", name):
+            unreachable[name] = (p.shape[0] - 1) * p.shape[1]
+        elif re.match(r"(input_encoder|edge_encoders\.\d+)\.embeddings\.", name):
+            unreachable[name] = p.numel()
+        elif name.endswith(".hop_embedder.weight"):
+            unreachable[name] = (p.shape[0] - (hops + 1)) * p.shape[1]
+        elif name.startswith(("traditional_gnns.", "vn_aggregators.")) or never_applied.match(name):
+            unreachable[name] = p.numel()
+    return model, unreachable
+
+
+MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn,
+          "gnn-ak": gnn_ak}
 
 
 def main():

@@ -14,7 +14,8 @@ seconds rather than the hour or more the 51,200 graphs take for the subgraph mod
 patch (SUN's DS/DSS in_dim, below). Packages the scripts import but no BREC run calls (ogb, sklearn,
 matplotlib) stand in as modules that raise when used; torch_scatter and torch_sparse, compiled
 packages no offline registry here holds, are replaced where missing by a few lines on PyTorch's own
-scatter and PyG's coalesce (sums and means in PyTorch's order; SparseTensor raises): the notes say
+scatter and PyG's coalesce (sums and means in PyTorch's order; a SparseTensor only as a 0/1 adjacency times a dense
+matrix), and yacs, which none holds, by a CfgNode of a few lines (attribute access, YAML and list merges): the notes say
 which were used. Its seconds per pair are read from its log ('ID:' line to the pair's 'reliability:'
 line, its dataset conversion not included); Expresso's from the 'seconds' of each JSONL line (model
 creation, the pair's own preprocessing, training, embedding pass, judgement). The two run one after
@@ -25,7 +26,7 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gsn or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300]
@@ -131,10 +132,16 @@ REFERENCES = {
         ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
          "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"], "--SEED={}", "brec_v3.npy", "ngnn-de",
         ids_from_file_start=True),
+    "gnn-ak": Reference(
+        "GNNAsKernel", "test_BREC.py", ".", [], "--SEED={}", "brec_v3.npy", "gnn-ak",
+        patch='cfg.device = "cpu"',
+        note="its search script passes only --SEED; its settings are train/configs/BREC.yaml's, which its __main__"
+             " block reads; the model is moved to cfg.device, 1 (cuda:1) as committed, which a machine without a"
+             " second GPU lacks: the CPU here (on a GPU the script's own data device, cuda:1, needs the same mend)"),
 }
 # a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
-                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn"}
+                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn"}
 
 # Runs a test_BREC*.py unchanged but for what the pairs need. argv[1] the script, argv[2] JSON
 # {"parts": {name: [start, end)}, "samples": n, "patch": code or null}, the rest its own arguments.
@@ -183,14 +190,69 @@ def sparse_fill(m):
     def coalesce(index, value, m_, n, op="add"):
         return torch_geometric.utils.coalesce(index, value, num_nodes=max(m_, n), reduce="sum" if op == "add" else op)
     m.coalesce = coalesce
+    class SparseTensor:  # a 0/1 adjacency times a dense matrix: GNNAsKernel's k_hop_subgraph uses nothing else
+        def __init__(self, row=None, col=None, value=None, sparse_sizes=None, **rest):
+            if value is not None or rest:
+                raise RuntimeError("torch_sparse stand-in: only SparseTensor(row=, col=, sparse_sizes=)")
+            self.row, self.col, self.sizes = row, col, sparse_sizes
+        def matmul(self, dense):
+            out = dense.new_zeros((self.sizes[0],) + tuple(dense.shape[1:]))
+            return out.index_add_(0, self.row, dense[self.col])
+    m.SparseTensor = SparseTensor
+
+def yacs_fill(m):
+    # yacs's CfgNode as GNNAsKernel's config uses it: attribute access, nested nodes, a YAML file and
+    # KEY VALUE lists merged in, string values read as Python literals where they are ones ('(0, 1, 2)')
+    import ast, copy
+    def literal(v):
+        if isinstance(v, str):
+            try:
+                return ast.literal_eval(v)
+            except (ValueError, SyntaxError):
+                return v
+        return v
+    class CfgNode(dict):
+        def __getattr__(self, k):
+            try:
+                return self[k]
+            except KeyError:
+                raise AttributeError(k)
+        def __setattr__(self, k, v):
+            self[k] = v
+        def clone(self):
+            return copy.deepcopy(self)
+        def merge(self, d):
+            for k, v in d.items():
+                if k not in self:
+                    raise KeyError(f"yacs stand-in: unknown config key {k}")
+                if isinstance(v, dict):
+                    self[k].merge(v)
+                else:
+                    self[k] = literal(v)
+        def merge_from_file(self, path):
+            import yaml
+            with open(path, encoding="utf-8") as f:
+                self.merge(yaml.safe_load(f))
+        def merge_from_list(self, opts):
+            for key, v in zip(opts[0::2], opts[1::2]):
+                node, *path = [self] + key.split(".")[:-1]
+                for p in path:
+                    node = node[p]
+                node[key.split(".")[-1]] = literal(v)
+    config = sys.modules["yacs.config"] = Absent("yacs.config")
+    config.CfgNode = m.CfgNode = CfgNode
+    m.config = config
 
 used = []
-for name, fill in (("torch_scatter", scatter_fill), ("torch_sparse", sparse_fill)):
+for name, fill, what in (("torch_scatter", scatter_fill, "stand-in on PyTorch"),
+                        ("torch_sparse", sparse_fill, "stand-in on PyTorch"),
+                        ("yacs", yacs_fill, "stand-in: a CfgNode of a few lines")):
     if stand_in(name, fill):
-        used.append(name + " (stand-in on PyTorch)")
+        used.append(f"{name} ({what})")
 for name in ("ogb", "ogb.graphproppred", "ogb.graphproppred.mol_encoder", "ogb.utils", "ogb.utils.features",
              "ogb.io", "ogb.lsc", "sklearn", "sklearn.model_selection", "sklearn.preprocessing", "matplotlib",
-             "matplotlib.pyplot", "rdkit", "rdkit.Chem", "rdkit.Chem.rdchem", "wandb"):
+             "matplotlib.pyplot", "rdkit", "rdkit.Chem", "rdkit.Chem.rdchem", "wandb", "torch_cluster",
+             "torch.utils.tensorboard"):
     if stand_in(name):
         used.append(name + " (absent: raises if called)")
 import networkx
@@ -209,6 +271,13 @@ if callable(getattr(Data, "keys", None)) and not isinstance(Data.keys, property)
 print("stand-ins:", ", ".join(used) or "none", flush=True)
 ns = {"__name__": "test_BREC_limited", "__file__": script, "__builtins__": __builtins__}
 exec(compile(open(script, encoding="utf-8").read(), script, "exec"), ns)
+if "main" not in ns:  # a script whose steps sit in its `if __name__ == "__main__":` block: that block is its main()
+    import ast
+    tree = ast.parse(open(script, encoding="utf-8").read())
+    block = [n.body for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
+    block_code = compile(ast.Module(body=block[0], type_ignores=[]), script, "exec")
+    ns["main"] = lambda: exec(block_code, ns)
+    print("main(): the script's __main__ block", flush=True)
 import inspect
 for module in list(sys.modules.values()):  # PyG 1.x's Data subclasses: __inc__(self, key, value), PyG 2 passes more
     for cls in [o for o in vars(module).values() if isinstance(o, type) and issubclass(o, Data) and o is not Data]:

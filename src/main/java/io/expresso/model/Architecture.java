@@ -30,7 +30,9 @@ public enum Architecture {
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
   KP_GNN("kp-gnn", true),
   /** I²-GNN: per root and neighbour, the k-hop subgraph labelled by distances to both (BREC's setting of the count regressor's network). */
-  I2GNN("i2gnn", true);
+  I2GNN("i2gnn", true),
+  /** GNN-AK+: an inner GINE on every vertex's k-hop ego-net; centroid, subgraph and context encodings per layer. */
+  GNN_AK("gnn-ak", true);
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -79,6 +81,7 @@ public enum Architecture {
       case SUN -> new SunBlock(spec);
       case KP_GNN -> new KpGnnBlock(spec);
       case I2GNN -> new I2GnnBlock(spec);
+      case GNN_AK -> new GnnAkBlock(spec);
     };
   }
 

@@ -63,7 +63,12 @@ public record ModelSpec(
   /** The keys {@code a} takes, in the order of the text form. */
   public static List<String> keys(Architecture a) {
     return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k))
-        .filter(k -> a != Architecture.I2GNN || !k.equals("pe")).toList();
+        .filter(k -> !noEncodings(a) || !k.equals("pe")).toList();
+  }
+
+  /** BREC's I²-GNN labels subgraph nodes by distances only; its GNN-AK reads the constant feature 1 alone. */
+  private static boolean noEncodings(Architecture a) {
+    return a == Architecture.I2GNN || a == Architecture.GNN_AK;
   }
 
   public ModelSpec {
@@ -75,9 +80,13 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
-    if (pe > 0 && architecture == Architecture.I2GNN) {
-      throw new IllegalArgumentException("model spec: pe is not an i2gnn option (BREC's I2-GNN labels subgraph nodes"
-          + " by their distances only)");
+    if (pe > 0 && noEncodings(architecture)) {
+      throw new IllegalArgumentException(architecture == Architecture.I2GNN
+          ? "model spec: pe is not an i2gnn option (BREC's I2-GNN labels subgraph nodes by their distances only)"
+          : "model spec: pe is not a gnn-ak option (BREC's GNN-AK reads the constant vertex feature only)");
+    }
+    if (architecture == Architecture.GNN_AK) {
+      check("radius", radius, 1, GnnAkBlock.MAX_RADIUS); // the authors' hop embedding has 20 rows
     }
     if (residual && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
@@ -127,6 +136,8 @@ public record ModelSpec(
       case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
       // I2GNN/test_BREC_search.py: h 8 hops, 5 layers, width 32
       case I2GNN -> new ModelSpec(a, 5, 32, 16, 8, 0.9f);
+      // GNNAsKernel/train/configs/BREC.yaml: num_layers 4, hidden_size 32, subgraph hops 6 (mini-layers 2: GnnAkBlock)
+      case GNN_AK -> new ModelSpec(a, 4, 32, 16, 6, 0.9f);
     };
   }
 

@@ -57,6 +57,9 @@ public record TrainingSettings(
       case SUN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, s);
       case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, s); // I2GNN/test_BREC_search.py
       case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, s); // KP-GNN/test_BREC_search.py
+      // GNNAsKernel/test_BREC.py (its search script passes only --SEED): EPOCH 10, BATCH_SIZE 32, LEARNING_RATE 1e-4,
+      // WEIGHT_DECAY 1e-5, LOSS_THRESHOLD 0.1
+      case GNN_AK -> new TrainingSettings(32, 10, 32, 1e-4f, 1e-5f, 0.1, s);
     };
   }
 

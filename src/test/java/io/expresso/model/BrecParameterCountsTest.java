@@ -85,6 +85,20 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void gnnAkHasTheParametersOfBrecsGnnAsKernelThatItsForwardReaches() {
+    // GNNAsKernel at BREC.yaml's config: 1,214,076 trainable; less the embedding rows no input indexes
+    // (input and edge DiscreteEncoders: 10 × 500 rows where the constant 1 and edge type 0 read one;
+    // 13 of the hop embedder's 20 rows at hops 6) 93,468, the count; less what the forward never
+    // calls (4 traditional GINEConvs 8,708, 4 VNUpdates 8,704, 17 batch norms after a last linear
+    // layer without activation 1,312) 74,744. Per outer layer: hop rows 7 × 16, two GINEConvs
+    // (ε, 48 × 48, BN 48, 48 × 48) and their norms, output encoder 48 × 32 + 32, two transforms
+    // 32 × 32 + BN, three gates 16 × 32 + 32, out encoder 96 × 32, norm: 18,162
+    assertThat(parameters(Architecture.GNN_AK)).isEqualTo(74_744);
+    assertThat(BrecConstruction.of(Architecture.GNN_AK).reachable()).isEqualTo(93_468 - 18_724);
+    assertThat(4L * 18_162 + 32 + 4 * 48 + 4 * 64 + (32 * 32 + 64 + 32 * 16 + 16)).isEqualTo(74_744);
+  }
+
+  @Test
   void i2gnnHasBrecsI2gnnParametersWithTheOneEmbeddingRowNoLabelReads() {
     // BREC's count_models.I2GNN at h 8, 5 layers × 32: 60,544 trainable, of which 6,720 no input
     // reaches (transform_before_conv.0, 29 of 50 embedding rows per layer); Expresso builds 22 rows

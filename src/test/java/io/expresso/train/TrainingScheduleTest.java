@@ -36,6 +36,7 @@ class TrainingScheduleTest {
       "I2GNN, I2GNN/test_BREC_no4v_60cfi.py:263",
       // its --factor (0.5) and --patience (5) arguments are parsed but never passed to the scheduler
       "KP_GNN, KP-GNN/test_BREC.py:428",
+      "GNN_AK, GNNAsKernel/test_BREC.py:199",
   })
   void theDefaultScheduleIsTheOneTheBrecScriptBuilds(Architecture a, String script) {
     PlateauSchedule.Settings s = TrainingSettings.defaults(a).schedule();
@@ -49,7 +50,8 @@ class TrainingScheduleTest {
   @Test
   void everyArchitectureIsCoveredAbove() {
     Set<Architecture> covered = EnumSet.of(Architecture.PPGN, Architecture.GIN, Architecture.NGNN_DE, Architecture.NGNN, Architecture.GSN,
-        Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.I2GNN, Architecture.KP_GNN);
+        Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.I2GNN, Architecture.KP_GNN,
+        Architecture.GNN_AK);
     assertThat(covered).containsExactlyInAnyOrder(Architecture.values());
   }
 
