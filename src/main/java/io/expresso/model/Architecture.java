@@ -27,6 +27,8 @@ public enum Architecture {
   DSS_GNN("dss-gnn", true),
   /** SUN: every root-marked ego-net, each vertex updated from its root, its own copies and its subgraph. */
   SUN("sun", true),
+  /** SSWL_P: every vertex pair (u, v), updated from u's subgraph at v's neighbours, the subgraphs of u's neighbours at v, and (v, v). */
+  SSWL_P("sswl-p", true),
   /** KP-GNN (KP-GIN): per hop k up to K, the vertices at distance k and their peripheral subgraph. */
   KP_GNN("kp-gnn", true),
   /** I²-GNN: per root and neighbour, the k-hop subgraph labelled by distances to both (BREC's setting of the count regressor's network). */
@@ -79,6 +81,7 @@ public enum Architecture {
       case DS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DS);
       case DSS_GNN -> new EgoSubgraphBlock(spec, EgoSubgraphBlock.Variant.DSS);
       case SUN -> new SunBlock(spec);
+      case SSWL_P -> new SswlBlock(spec);
       case KP_GNN -> new KpGnnBlock(spec);
       case I2GNN -> new I2GnnBlock(spec);
       case GNN_AK -> new GnnAkBlock(spec);

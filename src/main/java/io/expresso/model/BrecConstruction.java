@@ -27,6 +27,10 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " A + I (96 parameters); validated pair by pair beside BREC's script (docs/results/brec-ppgn-fidelity.md)");
       case SUN -> new BrecConstruction(192_016, 0, "as DS-GNN: BREC's committed script builds in_dim=1 (191,376"
           + " parameters), which cannot take ego_nets_plus's 3 columns; this is the 3-column model its results need");
+      case SSWL_P -> new BrecConstruction(236_649, 13_313, "an unreachable pair reads its own distance row (64"
+          + " parameters) where BREC's code turns the distance into INT64_MIN and its lookup fails (the disconnected"
+          + " graphs of its 3-WL subset); its 16 bond encoders (no edge features) and the pooling layer's unread eps"
+          + " are not built");
       case KP_GNN -> new BrecConstruction(93_838, 64_180, "");
       case NGNN_DE -> new BrecConstruction(201_488, 0, "");
       case NGNN -> new BrecConstruction(3_568, 0, "");

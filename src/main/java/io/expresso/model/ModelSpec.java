@@ -1,9 +1,11 @@
 package io.expresso.model;
 
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A model configuration: which architecture and its size. Parsed from text such as {@code ppgn}
@@ -13,7 +15,8 @@ import java.util.Map;
  * @param layers message-passing layers (GIN, inner GIN of NGNN) or PPGN blocks
  * @param hidden hidden width
  * @param embedding output dimension d (16 in BREC's RPC)
- * @param radius subgraph radius for NGNN-DE, DS-GNN, DSS-GNN and I²-GNN (ignored otherwise)
+ * @param radius subgraph radius for NGNN-DE, DS-GNN, DSS-GNN and I²-GNN; SSWL_P's distance cap max_dis
+ *     (ignored otherwise)
  * @param bnMomentum batch-norm running-statistics momentum in DJL's convention (weight of the old
  *     value; PyTorch's default 0.1 is DJL's 0.9, BREC's PPGN uses PyTorch's 1.0, DJL's 0: evaluation
  *     mode normalises with the last training batch's statistics)
@@ -60,15 +63,13 @@ public record ModelSpec(
   /** The keys only GIN takes (every other architecture refuses them by name). */
   private static final List<String> GIN_ONLY_KEYS = List.of("residual", "learn-eps", "node-labels");
 
+  /** The architectures whose inputs are distances only (no positional-encoding columns). */
+  private static final Set<Architecture> NO_PE = EnumSet.of(Architecture.I2GNN, Architecture.SSWL_P, Architecture.GNN_AK);
+
   /** The keys {@code a} takes, in the order of the text form. */
   public static List<String> keys(Architecture a) {
     return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k))
-        .filter(k -> !noEncodings(a) || !k.equals("pe")).toList();
-  }
-
-  /** BREC's I²-GNN labels subgraph nodes by distances only; its GNN-AK reads the constant feature 1 alone. */
-  private static boolean noEncodings(Architecture a) {
-    return a == Architecture.I2GNN || a == Architecture.GNN_AK;
+        .filter(k -> !NO_PE.contains(a) || !k.equals("pe")).toList();
   }
 
   public ModelSpec {
@@ -80,10 +81,11 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
-    if (pe > 0 && noEncodings(architecture)) {
-      throw new IllegalArgumentException(architecture == Architecture.I2GNN
-          ? "model spec: pe is not an i2gnn option (BREC's I2-GNN labels subgraph nodes by their distances only)"
-          : "model spec: pe is not a gnn-ak option (BREC's GNN-AK reads the constant vertex feature only)");
+    if (pe > 0 && NO_PE.contains(architecture)) {
+      throw new IllegalArgumentException("model spec: pe is not " + (architecture == Architecture.GNN_AK
+          ? "a gnn-ak option (BREC's GNN-AK reads the constant vertex feature only)"
+          : "an " + architecture.cliName() + " option (BREC's " + architecture.cliName()
+              + " labels its subgraph nodes by their distances only)"));
     }
     if (architecture == Architecture.GNN_AK) {
       check("radius", radius, 1, GnnAkBlock.MAX_RADIUS); // the authors' hop embedding has 20 rows
@@ -132,6 +134,8 @@ public record ModelSpec(
       case DSS_GNN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
       // SUN/test_BREC_search_sun.py: --num_hops=6 --num_layer=9 --emb_dim=32
       case SUN -> new ModelSpec(a, 9, 32, 16, 6, 0.9f);
+      // SWL/test_BREC_search.py: --max_dis=8 (radius: the distance cap) --num_layer=8 --dim_embed=64
+      case SSWL_P -> new ModelSpec(a, 8, 64, 16, 8, 0.9f);
       // K = 8 hops, 8 layers × 32; its norms keep the last batch's statistics (PyTorch momentum 1.0)
       case KP_GNN -> new ModelSpec(a, 8, 32, 16, 8, 0f);
       // I2GNN/test_BREC_search.py: h 8 hops, 5 layers, width 32

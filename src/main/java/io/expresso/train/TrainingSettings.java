@@ -55,6 +55,8 @@ public record TrainingSettings(
       case DSS_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, s);
       // SUN/test_BREC_search_sun.py: --BATCH_SIZE=32 --LEARNING_RATE=1e-4 --WEIGHT_DECAY=1e-4 --LOSS_THRESHOLD=0.01 --EPOCH 20
       case SUN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.01, s);
+      // SWL/test_BREC_search.py: --BATCH_SIZE=8 --LEARNING_RATE=1e-5 --WEIGHT_DECAY=1e-5; test_BREC.py's EPOCH 20, LOSS_THRESHOLD 0.1
+      case SSWL_P -> new TrainingSettings(32, 20, 8, 1e-5f, 1e-5f, 0.1, s);
       case I2GNN -> new TrainingSettings(32, 20, 16, 1e-5f, 1e-4f, 0.2, s); // I2GNN/test_BREC_search.py
       case KP_GNN -> new TrainingSettings(32, 20, 32, 1e-4f, 1e-4f, 0.3, s); // KP-GNN/test_BREC_search.py
       // GNNAsKernel/test_BREC.py (its search script passes only --SEED): EPOCH 10, BATCH_SIZE 32, LEARNING_RATE 1e-4,

@@ -109,7 +109,7 @@ class GraphModelTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Architecture.class, names = {"DS_GNN", "DSS_GNN", "SUN", "KP_GNN", "I2GNN", "GNN_AK"})
+  @EnumSource(value = Architecture.class, names = {"DS_GNN", "DSS_GNN", "SUN", "SSWL_P", "KP_GNN", "I2GNN", "GNN_AK"})
   void substructureAndSubgraphModelsSeparateWhatOneWlCannotAtRandomWeights(Architecture a) {
     // decalin (two 6-cycles) and bicyclopentyl (two 5-cycles): 1-WL equivalent; root-marked
     // subgraphs tell them apart (GSN's 3- and 4-vertex counts cannot: GsnBlockTest), far beyond the float noise between
@@ -130,7 +130,7 @@ class GraphModelTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "KP_GNN", "I2GNN", "GNN_AK"})
+  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "SSWL_P", "KP_GNN", "I2GNN", "GNN_AK"})
   void newModelsRoundTripThroughCheckpoints(Architecture a, @TempDir Path dir) throws Exception {
     ModelSpec s = ModelSpec.parse(a.cliName() + ":layers=2,hidden=8,d=4,radius=2");
     Path file = dir.resolve(a.cliName() + ".ckpt");

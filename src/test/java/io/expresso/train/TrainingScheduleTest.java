@@ -32,6 +32,7 @@ class TrainingScheduleTest {
       // test_BREC_search_dss.py, whose settings the defaults take, runs test_BREC_dss.py
       "DSS_GNN, SUN/test_BREC_dss.py:376",
       "SUN, SUN/test_BREC_sun.py:376",
+      "SSWL_P, SWL/test_BREC.py:218",
       // test_BREC_search.py runs test_BREC_no4v_60cfi.py
       "I2GNN, I2GNN/test_BREC_no4v_60cfi.py:263",
       // its --factor (0.5) and --patience (5) arguments are parsed but never passed to the scheduler
@@ -50,7 +51,7 @@ class TrainingScheduleTest {
   @Test
   void everyArchitectureIsCoveredAbove() {
     Set<Architecture> covered = EnumSet.of(Architecture.PPGN, Architecture.GIN, Architecture.NGNN_DE, Architecture.NGNN, Architecture.GSN,
-        Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.I2GNN, Architecture.KP_GNN,
+        Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.SSWL_P, Architecture.I2GNN, Architecture.KP_GNN,
         Architecture.GNN_AK);
     assertThat(covered).containsExactlyInAnyOrder(Architecture.values());
   }
