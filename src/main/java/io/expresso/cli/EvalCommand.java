@@ -78,7 +78,8 @@ final class EvalCommand implements Callable<Integer> {
       description = "run every seed in A..B; the configuration counts only if no seed fails reliability; the best seed is reported")
   String seeds;
 
-  @Option(names = "--threshold", paramLabel = "rpc|rapc", defaultValue = "rpc", description = "fixed RPC threshold or adaptive RAPC (default rpc)")
+  @Option(names = "--threshold", paramLabel = "rpc|rapc|T2", description = "fixed RPC threshold, adaptive RAPC or a"
+      + " given T² value such as 5 (default: the model's BREC script's, rpc for all but dropgnn's 5)")
   String threshold;
 
   @Option(names = "--convention", paramLabel = "brec|hotelling", defaultValue = "brec",
@@ -159,9 +160,10 @@ final class EvalCommand implements Callable<Integer> {
       t = lossThreshold == null ? t : t.withLossThreshold(lossThreshold);
       t = schedule == null ? t : t.withSchedule(PlateauSchedule.Settings.parse(schedule));
       t = q == null ? t : t.withQ(q);
-      settings = EvaluationSettings.defaults(modelSpec).withTraining(t)
-          .withConvention(Convention.parse(convention))
-          .withThreshold(ThresholdRule.of(threshold, EvaluationSettings.ALPHA));
+      EvaluationSettings defaults = EvaluationSettings.defaults(modelSpec).withTraining(t)
+          .withConvention(Convention.parse(convention));
+      // without --threshold, the model's BREC script's (DropGNN's given 5, RPC for the others)
+      settings = threshold == null ? defaults : defaults.withThreshold(ThresholdRule.of(threshold, EvaluationSettings.ALPHA));
       settings.threshold().check(t.q(), embeddingWidth(modelSpec, dev));
       if (seed != null && seeds != null) {
         throw new IllegalArgumentException("give --seed or --seeds, not both");

@@ -226,9 +226,9 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     }
     String id = experiment != null ? experiment : "brec-leaderboard-" + System.currentTimeMillis();
     TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
-    // the defaults of publish brec: q 32, alpha 0.05, BREC's fixed threshold and T² scaling
-    RpcSettings rpc = RpcSettings.newBuilder().setQ(32).setAlpha(0.05).setThresholdMode("rpc").setConvention("brec")
-        .build();
+    // the defaults of publish brec: q 32, alpha 0.05, each model's BREC threshold (threshold_mode empty: RPC's 72.34,
+    // DropGNN's given 5), BREC's T² scaling
+    RpcSettings rpc = RpcSettings.newBuilder().setQ(32).setAlpha(0.05).setConvention("brec").build();
     return new Plan(id, List.copyOf(methods), List.copyOf(modules), suite, s, chunk, training, rpc);
   }
 

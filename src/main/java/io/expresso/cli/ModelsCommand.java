@@ -28,7 +28,8 @@ final class ModelsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Table t = new Table("model", "keys", "defaults", "parameters", "BREC's", "epochs", "stop below loss", "schedule");
+    Table t = new Table("model", "keys", "defaults", "parameters", "BREC's", "epochs", "stop below loss", "schedule",
+        "threshold");
     StringBuilder differences = new StringBuilder();
     for (Architecture a : Architecture.values()) {
       ModelSpec d = ModelSpec.defaults(a);
@@ -41,7 +42,8 @@ final class ModelsCommand implements Callable<Integer> {
       BrecConstruction brec = BrecConstruction.of(a);
       t.row(a.cliName(), String.join(", ", ModelSpec.keys(a)), d.toText().substring(a.cliName().length() + 1),
           String.valueOf(parameters), brec.trainable() > 0 ? String.valueOf(brec.reachable()) : "-",
-          String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()), training.schedule().text());
+          String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()), training.schedule().text(),
+          io.expresso.train.EvaluationSettings.threshold(a).id());
       if (!brec.differences().isEmpty()) {
         differences.append("  ").append(a.cliName()).append(": ").append(brec.differences()).append('\n');
       }
@@ -51,7 +53,8 @@ final class ModelsCommand implements Callable<Integer> {
     out.println("settings: --model NAME:key=value,... (e.g. ppgn:layers=3,hidden=16); parameters are the trainable"
         + " scalars at the defaults, with the embedding head d; BREC's: those of the model BREC's own script builds"
         + " that its inputs can reach (scripts/brec-parameter-counts.py; - not counted); schedule: ReduceLROnPlateau"
-        + " on the epoch loss as each model's BREC script builds it (PyTorch's defaults; eval --schedule changes it)");
+        + " on the epoch loss as each model's BREC script builds it (PyTorch's defaults; eval --schedule changes it);"
+        + " threshold: the T² a pair must exceed as the model's BREC script judges (rpc: 72.34; eval --threshold changes it)");
     out.print("where a model differs from BREC's:\n" + differences);
     // the count regressors of experiment robustness, at their recipes' specs (Campi et al.'s models)
     Table counts = new Table("count model", "spec (recipe, triangle)", "parameters", "as the authors' code");

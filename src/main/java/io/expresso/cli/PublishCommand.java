@@ -118,8 +118,8 @@ final class PublishCommand implements Runnable {
         + " under rapc it sets the within-graph groups m, the fewest with 1/(m+1) <= A")
     double alpha = 0.05;
 
-    @Option(names = "--threshold", paramLabel = "rpc|rapc", defaultValue = "rpc",
-        description = "fixed RPC threshold or adaptive RAPC (default rpc)")
+    @Option(names = "--threshold", paramLabel = "rpc|rapc|T2", description = "fixed RPC threshold, adaptive RAPC or a"
+        + " given T² value such as 5 (default: the model's BREC script's, rpc for all but dropgnn's 5)")
     String threshold;
 
     @Option(names = "--convention", paramLabel = "brec|hotelling", defaultValue = "brec",
@@ -136,7 +136,9 @@ final class PublishCommand implements Runnable {
       }
       try {
         // refused here, not by every worker: the same checks the worker makes
-        ThresholdRule.of(threshold, alpha);
+        if (threshold != null) {
+          threshold = ThresholdRule.of(threshold, alpha).id();
+        }
         Convention.parse(convention);
         if (schedule != null) {
           schedule = PlateauSchedule.Settings.parse(schedule).text();
@@ -162,7 +164,7 @@ final class PublishCommand implements Runnable {
       TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs)
           .setSchedule(schedule == null ? "" : schedule).build();
       RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha)
-          .setThresholdMode(threshold.trim().toLowerCase(java.util.Locale.ROOT))
+          .setThresholdMode(threshold == null ? "" : threshold) // empty: each worker takes the model's own
           .setConvention(convention.trim().toLowerCase(java.util.Locale.ROOT)).build();
       KafkaClients clients = common.connect(spec);
       PrintWriter o = spec.commandLine().getOut();

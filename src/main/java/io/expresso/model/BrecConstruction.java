@@ -46,6 +46,11 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " here: traditional_gnns (8,708: mini_layers > 0 skips them), vn_aggregators (8,704: vn False), the batch"
           + " norms of MLPs whose last layer has no activation (1,312: each GINE MLP's second, each output_encoder's,"
           + " each out_encoder's, output_decoder's last); GNN-AK's radius is capped at 18 by its 20-row hop embedding");
+      case DROP_GNN -> new BrecConstruction(8_592, 0, "each copy's edges are offset by the batch's vertex count, where"
+          + " BREC's forward offsets them by edge_index.max() + 1, one short when the batch's last vertex is isolated"
+          + " (then copies share rows: pairs 6, 24, 52, 186, 187, 203 have isolated vertices); inference runs its passes"
+          + " one at a time, in order, so the seed's draws do not depend on threads; the 100 runs and"
+          + " p = 2/(1 + n) are the script's, not spec keys");
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
           + " count); layer 0's unused transform_before_conv is not built");

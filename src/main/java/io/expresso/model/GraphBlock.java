@@ -53,6 +53,21 @@ public abstract class GraphBlock extends AbstractBlock {
    */
   public abstract long bytesPerGraph(Graph g, int maxVertices);
 
+  /**
+   * Seeds the block's own random draws from the model's seed: DropGNN draws its dropped vertices in
+   * {@link #encode}, in training and evaluation alike. Blocks that draw nothing ignore it.
+   */
+  void seedDraws(long seed) {}
+
+  /**
+   * True when {@link #encode} draws at random: its model then runs inference passes one after
+   * another, in the graphs' order, so the draws and so the embeddings are the seed's on any number
+   * of threads.
+   */
+  boolean drawsAtRandom() {
+    return false;
+  }
+
   /** Initialises every child block with shapes computed from the spec. */
   protected abstract void initializeFromSpec(NDManager manager, DataType dataType);
 

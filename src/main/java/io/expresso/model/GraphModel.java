@@ -115,6 +115,7 @@ public final class GraphModel implements AutoCloseable {
     model.setBlock(block);
     // The engine's generator is global: seeding and drawing must not interleave between threads.
     EngineSeeds.seeded(seed, () -> block.initialize(model.getNDManager(), DataType.FLOAT32, new Shape(1)));
+    block.seedDraws(seed);
     return new GraphModel(builtIn, head, device, model, block);
   }
 
@@ -169,6 +170,9 @@ public final class GraphModel implements AutoCloseable {
 
   /** {@link #inferencePassesAtOnce} for passes of {@code per} graphs. */
   private int passesAtOnce(List<Graph> graphs, int per) {
+    if (block.drawsAtRandom()) {
+      return 1; // the draws follow the graphs' order
+    }
     int passes = (graphs.size() + per - 1) / per;
     long perPass = Math.max(1, per * bytesPerGraph(graphs, paddedSize(graphs)));
     long fit = Math.max(1, budget.bytes() / perPass);

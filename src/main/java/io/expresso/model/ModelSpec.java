@@ -64,7 +64,8 @@ public record ModelSpec(
   private static final List<String> GIN_ONLY_KEYS = List.of("residual", "learn-eps", "node-labels");
 
   /** The architectures whose inputs are distances only (no positional-encoding columns). */
-  private static final Set<Architecture> NO_PE = EnumSet.of(Architecture.I2GNN, Architecture.SSWL_P, Architecture.GNN_AK);
+  private static final Set<Architecture> NO_PE = EnumSet.of(Architecture.I2GNN, Architecture.SSWL_P, Architecture.GNN_AK,
+      Architecture.DROP_GNN);
 
   /** The keys {@code a} takes, in the order of the text form. */
   public static List<String> keys(Architecture a) {
@@ -84,6 +85,7 @@ public record ModelSpec(
     if (pe > 0 && NO_PE.contains(architecture)) {
       throw new IllegalArgumentException("model spec: pe is not " + (architecture == Architecture.GNN_AK
           ? "a gnn-ak option (BREC's GNN-AK reads the constant vertex feature only)"
+          : architecture == Architecture.DROP_GNN ? "a dropgnn option (BREC's DropGNN reads the constant 1, dropped at random)"
           : "an " + architecture.cliName() + " option (BREC's " + architecture.cliName()
               + " labels its subgraph nodes by their distances only)"));
     }
@@ -142,6 +144,8 @@ public record ModelSpec(
       case I2GNN -> new ModelSpec(a, 5, 32, 16, 8, 0.9f);
       // GNNAsKernel/train/configs/BREC.yaml: num_layers 4, hidden_size 32, subgraph hops 6 (mini-layers 2: GnnAkBlock)
       case GNN_AK -> new ModelSpec(a, 4, 32, 16, 6, 0.9f);
+      // DropGNN/test_BREC_search.py: --num_layers 10 --hidden_units 16 --OUTPUT_DIM=16 (BatchNorm1d's default momentum)
+      case DROP_GNN -> new ModelSpec(a, 10, 16, 16, 1, 0.9f);
     };
   }
 

@@ -1,16 +1,18 @@
 package io.expresso.stats;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * How a pair's T² threshold is set, chosen once from the settings ({@link #of}) and then asked,
- * never switched on: {@link Rpc} (BREC's fixed F quantile) or {@link Rapc} (adaptive, the largest
- * T² of {@link #groups()} within-graph groups of relabelings).
+ * never switched on: {@link Rpc} (BREC's fixed F quantile), {@link Rapc} (adaptive, the largest
+ * T² of {@link #groups()} within-graph groups of relabelings) or {@link Given} (a value a model's
+ * BREC script sets by hand, as DropGNN's 5.0).
  */
-public sealed interface ThresholdRule permits ThresholdRule.Rpc, ThresholdRule.Rapc {
+public sealed interface ThresholdRule permits ThresholdRule.Rpc, ThresholdRule.Rapc, ThresholdRule.Given {
 
-  /** {@code rpc} or {@code rapc}: the name in settings, results and the CLI. */
+  /** {@code rpc}, {@code rapc} or a given value such as {@code 5.0}: the name in settings, results and the CLI. */
   String id();
 
   /** The significance level the rule was chosen for. */
@@ -31,7 +33,8 @@ public sealed interface ThresholdRule permits ThresholdRule.Rpc, ThresholdRule.R
   void check(int q, int d);
 
   /**
-   * The rule named {@code id} ({@code rpc} or {@code rapc}, case-insensitive) at level {@code alpha}.
+   * The rule named {@code id} ({@code rpc} or {@code rapc}, case-insensitive, or a positive T² value
+   * such as {@code 5}) at level {@code alpha}.
    *
    * @throws IllegalArgumentException naming the bad value and the accepted ones
    */
@@ -40,8 +43,16 @@ public sealed interface ThresholdRule permits ThresholdRule.Rpc, ThresholdRule.R
     return switch (name) {
       case "rpc" -> new Rpc(alpha);
       case "rapc" -> new Rapc(alpha);
-      default -> throw new IllegalArgumentException("unknown threshold '" + id + "' (expected rpc or rapc)");
+      default -> new Given(given(id), alpha);
     };
+  }
+
+  private static double given(String id) {
+    try {
+      return Double.parseDouble(id.trim());
+    } catch (NumberFormatException | NullPointerException e) {
+      throw new IllegalArgumentException("unknown threshold '" + id + "' (expected rpc, rapc or a T² value such as 5)");
+    }
   }
 
   /** BREC's reliable paired comparison: the fixed (q−1)d/(q−d)·F_{d,q−d}(1−α). */
@@ -104,6 +115,39 @@ public sealed interface ThresholdRule permits ThresholdRule.Rpc, ThresholdRule.R
     @Override
     public void check(int q, int d) {
       // any q ≥ 2 works: the threshold is an observed maximum, not a distribution's quantile
+    }
+  }
+
+  /**
+   * A T² value given by hand (DropGNN's script judges at 5.0). {@code alpha} is carried so that the
+   * settings keep their level; this rule does not use it.
+   */
+  record Given(double value, double alpha) implements ThresholdRule {
+    public Given {
+      if (!(value > 0) || Double.isInfinite(value)) {
+        throw new IllegalArgumentException("a given T² threshold must be a positive number, got " + value);
+      }
+      checkAlpha(alpha);
+    }
+
+    @Override
+    public String id() {
+      return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
+    @Override
+    public int groups() {
+      return 0;
+    }
+
+    @Override
+    public Threshold threshold(int q, int d, List<PairedEmbeddings> groups, Convention convention) {
+      return Threshold.fixed(value);
+    }
+
+    @Override
+    public void check(int q, int d) {
+      // a given value needs no distribution: any q and d
     }
   }
 

@@ -1,6 +1,7 @@
 package io.expresso.train;
 
 import io.expresso.model.Architecture;
+import io.expresso.model.ModelSpec;
 import io.expresso.model.NetworkSpec;
 import io.expresso.stats.Convention;
 import io.expresso.stats.ThresholdRule;
@@ -10,7 +11,7 @@ import io.expresso.stats.ThresholdRule;
  *
  * @param training siamese-training hyper-parameters
  * @param convention T² scaling ({@code brec} by default, as the official code)
- * @param threshold RPC (fixed quantile) or RAPC (adaptive), with its significance level α
+ * @param threshold RPC (fixed quantile), RAPC (adaptive) or a given value, with its significance level α
  */
 public record EvaluationSettings(TrainingSettings training, Convention convention, ThresholdRule threshold) {
 
@@ -23,14 +24,24 @@ public record EvaluationSettings(TrainingSettings training, Convention conventio
     }
   }
 
-  /** BREC's defaults for the architecture: RPC at α = 0.05, brec convention. */
+  /** BREC's defaults for the architecture: its script's threshold ({@link #threshold(Architecture)}), brec convention. */
   public static EvaluationSettings defaults(Architecture a) {
-    return new EvaluationSettings(TrainingSettings.defaults(a), Convention.BREC, new ThresholdRule.Rpc(ALPHA));
+    return new EvaluationSettings(TrainingSettings.defaults(a), Convention.BREC, threshold(a));
   }
 
-  /** BREC's defaults for the spec (a TorchScript module takes {@link TrainingSettings#defaults(NetworkSpec)}'s). */
+  /** BREC's defaults for the spec (a TorchScript module takes {@link TrainingSettings#defaults(NetworkSpec)}'s and RPC). */
   public static EvaluationSettings defaults(NetworkSpec spec) {
-    return new EvaluationSettings(TrainingSettings.defaults(spec), Convention.BREC, new ThresholdRule.Rpc(ALPHA));
+    ThresholdRule t = spec instanceof ModelSpec m ? threshold(m.architecture()) : new ThresholdRule.Rpc(ALPHA);
+    return new EvaluationSettings(TrainingSettings.defaults(spec), Convention.BREC, t);
+  }
+
+  /**
+   * The threshold BREC's script for {@code a} judges with, which a user's {@code --threshold} (or a
+   * task's {@code threshold_mode}) overrides: RPC at α = 0.05 (72.34) for every model but DropGNN,
+   * whose {@code DropGNN/test_BREC.py} sets {@code THRESHOLD = 5.0}.
+   */
+  public static ThresholdRule threshold(Architecture a) {
+    return a == Architecture.DROP_GNN ? new ThresholdRule.Given(5.0, ALPHA) : new ThresholdRule.Rpc(ALPHA);
   }
 
   /** The significance level of the threshold. */

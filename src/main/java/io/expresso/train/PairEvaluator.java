@@ -32,7 +32,7 @@ public final class PairEvaluator {
 
   private PairEvaluator() {}
 
-  /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device)} with RPC, brec convention, α 0.05. */
+  /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device)} with the model's BREC threshold, brec convention, α 0.05. */
   public static PairEvaluation evaluate(GraphPair pair, ModelSpec spec, TrainingSettings training, long seed, Device device) {
     return evaluate(pair, spec, EvaluationSettings.defaults(spec.architecture()).withTraining(training), seed, device);
   }

@@ -62,6 +62,8 @@ public record TrainingSettings(
       // GNNAsKernel/test_BREC.py (its search script passes only --SEED): EPOCH 10, BATCH_SIZE 32, LEARNING_RATE 1e-4,
       // WEIGHT_DECAY 1e-5, LOSS_THRESHOLD 0.1
       case GNN_AK -> new TrainingSettings(32, 10, 32, 1e-4f, 1e-5f, 0.1, s);
+      // DropGNN/test_BREC_search.py: --BATCH_SIZE=16 --LEARNING_RATE=0.0001 --WEIGHT_DECAY=1e-05 --EPOCH=100, LOSS_THRESHOLD 0.00
+      case DROP_GNN -> new TrainingSettings(32, 100, 16, 1e-4f, 1e-5f, 0.0, s);
     };
   }
 

@@ -1,6 +1,7 @@
 package io.expresso.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -216,6 +217,25 @@ class EvalCommandTest {
     assertThat(err.toString()).contains("holds results of another configuration")
         .contains("model: \"gin:layers=1,").contains("in the file, \"gin:layers=2,").contains("--no-resume");
     assertThat(Files.readAllLines(results)).hasSize(4);
+  }
+
+  @Test
+  void withoutThresholdEachModelIsJudgedAtItsBrecScriptsAndTheFlagOverridesIt() throws Exception {
+    // DropGNN's script judges at T² 5; --threshold rpc restores 72.34, a bad value is one line naming it
+    String[] dropGnn = {"eval", "--model", "dropgnn:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "1",
+        "--pairs", "1", "--results", dir.resolve("dropgnn.jsonl").toString()};
+    assertThat(run(dropGnn)).as(err::toString).isZero();
+    List<String> lines = Files.readAllLines(dir.resolve("dropgnn.jsonl"));
+    assertThat(new ObjectMapper().readTree(lines.get(0)).get("config").get("threshold").asText()).isEqualTo("5");
+    assertThat(new ObjectMapper().readTree(lines.get(1)).get("threshold").asDouble()).isEqualTo(5.0);
+    String[] rpc = {"eval", "--model", "dropgnn:layers=2,hidden=8", "--suite", "pairs:" + pairsFile, "--epochs", "1",
+        "--pairs", "1", "--threshold", "rpc", "--results", dir.resolve("dropgnn-rpc.jsonl").toString()};
+    assertThat(run(rpc)).as(err::toString).isZero();
+    lines = Files.readAllLines(dir.resolve("dropgnn-rpc.jsonl"));
+    assertThat(new ObjectMapper().readTree(lines.get(0)).get("config").get("threshold").asText()).isEqualTo("rpc");
+    assertThat(new ObjectMapper().readTree(lines.get(1)).get("threshold").asDouble()).isCloseTo(72.34, within(0.01));
+    assertThat(run("eval", "--model", "gin", "--suite", "builtin", "--threshold", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("a given T² threshold must be a positive number, got 0.0");
   }
 
   @Test

@@ -32,7 +32,8 @@ class ModelsCommandTest {
           () -> new AssertionError("no row for " + a.cliName() + " in\n" + out));
       assertThat(row).contains(d.toText().substring(a.cliName().length() + 1)).contains(" " + parameters + " ")
           .contains(String.join(", ", ModelSpec.keys(a)) + " ")
-          .endsWith(io.expresso.train.TrainingSettings.defaults(a).schedule().text()); // as its BREC script
+          .contains(io.expresso.train.TrainingSettings.defaults(a).schedule().text()) // as its BREC script
+          .endsWith(" " + io.expresso.train.EvaluationSettings.threshold(a).id()); // the T² it judges at, as its script
       // every key listed is one the architecture takes
       for (String key : ModelSpec.keys(a)) {
         String text = a.cliName() + ":" + key + "=" + SAMPLE.get(key);
@@ -48,6 +49,8 @@ class ModelsCommandTest {
     assertThat(out).contains(" " + gin + " ").contains("torchscript:FILE.pt");
     // every model BREC's construction was not matched for names why
     assertThat(out).contains("where a model differs from BREC's:").contains("  gsn: the counts are one-hot encoded over the values BREC's GSN dataset holds")
-        .contains("  i2gnn: each label embedding holds the 22 rows").contains("  ds-gnn: BREC's committed script builds in_dim=1");
+        .contains("  i2gnn: each label embedding holds the 22 rows").contains("  ds-gnn: BREC's committed script builds in_dim=1")
+        .contains("  dropgnn: each copy's edges are offset by the batch's vertex count");
+    assertThat(out.lines().filter(l -> l.startsWith("dropgnn ")).findFirst().orElseThrow()).endsWith(" 5");
   }
 }

@@ -111,6 +111,14 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void dropGnnHasTheParametersOfBrecsDropGin() {
+    // DropGNN/test_BREC.py's DropGIN at test_BREC_search.py's 10 layers × 16, OUTPUT_DIM 16: GINConv
+    // MLPs Linear(1|16, 16), BN, Linear(16, 16) (336, then 608 with the BN after each conv), and 11
+    // read-outs Linear(1, 16) + 10 × Linear(16, 16): 368 + 9 × 608 + 32 + 2,720
+    assertThat(parameters(Architecture.DROP_GNN)).isEqualTo(8_592);
+  }
+
+  @Test
   void i2gnnHasBrecsI2gnnParametersWithTheOneEmbeddingRowNoLabelReads() {
     // BREC's count_models.I2GNN at h 8, 5 layers × 32: 60,544 trainable, of which 6,720 no input
     // reaches (transform_before_conv.0, 29 of 50 embedding rows per layer); Expresso builds 22 rows

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.expresso.graph.Graph6;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
+import io.expresso.proto.v1.RpcSettings;
 import io.expresso.proto.v1.TaskHeader;
 import io.expresso.proto.v1.TrainingSettings;
 import io.expresso.runtime.kafka.Topics;
+import io.expresso.stats.ThresholdRule;
 import io.expresso.suite.BuiltinSuite;
 import io.expresso.suite.GraphPair;
 import java.util.concurrent.CancellationException;
@@ -39,6 +41,22 @@ class GnnPairEvaluatorTest {
     assertThat(r.getPair().getT2Test()).isFinite().isNotNegative();
     // a 1-WL-equivalent pair: GIN (at most 1-WL) cannot reliably tell it apart
     assertThat(r.getPair().getDistinguished() && r.getPair().getReliable()).isFalse();
+  }
+
+  @Test
+  void anEmptyThresholdModeIsTheModelsBrecThresholdAndAGivenOneOverridesIt() {
+    // threshold_mode "" (publish brec and experiment brec without --threshold): DropGNN's script's 5, RPC otherwise
+    PairTask.Builder t = PairTask.newBuilder().setMethod("dropgnn");
+    io.expresso.model.NetworkSpec dropGnn = io.expresso.model.ModelSpec.parse("dropgnn");
+    io.expresso.model.NetworkSpec gin = io.expresso.model.ModelSpec.parse("gin");
+    assertThat(GnnPairEvaluator.settings(t.build(), dropGnn).threshold()).isEqualTo(new ThresholdRule.Given(5, 0.05));
+    assertThat(GnnPairEvaluator.settings(t.build(), gin).threshold()).isEqualTo(new ThresholdRule.Rpc(0.05));
+    t.setRpc(RpcSettings.newBuilder().setThresholdMode("rpc").setAlpha(0.01));
+    assertThat(GnnPairEvaluator.settings(t.build(), dropGnn).threshold()).isEqualTo(new ThresholdRule.Rpc(0.01));
+    t.setRpc(RpcSettings.newBuilder().setThresholdMode("12.5"));
+    assertThat(GnnPairEvaluator.settings(t.build(), gin).threshold()).isEqualTo(new ThresholdRule.Given(12.5, 0.05));
+    t.setRpc(RpcSettings.newBuilder().setThresholdMode("-1"));
+    assertThatThrownBy(() -> GnnPairEvaluator.settings(t.build(), gin)).hasMessageContaining("positive number");
   }
 
   @Test

@@ -91,6 +91,6 @@ class TrainingPartsTest {
     assertThat(t.lossThreshold()).isEqualTo(0.2);
     assertThatThrownBy(() -> t.withBatchSize(5)).hasMessageContaining("batch size must be even");
     assertThatThrownBy(() -> t.withQ(1)).hasMessageContaining("q must be at least 2");
-    assertThatThrownBy(() -> io.expresso.stats.ThresholdRule.of("bonferroni", 0.05)).hasMessageContaining("expected rpc or rapc");
+    assertThatThrownBy(() -> io.expresso.stats.ThresholdRule.of("bonferroni", 0.05)).hasMessageContaining("expected rpc, rapc or a T² value");
   }
 }
