@@ -26,9 +26,9 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak|dropgnn or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
-      [--expresso 'scripts/expresso'] [--expresso-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
+      [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300]
 
 --brec is a clone (a work tree) or a bare git directory of GraphPKU/BREC. --raw builds brec_v3.npy
@@ -98,6 +98,17 @@ def get_model(args, in_dim, out_dim, device):
     return _get_model(args, in_dim=3, out_dim=out_dim, device=device)
 """
 
+# DropGNN's test_BREC.py sets p = 2/(1 + n) from num_node.npy[id], n of pair id of the full file: on a
+# file of the chosen pairs alone, id k is the k-th chosen pair, so its row is looked up by the pair's own
+# index (BREC_PAIRS: the chosen pairs, in the file's order).
+DROPGNN_NUM_NODES = """
+_np_load = np.load
+def _load(path, *args, **kwargs):
+    out = _np_load(path, *args, **kwargs)
+    return out[BREC_PAIRS] if str(path).endswith("num_node.npy") else out
+np.load = _load
+"""
+
 # One row per BREC model: the flags are its test_BREC_search*.py's, word for word.
 REFERENCES = {
     "ppgn": Reference(
@@ -132,6 +143,13 @@ REFERENCES = {
         ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
          "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"], "--SEED={}", "brec_v3.npy", "ngnn-de",
         ids_from_file_start=True),
+    "dropgnn": Reference(
+        "DropGNN", "test_BREC.py", ".",
+        ["--hidden_units", "16", "--num_layers", "10", "--augmentation", "dropout", "--OUTPUT_DIM=16",
+         "--BATCH_SIZE=16", "--LEARNING_RATE=0.0001", "--WEIGHT_DECAY=1e-05", "--device=0", "--num_runs=100",
+         "--EPOCH=100"], "--SEED={}", "brec_v3.npy", "dropgnn", patch=DROPGNN_NUM_NODES,
+        note="num_node.npy (each pair's n for p = 2/(1 + n)) is read at the pairs' own indices, not at their places"
+             " in the file of the chosen pairs"),
     "gnn-ak": Reference(
         "GNNAsKernel", "test_BREC.py", ".", [], "--SEED={}", "brec_v3.npy", "gnn-ak",
         patch='cfg.device = "cpu"',
@@ -141,7 +159,8 @@ REFERENCES = {
 }
 # a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
-                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn"}
+                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn",
+                     "DropGNN": "dropgnn"}
 
 # Runs a test_BREC*.py unchanged but for what the pairs need. argv[1] the script, argv[2] JSON
 # {"parts": {name: [start, end)}, "samples": n, "patch": code or null}, the rest its own arguments.
@@ -289,6 +308,7 @@ for module in list(sys.modules.values()):  # PyG 1.x's Data subclasses: __inc__(
 ns["part_dict"].clear()
 ns["part_dict"].update({k: tuple(v) for k, v in cfg["parts"].items()})
 ns["SAMPLE_NUM"] = cfg["samples"]
+ns["BREC_PAIRS"] = cfg["pairs"]  # the chosen pairs' indices in the full file, in the compact file's order
 if cfg["patch"]:
     exec(cfg["patch"], ns)
 print("part_dict narrowed to", ns["part_dict"], "SAMPLE_NUM", ns["SAMPLE_NUM"], flush=True)
@@ -510,9 +530,9 @@ def run_reference(a, ref_row, env, ref, parts, seed, out_dir):
         return [os.path.join(h, d) for h in homes for d in os.listdir(h) if d.startswith("result_BREC")]
     for d in results():
         shutil.rmtree(d, ignore_errors=True)
-    cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "patch": ref_row.patch})
+    cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "pairs": a.chosen, "patch": ref_row.patch})
     rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, ref_row.script), cfg] + ref_row.flags
-                + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
+                + shlex.split(a.ref_args) + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
                 cwd=os.path.join(ref, ref_row.cwd))
     logs = sorted((os.path.join(r, f) for d in results() for r, _, fs in os.walk(d) for f in fs if f.startswith("log")),
                   key=os.path.getmtime)  # loguru rotates log.txt at 5 MB
@@ -594,6 +614,8 @@ def main():
     ap.add_argument("--pairs", default="0-159,260-299", help="ranges of BREC pair indices, e.g. 0-159,260-299")
     ap.add_argument("--expresso", default=os.path.join(here, "expresso"), help="the command that runs Expresso")
     ap.add_argument("--expresso-args", default="", help="more arguments for `expresso eval` (e.g. '--memory-budget 1g')")
+    ap.add_argument("--ref-args", default="", help="more arguments for the reference script, after its search flags"
+                    " (argparse keeps the last: e.g. '--EPOCH=10' beside --expresso-args '--epochs 10')")
     ap.add_argument("--pairs-at-once", type=int, default=1,
                     help="Expresso's pairs judged at once (default 1: each pair alone, as the reference's; 0: eval's"
                     " own default, one per two cores)")
