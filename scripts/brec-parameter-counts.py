@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn|gnn-ak ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn|gnn-ak ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -270,7 +270,17 @@ def gnn_ak(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn,
+def dropgnn(brec):
+    """DropGNN/test_BREC.py get_model with test_BREC_search.py's flags (DropGIN, --augmentation dropout,
+    10 layers x 16, 100 runs); n = 10 (a Basic pair's) sets only p, no parameter."""
+    flags = ["--hidden_units", "16", "--num_layers", "10", "--augmentation", "dropout", "--OUTPUT_DIM=16",
+             "--BATCH_SIZE=16", "--LEARNING_RATE=0.0001", "--WEIGHT_DECAY=1e-05", "--device=0", "--num_runs=100",
+             "--EPOCH=100"]
+    m = script_module(brec, "DropGNN", "test_BREC.py", flags)
+    return m.get_model(m.args, 10, 1, torch.device("cpu")), {}
+
+
+MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn,
           "gnn-ak": gnn_ak}
 
 
