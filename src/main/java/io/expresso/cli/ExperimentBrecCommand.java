@@ -86,6 +86,10 @@ final class ExperimentBrecCommand implements Callable<Integer> {
   @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: each model's own, BREC's)")
   int epochs;
 
+  @Option(names = "--threshold", paramLabel = "rpc|rapc|T2", description = "the T² threshold for every model: rpc,"
+      + " rapc or a given value such as 5 (default: each model's BREC script's, rpc for all but dropgnn's 5)")
+  String threshold;
+
   @Option(names = "--chunk", paramLabel = "P", defaultValue = "1",
       description = "pairs per chunk of the publishing order: each chunk is taken in turn by every seed and model"
           + " (default: ${DEFAULT-VALUE})")
@@ -195,6 +199,14 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     }
     UsageChecks.range(spec, "--chunk", chunk, 1, 100_000);
     UsageChecks.range(spec, "--epochs", epochs, 0, 100_000);
+    String thresholdMode = "";
+    if (threshold != null) {
+      try {
+        thresholdMode = io.expresso.stats.ThresholdRule.of(threshold, 0.05).id(); // refused here, not by every worker
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--threshold: " + e.getMessage());
+      }
+    }
     List<String> methods = new ArrayList<>();
     List<TorchScriptSpec> modules = new ArrayList<>();
     for (String m : models) {
@@ -226,9 +238,10 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     }
     String id = experiment != null ? experiment : "brec-leaderboard-" + System.currentTimeMillis();
     TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs).build();
-    // the defaults of publish brec: q 32, alpha 0.05, each model's BREC threshold (threshold_mode empty: RPC's 72.34,
-    // DropGNN's given 5), BREC's T² scaling
-    RpcSettings rpc = RpcSettings.newBuilder().setQ(32).setAlpha(0.05).setConvention("brec").build();
+    // the defaults of publish brec: q 32, alpha 0.05, each model's BREC threshold unless --threshold (threshold_mode
+    // empty: RPC's 72.34, DropGNN's given 5), BREC's T² scaling
+    RpcSettings rpc = RpcSettings.newBuilder().setQ(32).setAlpha(0.05).setThresholdMode(thresholdMode).setConvention("brec")
+        .build();
     return new Plan(id, List.copyOf(methods), List.copyOf(modules), suite, s, chunk, training, rpc);
   }
 

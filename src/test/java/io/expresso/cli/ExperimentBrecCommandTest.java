@@ -136,5 +136,8 @@ class ExperimentBrecCommandTest {
         "--chunk", "0")).isEqualTo(2);
     assertThat(Main.execute("experiment", "brec", "--suite", suite)).isEqualTo(2);
     assertThat(console.err()).contains("give either --bootstrap B or --embedded");
+    assertThat(Main.execute("experiment", "brec", "--bootstrap", CLUSTER.bootstrap(), "--suite", suite,
+        "--threshold", "zero")).isEqualTo(2);
+    assertThat(console.err()).contains("--threshold: unknown threshold 'zero' (expected rpc, rapc or a T² value such as 5)");
   }
 }
