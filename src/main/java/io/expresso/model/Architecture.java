@@ -34,7 +34,9 @@ public enum Architecture {
   /** I²-GNN: per root and neighbour, the k-hop subgraph labelled by distances to both (BREC's setting of the count regressor's network). */
   I2GNN("i2gnn", true),
   /** GNN-AK+: an inner GINE on every vertex's k-hop ego-net; centroid, subgraph and context encodings per layer. */
-  GNN_AK("gnn-ak", true);
+  GNN_AK("gnn-ak", true),
+  /** Graphormer: a transformer over the vertices and a graph token, attention biased by shortest-path distances. */
+  GRAPHORMER("graphormer", true);
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -85,6 +87,7 @@ public enum Architecture {
       case KP_GNN -> new KpGnnBlock(spec);
       case I2GNN -> new I2GnnBlock(spec);
       case GNN_AK -> new GnnAkBlock(spec);
+      case GRAPHORMER -> new GraphormerBlock(spec);
     };
   }
 

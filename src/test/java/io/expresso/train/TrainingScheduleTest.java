@@ -38,6 +38,7 @@ class TrainingScheduleTest {
       // its --factor (0.5) and --patience (5) arguments are parsed but never passed to the scheduler
       "KP_GNN, KP-GNN/test_BREC.py:428",
       "GNN_AK, GNNAsKernel/test_BREC.py:199",
+      "GRAPHORMER, Graphormer/graphormer/test_BREC.py:204",
   })
   void theDefaultScheduleIsTheOneTheBrecScriptBuilds(Architecture a, String script) {
     PlateauSchedule.Settings s = TrainingSettings.defaults(a).schedule();
@@ -52,7 +53,7 @@ class TrainingScheduleTest {
   void everyArchitectureIsCoveredAbove() {
     Set<Architecture> covered = EnumSet.of(Architecture.PPGN, Architecture.GIN, Architecture.NGNN_DE, Architecture.NGNN, Architecture.GSN,
         Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.SSWL_P, Architecture.I2GNN, Architecture.KP_GNN,
-        Architecture.GNN_AK);
+        Architecture.GNN_AK, Architecture.GRAPHORMER);
     assertThat(covered).containsExactlyInAnyOrder(Architecture.values());
   }
 
