@@ -127,10 +127,10 @@ class GraphormerTest {
     // the real path: siamese training (attention dropout on), then T² on the pair and on its reliability check
     ModelSpec spec = ModelSpec.parse("graphormer:layers=2,hidden=16");
     EvaluationSettings s = EvaluationSettings.defaults(spec);
-    s = s.withTraining(s.training().withEpochs(4).withLearningRate(1e-3f));
+    s = s.withTraining(s.training().withEpochs(2).withLearningRate(1e-3f));
     PairEvaluation e = PairEvaluator.evaluate(new GraphPair(0, "Basic", Constructions.decalin(),
         Constructions.bicyclopentyl(), null), spec, s, 1L, Device.cpu());
-    assertThat(e.training().epochs()).isEqualTo(4);
+    assertThat(e.training().epochs()).isEqualTo(2);
     assertThat(e.distinguished()).as("T²=%s", e.judgement().t2Test()).isTrue();
     assertThat(e.reliable()).as("reliability T²=%s", e.judgement().t2Reliability()).isTrue();
   }
