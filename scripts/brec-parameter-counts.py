@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn|gnn-ak ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn|gnn-ak|graphormer ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -280,8 +280,64 @@ def dropgnn(brec):
     return m.get_model(m.args, 10, 1, torch.device("cpu")), {}
 
 
+class LightningStandIn(types.ModuleType):
+    """pytorch_lightning for building BREC's Graphormer: LightningModule as a plain nn.Module (its
+    save_hyperparameters a no-op), LightningDataModule an empty base; nothing else is called."""
+
+    def __init__(self):
+        super().__init__("pytorch_lightning")
+        self.__spec__ = importlib.machinery.ModuleSpec("pytorch_lightning", None)
+
+        class LightningModule(torch.nn.Module):
+            def save_hyperparameters(self, *args, **kwargs):
+                pass
+
+        class LightningDataModule:
+            pass
+
+        self.LightningModule = LightningModule
+        self.LightningDataModule = LightningDataModule
+
+
+# What BREC's Graphormer reads over the 320 pairs its part_dict runs (0-109, 160-319; counted from
+# the graphs): vertex degrees and shortest-path distances. Its collator adds 1 to every index
+# (0 pads), the Floyd-Warshall marks unreachable pairs 510.
+GRAPHORMER_DEGREES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 17, 18]
+GRAPHORMER_DISTANCES = list(range(22)) + [510]
+
+
+def graphormer(brec):
+    """Graphormer/graphormer/test_BREC.py get_model with test_BREC_search.py's flags: --ffn_dim 80
+    --hidden_dim 80 --num_heads 8 --dropout_rate 0.0 --intput_dropout_rate 0.0 --n_layers 12
+    --edge_type none (attention_dropout_rate 0.1 and the rest argparse defaults).
+    Unreachable: atom rows but row 3 (x = 1, +1 by convert_to_single_emb, +1 by the collator), edge
+    rows but 0 (no edge; the padding row, never trained) and 1 (an edge), degree rows but degree + 1
+    (both tables read in_degree), spatial rows but distance + 1."""
+    enter(brec, os.path.join("Graphormer", "graphormer"))
+    sys.modules["pytorch_lightning"] = LightningStandIn()
+    pyx = types.ModuleType("pyximport")  # wrapper.py installs it on import: nothing to compile here
+    pyx.install = lambda *args, **kwargs: None
+    sys.modules["pyximport"] = pyx
+    stub_absent("ogb", "ogb.lsc", "ogb.graphproppred", "ogb.lsc.pcqm4m_pyg", "algos")
+    for name in ("model", "data", "wrapper", "collator", "lr"):
+        sys.modules.pop(name, None)
+    model_module = importlib.import_module("model")
+    model = model_module.Graphormer(
+        n_layers=12, num_heads=8, hidden_dim=80, dropout_rate=0.0, intput_dropout_rate=0.0, weight_decay=0.01,
+        ffn_dim=80, dataset_name="BREC", warmup_updates=60000, tot_updates=1000000, peak_lr=2e-4, end_lr=1e-9,
+        edge_type="none", multi_hop_max_dist=5, attention_dropout_rate=0.1, flag=False)
+    read = {"atom_encoder.weight": 1, "edge_encoder.weight": 2,
+            "in_degree_encoder.weight": len(GRAPHORMER_DEGREES), "out_degree_encoder.weight": len(GRAPHORMER_DEGREES),
+            "spatial_pos_encoder.weight": len(GRAPHORMER_DISTANCES)}
+    unreachable = {}
+    for name, p in model.named_parameters():
+        if name in read:
+            unreachable[name] = (p.shape[0] - read[name]) * p.shape[1]
+    return model, unreachable
+
+
 MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn,
-          "gnn-ak": gnn_ak}
+          "gnn-ak": gnn_ak, "graphormer": graphormer}
 
 
 def main():

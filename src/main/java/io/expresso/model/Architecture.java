@@ -36,7 +36,9 @@ public enum Architecture {
   /** GNN-AK+: an inner GINE on every vertex's k-hop ego-net; centroid, subgraph and context encodings per layer. */
   GNN_AK("gnn-ak", true),
   /** DropGNN: a GIN over 100 copies of the graph, in each a vertex dropped at random with p = 2/(1 + n) (BREC's). */
-  DROP_GNN("dropgnn", false);
+  DROP_GNN("dropgnn", false),
+  /** Graphormer: a transformer over the vertices and a graph token, attention biased by shortest-path distances. */
+  GRAPHORMER("graphormer", true);
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -88,6 +90,7 @@ public enum Architecture {
       case I2GNN -> new I2GnnBlock(spec);
       case GNN_AK -> new GnnAkBlock(spec);
       case DROP_GNN -> new DropGnnBlock(spec);
+      case GRAPHORMER -> new GraphormerBlock(spec);
     };
   }
 

@@ -54,6 +54,12 @@ public record BrecConstruction(long trainable, long unreachable, String differen
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
           + " count); layer 0's unused transform_before_conv is not built");
+      case GRAPHORMER -> new BrecConstruction(938_976, 464_192, "degree tables of 32 rows (degrees 0-31, higher ones"
+          + " share the last) and a spatial table of 31 distances plus unreachable, where BREC's 512-row tables are read"
+          + " at the 16 degrees and 22 distances (plus unreachable) of the 320 pairs its part_dict runs (2,632 more:"
+          + " Expresso runs all 400, degrees to 30); the edge encoder's padding row, read for non-adjacent pairs, is kept"
+          + " at its random start as BREC's padding_idx keeps it, frozen and so not counted (8 fewer); heads 8, FFN"
+          + " width = hidden and attention dropout 0.1 are fixed, BREC's values");
     };
   }
 }

@@ -70,7 +70,8 @@ public record ModelSpec(
   /** The keys {@code a} takes, in the order of the text form. */
   public static List<String> keys(Architecture a) {
     return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k))
-        .filter(k -> !NO_PE.contains(a) || !k.equals("pe")).toList();
+        .filter(k -> !NO_PE.contains(a) || !k.equals("pe"))
+        .filter(k -> a != Architecture.GRAPHORMER || !List.of("pe", "radius", "bn-momentum").contains(k)).toList();
   }
 
   public ModelSpec {
@@ -97,6 +98,19 @@ public record ModelSpec(
     }
     if (learnEps && architecture != Architecture.GIN) {
       throw new IllegalArgumentException("model spec: learn-eps is a gin option, not " + architecture.cliName());
+    }
+    if (pe > 0 && architecture == Architecture.GRAPHORMER) {
+      throw new IllegalArgumentException("model spec: pe is not a graphormer option (its vertices see their degrees,"
+          + " its attention their distances)");
+    }
+    if (architecture == Architecture.GRAPHORMER) {
+      // unused (no subgraphs, no batch norms): held at one value so that the text form, which omits them, parses back equal
+      radius = 1;
+      bnMomentum = 0.9f;
+    }
+    if (architecture == Architecture.GRAPHORMER && hidden % GraphormerBlock.HEADS != 0) {
+      throw new IllegalArgumentException("model spec: hidden must be a multiple of graphormer's "
+          + GraphormerBlock.HEADS + " heads, got " + hidden);
     }
     check("node-labels", nodeLabels, 0, 4096);
     if (nodeLabels > 0 && architecture != Architecture.GIN) {
@@ -146,6 +160,8 @@ public record ModelSpec(
       case GNN_AK -> new ModelSpec(a, 4, 32, 16, 6, 0.9f);
       // DropGNN/test_BREC_search.py: --num_layers 10 --hidden_units 16 --OUTPUT_DIM=16 (BatchNorm1d's default momentum)
       case DROP_GNN -> new ModelSpec(a, 10, 16, 16, 1, 0.9f);
+      // Graphormer/graphormer/test_BREC_search.py: --n_layers 12 --hidden_dim 80 (radius and bn-momentum unused)
+      case GRAPHORMER -> new ModelSpec(a, 12, 80, 16, 1, 0.9f);
     };
   }
 
@@ -182,6 +198,10 @@ public record ModelSpec(
       }
       String key = kv.substring(0, eq).trim().toLowerCase(Locale.ROOT);
       String value = kv.substring(eq + 1).trim();
+      if (a == Architecture.GRAPHORMER && (key.equals("radius") || key.equals("bn-momentum"))) {
+        throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a graphormer option (no"
+            + " subgraphs, no batch norms)");
+      }
       try {
         switch (key) {
           case "layers" -> layers = Integer.parseInt(value);
@@ -255,7 +275,7 @@ public record ModelSpec(
   @Override
   public String toText() {
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
-        + ",radius=" + radius + ",bn-momentum=" + bnMomentum
+        + (architecture == Architecture.GRAPHORMER ? "" : ",radius=" + radius + ",bn-momentum=" + bnMomentum)
         // only when set, so the text of every spec without them (results files, checkpoints) is unchanged
         + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "")
         + (learnEps ? ",learn-eps=true" : "") + (nodeLabels > 0 ? ",node-labels=" + nodeLabels : "");

@@ -64,6 +64,9 @@ public record TrainingSettings(
       case GNN_AK -> new TrainingSettings(32, 10, 32, 1e-4f, 1e-5f, 0.1, s);
       // DropGNN/test_BREC_search.py: --BATCH_SIZE=16 --LEARNING_RATE=0.0001 --WEIGHT_DECAY=1e-05 --EPOCH=100, LOSS_THRESHOLD 0.00
       case DROP_GNN -> new TrainingSettings(32, 100, 16, 1e-4f, 1e-5f, 0.0, s);
+      // Graphormer/graphormer/test_BREC_search.py: --EPOCH=100 --LEARNING_RATE 2e-5 --WEIGHT_DECAY 0.0 --BATCH_SIZE 16;
+      // test_BREC.py's LOSS_THRESHOLD 0.0 (the cosine loss never falls below it: all 100 epochs run)
+      case GRAPHORMER -> new TrainingSettings(32, 100, 16, 2e-5f, 0f, 0.0, s);
     };
   }
 

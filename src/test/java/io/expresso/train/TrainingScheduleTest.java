@@ -39,6 +39,7 @@ class TrainingScheduleTest {
       "KP_GNN, KP-GNN/test_BREC.py:428",
       "GNN_AK, GNNAsKernel/test_BREC.py:199",
       "DROP_GNN, DropGNN/test_BREC.py:451",
+      "GRAPHORMER, Graphormer/graphormer/test_BREC.py:204",
   })
   void theDefaultScheduleIsTheOneTheBrecScriptBuilds(Architecture a, String script) {
     PlateauSchedule.Settings s = TrainingSettings.defaults(a).schedule();
@@ -53,7 +54,7 @@ class TrainingScheduleTest {
   void everyArchitectureIsCoveredAbove() {
     Set<Architecture> covered = EnumSet.of(Architecture.PPGN, Architecture.GIN, Architecture.NGNN_DE, Architecture.NGNN, Architecture.GSN,
         Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.SSWL_P, Architecture.I2GNN, Architecture.KP_GNN,
-        Architecture.GNN_AK, Architecture.DROP_GNN);
+        Architecture.GNN_AK, Architecture.DROP_GNN, Architecture.GRAPHORMER);
     assertThat(covered).containsExactlyInAnyOrder(Architecture.values());
   }
 
