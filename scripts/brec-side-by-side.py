@@ -149,7 +149,7 @@ REFERENCES = {
          "--BATCH_SIZE=16", "--LEARNING_RATE=0.0001", "--WEIGHT_DECAY=1e-05", "--device=0", "--num_runs=100",
          "--EPOCH=100"], "--SEED={}", "brec_v3.npy", "dropgnn", patch=DROPGNN_NUM_NODES,
         note="num_node.npy (each pair's n for p = 2/(1 + n)) is read at the pairs' own indices, not at their places"
-             " in the file of the chosen pairs"),
+             " in the file of the chosen pairs", ids_from_file_start=True),
     "gnn-ak": Reference(
         "GNNAsKernel", "test_BREC.py", ".", [], "--SEED={}", "brec_v3.npy", "gnn-ak",
         patch='cfg.device = "cpu"',
@@ -748,7 +748,7 @@ def main():
         rows, lines = summary(rounds)
     at_once = f"--pairs-at-once {a.pairs_at_once} " if a.pairs_at_once > 0 else ""
     command = f"eval --model {ref_row.expresso} --device {a.device} --seed {a.seed} {at_once}{a.expresso_args}".strip()
-    script = " ".join([os.path.join(ref_row.directory, ref_row.script)] + ref_row.flags
+    script = " ".join([os.path.join(ref_row.directory, ref_row.script)] + ref_row.flags + shlex.split(a.ref_args)
                       + [ref_row.seed_flag.format(a.ref_seed)])
     report = [f"Expresso `{command}` (E) beside BREC's `{script}` (R), `{os.path.basename(brec_file)}`", ""] + lines + [""]
     report.append("verdicts agree on every common pair" if not differ else
