@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|i2gnn|gnn-ak|graphormer ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -62,7 +62,7 @@ def enter(brec, directory):
     path = os.path.join(brec, directory)
     for name in list(sys.modules):
         if name.split(".")[0] in ("layers", "models", "utils", "kernel", "modules", "conv", "models_graph_classification",
-                                  "core"):
+                                  "core", "src"):
             del sys.modules[name]
     sys.path.insert(0, path)
     return path
@@ -214,6 +214,44 @@ def committed_in_dim(brec):
         print(f"committed in_dim=1: {first} on ego_nets_plus's 5x3 input fails: {e}")
 
 
+class OgbBondEncoder(torch.nn.Module):
+    """Where ogb is not installed: ogb's BondEncoder as ogb 1.3 builds it, one Embedding(rows, dim)
+    per bond feature of get_bond_feature_dims() (type 5, stereo 6, conjugated 2), each Xavier-uniform.
+    Its forward is not needed: no BREC input carries edge features."""
+
+    def __init__(self, emb_dim):
+        super().__init__()
+        self.bond_embedding_list = torch.nn.ModuleList(torch.nn.Embedding(rows, emb_dim) for rows in (5, 6, 2))
+        for e in self.bond_embedding_list:
+            torch.nn.init.xavier_uniform_(e.weight.data)
+
+    def forward(self, edge_attr):
+        raise RuntimeError("OgbBondEncoder stand-in: no edge features in BREC")
+
+
+def sswl_p(brec):
+    """SWL/test_BREC.py get_model with test_BREC_search.py's flags: --model=SSWL_P --max_dis=8
+    --num_layer=8 --dim_embed=64 (GNN: Embedding(9, 64), 8 Agg(["uL", "vL", "vv"]) layers, the pooling
+    Agg(["uG"], gin=False), Pool). Unreachable: the 16 BondEncoders (Bond adds them only to edge
+    features, which BREC's graphs have none of) and the pooling layer's eps (gin=False never reads it)."""
+    flags = ["--model=SSWL_P", "--max_dis=8", "--num_layer=8", "--dim_embed=64", "--BATCH_SIZE=8",
+             "--LEARNING_RATE=1e-5", "--WEIGHT_DECAY=1e-5", "--SEED=100"]
+    stub_absent("torch_scatter")
+    try:
+        importlib.import_module("ogb.graphproppred.mol_encoder")
+    except ImportError:
+        for name in ("ogb", "ogb.graphproppred"):
+            sys.modules[name] = Absent(name)
+        encoders = sys.modules["ogb.graphproppred.mol_encoder"] = Absent("ogb.graphproppred.mol_encoder")
+        encoders.BondEncoder = OgbBondEncoder
+    m = script_module(brec, "SWL", "test_BREC.py", flags)
+    model = m.get_model(m.args, torch.device("cpu"))
+    last = f"A{m.args.num_layer}."
+    unreachable = {name: p.numel() for name, p in model.named_parameters()
+                   if ".enc." in name or name.startswith(last + "eps.")}
+    return model, unreachable
+
+
 def i2gnn(brec):
     """I2GNN/test_BREC_no4v_60cfi.py get_model with test_BREC_search.py's flags:
     --h=8 --node_label=spd --layers=5 (count_models.I2GNN: 5 GatedGraphConv(32, 1) with BN, Embedding(50, 32)
@@ -336,7 +374,8 @@ def graphormer(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "i2gnn": i2gnn,
+MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "sswl-p": sswl_p,
+          "i2gnn": i2gnn,
           "gnn-ak": gnn_ak, "graphormer": graphormer}
 
 

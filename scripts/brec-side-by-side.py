@@ -26,7 +26,7 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak|dropgnn or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak|dropgnn|sswl-p or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300]
@@ -109,6 +109,39 @@ def _load(path, *args, **kwargs):
 np.load = _load
 """
 
+# SWL's subgraph transform turns an unreachable pair's distance (Floyd-Warshall's inf) into INT64_MIN,
+# which its Atom's Embedding(max_dis + 1) lookup refuses: its first forward on a disconnected graph
+# (BREC pairs 6, 17, 24, 52, 186, 187, 203, 265, 278, 297) fails. As Expresso's sswl-p settles it, an
+# unreachable pair reads a row of its own, max_dis + 1 (the table one row longer; distances as before).
+SWL_UNREACHABLE_ROW = """
+import sys as _sys
+_swl_model = _sys.modules["src.model"]
+class _AtomWithUnreachableRow(_swl_model.Atom):
+    def __init__(self, dim, max_dis, encode=True):
+        super().__init__(dim, max_dis, encode)
+        self.embed_d = torch.nn.Embedding(max_dis + 2, dim)
+    def forward(self, batch):
+        x = self.embed_v(batch.x[:, None]) if self.encode else 0
+        d = torch.clamp(batch.d, None, self.max_dis)
+        d = torch.where(batch.d < 0, torch.full_like(d, self.max_dis + 1), d)
+        batch.x = x + self.embed_d(d)
+        del batch.d
+        return batch
+_swl_model.Atom = _AtomWithUnreachableRow
+# PyG 1.x, which SWL was written for, gave None for data[key] of an attribute set to None (SWL's
+# attrs_uL/attrs_vL without edge features); PyG 2 does not store such an attribute and raises KeyError
+from torch_geometric.data import Data as _Data
+_data_getitem = _Data.__getitem__
+def _getitem_or_none(self, key):
+    try:
+        return _data_getitem(self, key)
+    except KeyError:
+        if isinstance(key, str) and key.startswith("attrs_"):
+            return None
+        raise
+_Data.__getitem__ = _getitem_or_none
+"""
+
 # One row per BREC model: the flags are its test_BREC_search*.py's, word for word.
 REFERENCES = {
     "ppgn": Reference(
@@ -156,11 +189,19 @@ REFERENCES = {
         note="its search script passes only --SEED; its settings are train/configs/BREC.yaml's, which its __main__"
              " block reads; the model is moved to cfg.device, 1 (cuda:1) as committed, which a machine without a"
              " second GPU lacks: the CPU here (on a GPU the script's own data device, cuda:1, needs the same mend)"),
+    "sswl-p": Reference(
+        "SWL", "test_BREC.py", ".",
+        ["--model=SSWL_P", "--max_dis=8", "--num_layer=8", "--dim_embed=64", "--BATCH_SIZE=8",
+         "--LEARNING_RATE=1e-5", "--WEIGHT_DECAY=1e-5", "--device=2"], "--SEED={}", "brec_v3_3wl.npy", "sswl-p",
+        patch=SWL_UNREACHABLE_ROW, ids_from_file_start=True,
+        note="test_BREC.py with an unreachable pair's own distance row, as Expresso's (the committed code fails on"
+             " disconnected graphs); BREC's SWL runs its 3-WL file's 270 pairs (Basic, 60-109, Extension, CFI"
+             " 260-319), the pairs here are taken by their brec_v3.npy index"),
 }
 # a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
                      "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn",
-                     "DropGNN": "dropgnn"}
+                     "DropGNN": "dropgnn", "SWL": "sswl-p"}
 
 # Runs a test_BREC*.py unchanged but for what the pairs need. argv[1] the script, argv[2] JSON
 # {"parts": {name: [start, end)}, "samples": n, "patch": code or null}, the rest its own arguments.
@@ -262,10 +303,24 @@ def yacs_fill(m):
     config.CfgNode = m.CfgNode = CfgNode
     m.config = config
 
+def bond_encoder_fill(m):
+    # ogb 1.3's BondEncoder: one Embedding per bond feature (type 5, stereo 6, conjugated 2), Xavier-uniform,
+    # built so that the model's parameters and random draws are ogb's; BREC's graphs carry no bond features
+    class BondEncoder(torch.nn.Module):
+        def __init__(self, emb_dim):
+            super().__init__()
+            self.bond_embedding_list = torch.nn.ModuleList(torch.nn.Embedding(r, emb_dim) for r in (5, 6, 2))
+            for e in self.bond_embedding_list:
+                torch.nn.init.xavier_uniform_(e.weight.data)
+        def forward(self, edge_attr):
+            raise RuntimeError("BondEncoder stand-in: BREC's graphs carry no bond features")
+    m.BondEncoder = BondEncoder
+
 used = []
 for name, fill, what in (("torch_scatter", scatter_fill, "stand-in on PyTorch"),
                         ("torch_sparse", sparse_fill, "stand-in on PyTorch"),
-                        ("yacs", yacs_fill, "stand-in: a CfgNode of a few lines")):
+                        ("yacs", yacs_fill, "stand-in: a CfgNode of a few lines"),
+                        ("ogb.graphproppred.mol_encoder", bond_encoder_fill, "stand-in: ogb's BondEncoder shapes")):
     if stand_in(name, fill):
         used.append(f"{name} ({what})")
 for name in ("ogb", "ogb.graphproppred", "ogb.graphproppred.mol_encoder", "ogb.utils", "ogb.utils.features",
