@@ -41,9 +41,9 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " holds (brec_v3_s4: Basic, Regular, Extension, 273 slots) as BREC's one_hot_unique does over the whole"
           + " dataset it loads, plus one overflow slot per count column (768 parameters) for a count that dataset never"
           + " holds, which only the pairs BREC's GSN never runs carry (CFI, 4-vertex condition, distance regular)");
-      case GNN_AK -> new BrecConstruction(1_214_076, 1_139_332, "the issue's 93,468 (its 1,214,076 less the embedding"
-          + " rows no input indexes) still holds 18,724 parameters BREC builds and its forward never calls, not built"
-          + " here: traditional_gnns (8,708: mini_layers > 0 skips them), vn_aggregators (8,704: vn False), the batch"
+      case GNN_AK -> new BrecConstruction(1_214_076, 1_139_332, "none in the network; BREC's 1,214,076 less the"
+          + " embedding rows no input indexes is 93,468, of which 18,724 are modules BREC builds and its forward never"
+          + " calls, not built here: traditional_gnns (8,708: mini_layers > 0 skips them), vn_aggregators (8,704: vn False), the batch"
           + " norms of MLPs whose last layer has no activation (1,312: each GINE MLP's second, each output_encoder's,"
           + " each out_encoder's, output_decoder's last); GNN-AK's radius is capped at 18 by its 20-row hop embedding");
       case DROP_GNN -> new BrecConstruction(8_592, 0, "each copy's edges are offset by the batch's vertex count, where"
