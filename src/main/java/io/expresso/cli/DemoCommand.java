@@ -34,6 +34,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -125,36 +127,42 @@ final class DemoCommand implements Callable<Integer> {
       System.err.printf(Locale.ROOT, "demo: broker ready at %s; starting a worker on %s%n", broker.bootstrap(), ds);
       List<Result> results;
       RobustnessReport robustnessReport = null;
+      FutureTask<RobustnessReport> robustnessStage = null;
       ResultSummary.DuplicateRecords duplicates;
       boolean complete;
       try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
            Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
            Publisher publisher = new Publisher(clients)) {
+        // as a fleet that is already serving: tasks published now start at once instead of waiting for the join
+        if (!worker.awaitJoined(Duration.ofSeconds(30))) {
+          System.err.println("demo: the worker has not joined the share group within 30 s; publishing anyway");
+        }
         try (ResultsCommand.Progress progress = new ResultsCommand.Progress(aggregator, total)) {
           aggregator.addListener(r -> progress.tick()).start();
-          for (PairTask t : pairTasks) {
-            publisher.send(t.getHeader().getTaskId(), t);
-          }
+          // the tiny tasks first: their publish-to-finish then measures the hand-off, not the GNN
+          // trainings queued ahead of them
           for (int i = 0; i < synthetic; i++) {
             publisher.send(EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, workMs));
           }
+          for (PairTask t : pairTasks) {
+            publisher.send(t.getHeader().getTaskId(), t);
+          }
           publisher.flush();
-          System.err.printf(Locale.ROOT, "demo: published %d tasks (built-in suite, %d pairs x 1-wl, 3-wl; %s on %d pairs;"
-              + " %d synthetic)%n", total, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns), gnnSuite.size(),
-              synthetic);
+          System.err.printf(Locale.ROOT, "demo: published %d tasks (%d synthetic; built-in suite, %d pairs x 1-wl, 3-wl;"
+              + " %s on %d pairs)%n", total, synthetic, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns),
+              gnnSuite.size());
+          // the robustness stage runs beside the suite: between its waves (train, retrain heads,
+          // attack) the devices would otherwise idle
+          robustnessStage = robustness.equals("off") ? null : startRobustness(clients);
           complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         }
         results = aggregator.results();
         duplicates = new ResultSummary.DuplicateRecords(aggregator.duplicateRecords(), aggregator.supersededSeen());
-        if (!robustness.equals("off")) {
-          RobustnessExperiment exp = new RobustnessExperiment(
-              EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
-              List.of("i2gnn"), List.of(Pattern.TRIANGLE), true);
-          System.err.printf(Locale.ROOT, "demo: robustness stage (scale %s): %d train, %d head-retrain, %d attack tasks%n",
-              robustness, exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
-          try (KafkaExecutor ex = new KafkaExecutor(clients,
-              exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
-            robustnessReport = exp.run(ex, line -> System.err.println("demo: robustness: " + line));
+        if (robustnessStage != null) {
+          try {
+            robustnessReport = robustnessStage.get();
+          } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
           }
         }
       }
@@ -183,6 +191,24 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /** The robustness study at the demo's scale, on a thread of its own through the same broker and worker. */
+  private FutureTask<RobustnessReport> startRobustness(KafkaClients clients) {
+    RobustnessExperiment exp = new RobustnessExperiment(
+        EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
+        List.of("i2gnn"), List.of(Pattern.TRIANGLE), true);
+    System.err.printf(Locale.ROOT, "demo: robustness stage (scale %s): %d train, %d head-retrain, %d attack tasks%n",
+        robustness, exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
+    FutureTask<RobustnessReport> stage = new FutureTask<>(() -> {
+      try (KafkaExecutor ex = new KafkaExecutor(clients, exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
+        return exp.run(ex, line -> System.err.println("demo: robustness: " + line));
+      }
+    });
+    Thread t = new Thread(stage, "demo-robustness");
+    t.setDaemon(true);
+    t.start();
+    return stage;
   }
 
   /** The first {@code k} pairs of every category. */

@@ -283,8 +283,9 @@ class StreamingIntegrationTest {
       Thread.sleep(1000); // any late duplicate would be visible by now
       assertThat(a.uniqueCount()).isEqualTo(300);
       Map<String, Integer> twice = committedMoreThanOnce(broker.bootstrap(), "kill");
-      assertThat(twice.size()).as("tasks run twice: at most the one the killed worker held (one device, one task)")
-          .isLessThanOrEqualTo(1);
+      // at most what the killed worker held: one acquisition of its one device, 1 s of 20 ms tasks
+      // rounded down to a power of two (AcquireSize); only those whose results it produced run twice
+      assertThat(twice.size()).as("tasks run twice: at most the batch the killed worker held").isLessThanOrEqualTo(32);
       assertThat(a.duplicatesSeen()).as("the reader saw each extra result and counted it once")
           .isEqualTo(twice.values().stream().mapToInt(n -> n - 1).sum());
       assertThat(countBy(a, "survivor")).isPositive();

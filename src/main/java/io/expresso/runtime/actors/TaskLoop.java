@@ -59,11 +59,15 @@ final class TaskLoop {
   static final Duration CANCEL_GRACE = Duration.ofSeconds(30);
 
   /**
-   * How long an idle slot's poll waits for a task. One long poll, not many short ones: every poll
-   * that finds nothing sends a fetch, and fetches sent while others are under way acquire records
-   * the client buffers out of reach while a renewal is pending (their locks run out unseen).
+   * How long an idle slot's poll waits for a task before it looks whether the worker is stopping
+   * (a stop waits at most this long for an idle slot). An idle slot holds nothing, so no renewal is
+   * pending that a fetch could get in the way of; a fetch still under way when the poll returns
+   * delivers to the next poll.
    */
-  static final Duration IDLE_POLL = Duration.ofSeconds(2);
+  static final Duration IDLE_POLL = Duration.ofMillis(250);
+
+  /** A slot whose polls found no task for this long saw the queue drained (it forgets what tasks took). */
+  static final Duration DRAINED_AFTER = Duration.ofSeconds(2);
 
   /** An idle slot's poll of its current consumer while a larger one joins: short, to look at the joining one often. */
   static final Duration JOINING_POLL = Duration.ofMillis(100);
@@ -96,6 +100,7 @@ final class TaskLoop {
   private final ActorRef<DevicePool.Command> pool;
   private final TaskObserver observer;
   private final List<Thread> threads = new ArrayList<>();
+  private final List<Slot> slots = new ArrayList<>();
   private final AtomicReference<Duration> stopGrace = new AtomicReference<>();
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
   private volatile long stopDeadline;
@@ -111,6 +116,7 @@ final class TaskLoop {
     producer = new KafkaProducer<>(producerConfig(), new StringSerializer(), new ByteArraySerializer());
     for (int i = 0; i < settings.slots(); i++) {
       Slot slot = new Slot(i);
+      slots.add(slot);
       Thread t = new Thread(slot::run, "expresso-tasks-" + settings.workerId() + "-" + i);
       threads.add(t);
       t.start();
@@ -143,6 +149,24 @@ final class TaskLoop {
     return stopped;
   }
 
+  /**
+   * Waits until every slot's consumer has had its first assignment from the group (a new member
+   * gets one at a heartbeat's answer, not at once): tasks published after that start without
+   * waiting for the join.
+   *
+   * @return whether every slot joined within {@code timeout}
+   */
+  boolean awaitJoined(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!slots.stream().allMatch(s -> s.joined)) {
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
   private boolean stopping() {
     return stopGrace.get() != null;
   }
@@ -159,13 +183,15 @@ final class TaskLoop {
     private int joiningCount;
     /** Since when this slot's polls found no task (nanoTime), or -1 after one that found some. */
     private long emptySince = -1;
-    /** When the queue was last found empty for {@link #IDLE_POLL} (nanoTime): durations before it are forgotten. */
+    /** When the queue was last found empty for {@link #DRAINED_AFTER} (nanoTime): durations before it are forgotten. */
     private long drainedAt = System.nanoTime();
     /** The group's acquisition lock, as the broker last said. */
     private Duration lock = DEFAULT_LOCK;
     private long lastRenew;
     private boolean cancelled;
     private boolean fullSaid;
+    /** Whether the slot's consumer has had an assignment (its member reconciled one: Kafka's rebalance-total). */
+    private volatile boolean joined;
 
     Slot(int index) {
       this.index = index;
@@ -250,7 +276,7 @@ final class TaskLoop {
      * An idle slot's poll, with the count the recent tasks call for. A smaller count takes a new
      * consumer at once (long tasks must not wait in a batch); a larger one joins the group beside
      * the current consumer, which serves until the new one returns tasks (a join takes up to a
-     * heartbeat, 5 s on a stock broker). A slot that finds no task for {@link #IDLE_POLL} forgets
+     * heartbeat, 5 s on a stock broker). A slot that finds no task for {@link #DRAINED_AFTER} forgets
      * the durations it measured and takes one task again.
      */
     private ConsumerRecords<String, byte[]> pollIdle() {
@@ -271,11 +297,14 @@ final class TaskLoop {
       }
       long start = System.nanoTime();
       ConsumerRecords<String, byte[]> records = consumer.poll(joining == null ? IDLE_POLL : JOINING_POLL);
+      if (!joined) {
+        joined = !records.isEmpty() || assigned(consumer);
+      }
       if (!records.isEmpty()) {
         emptySince = -1;
       } else if (emptySince < 0) {
         emptySince = start;
-      } else if (System.nanoTime() - emptySince >= IDLE_POLL.toNanos()) {
+      } else if (System.nanoTime() - emptySince >= DRAINED_AFTER.toNanos()) {
         drainedAt = System.nanoTime();
       }
       return records;
@@ -313,6 +342,12 @@ final class TaskLoop {
         open(want);
         return null;
       }
+    }
+
+    /** Whether {@code c}'s member has reconciled an assignment (the share consumer has no other way to say). */
+    private static boolean assigned(KafkaShareConsumer<String, byte[]> c) {
+      return c.metrics().entrySet().stream().anyMatch(e -> e.getKey().name().equals("rebalance-total")
+          && e.getValue().metricValue() instanceof Double d && d >= 1);
     }
 
     /** Records a poll returned: a renewed record is ours again; a new one is a task for the devices. */

@@ -226,6 +226,17 @@ public final class Worker implements AutoCloseable {
     return finished.get() + " tasks run to a result, " + cancelled.get() + " cancelled and handed back";
   }
 
+  /**
+   * Waits until each of the worker's device slots has joined the share group with an assignment:
+   * a task published after that starts at once on an idle slot (a member that is still joining
+   * gets its first tasks at a heartbeat's answer: up to 1 s on the embedded broker, 5 s on a stock one).
+   *
+   * @return whether every slot joined within {@code timeout}
+   */
+  public boolean awaitJoined(Duration timeout) throws InterruptedException {
+    return loop.awaitJoined(timeout);
+  }
+
   /** Completes when the worker has stopped (after a drain or a fatal error). */
   public CompletionStage<Done> whenStopped() {
     return stopped;

@@ -182,8 +182,8 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put("group.share.min.record.lock.duration.ms", "1000");
     p.put("group.share.min.session.timeout.ms", "1000");
     p.put("group.share.min.heartbeat.interval.ms", "500");
-    // a joining worker gets its first task at its first heartbeat's answer: within a second here (5 s by default)
-    p.put("group.share.heartbeat.interval.ms", "1000");
+    // a joining member gets its assignment at its second heartbeat's answer: within a second here (5 s by default)
+    p.put("group.share.heartbeat.interval.ms", "500");
     p.put("group.share.max.delivery.count.limit", "10");
     try {
       KafkaConfig config = new KafkaConfig(p, false);
