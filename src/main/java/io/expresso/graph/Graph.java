@@ -72,6 +72,14 @@ public final class Graph {
     return (rows[u * words + (v >>> 6)] & (1L << v)) != 0;
   }
 
+  /** The atomic types of ordered vertex pairs: {@link #atomicType} takes values below it. */
+  public static final int ATOMIC_TYPES = 3;
+
+  /** The isomorphism type of the ordered pair (u,v): 0 equal, 1 adjacent, 2 neither (2-FWL's and δ-2-LWL's start). */
+  public int atomicType(int u, int v) {
+    return u == v ? 0 : adjacent(u, v) ? 1 : 2;
+  }
+
   /** A copy of the sorted neighbours of {@code v}. */
   public int[] neighbors(int v) {
     return Arrays.copyOfRange(targets, offsets[v], offsets[v + 1]);

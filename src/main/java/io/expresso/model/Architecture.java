@@ -38,7 +38,9 @@ public enum Architecture {
   /** DropGNN: a GIN over 100 copies of the graph, in each a vertex dropped at random with p = 2/(1 + n) (BREC's). */
   DROP_GNN("dropgnn", false),
   /** Graphormer: a transformer over the vertices and a graph token, attention biased by shortest-path distances. */
-  GRAPHORMER("graphormer", true);
+  GRAPHORMER("graphormer", true),
+  /** δ-2-LGNN (Morris et al.): GINs over each ordered vertex pair's local neighbours in either position, Set2Set read-out. */
+  DELTA_K_LGNN("delta-k-lgnn", true);
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -91,6 +93,7 @@ public enum Architecture {
       case GNN_AK -> new GnnAkBlock(spec);
       case DROP_GNN -> new DropGnnBlock(spec);
       case GRAPHORMER -> new GraphormerBlock(spec);
+      case DELTA_K_LGNN -> new DeltaLgnnBlock(spec);
     };
   }
 

@@ -51,6 +51,8 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " (then copies share rows: pairs 6, 24, 52, 186, 187, 203 have isolated vertices); inference runs its passes"
           + " one at a time, in order, so the seed's draws do not depend on threads; the 100 runs and"
           + " p = 2/(1 + n) are the script's, not spec keys");
+      case DELTA_K_LGNN -> new BrecConstruction(16_076, 0, "BREC's script judges only its brec_v3_3wl file's 270"
+          + " pairs (Basic, Regular 60-110, Extension, CFI 260-320); Expresso runs all 400");
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
           + " count); layer 0's unused transform_before_conv is not built");

@@ -63,9 +63,9 @@ public record ModelSpec(
   /** The keys only GIN takes (every other architecture refuses them by name). */
   private static final List<String> GIN_ONLY_KEYS = List.of("residual", "learn-eps", "node-labels");
 
-  /** The architectures whose inputs are distances only (no positional-encoding columns). */
+  /** The architectures whose inputs are distances, atomic types or the constant only (no positional-encoding columns). */
   private static final Set<Architecture> NO_PE = EnumSet.of(Architecture.I2GNN, Architecture.SSWL_P, Architecture.GNN_AK,
-      Architecture.DROP_GNN);
+      Architecture.DROP_GNN, Architecture.DELTA_K_LGNN);
 
   /** The keys {@code a} takes, in the order of the text form. */
   public static List<String> keys(Architecture a) {
@@ -87,6 +87,8 @@ public record ModelSpec(
       throw new IllegalArgumentException("model spec: pe is not " + (architecture == Architecture.GNN_AK
           ? "a gnn-ak option (BREC's GNN-AK reads the constant vertex feature only)"
           : architecture == Architecture.DROP_GNN ? "a dropgnn option (BREC's DropGNN reads the constant 1, dropped at random)"
+          : architecture == Architecture.DELTA_K_LGNN
+          ? "a delta-k-lgnn option (BREC's δ-k-LGNN reads its vertex pairs' atomic types only)"
           : "an " + architecture.cliName() + " option (BREC's " + architecture.cliName()
               + " labels its subgraph nodes by their distances only)"));
     }
@@ -162,6 +164,8 @@ public record ModelSpec(
       case DROP_GNN -> new ModelSpec(a, 10, 16, 16, 1, 0.9f);
       // Graphormer/graphormer/test_BREC_search.py: --n_layers 12 --hidden_dim 80 (radius and bn-momentum unused)
       case GRAPHORMER -> new ModelSpec(a, 12, 80, 16, 1, 0.9f);
+      // SparseWL/neural_higher_order/BREC/test_BREC.py: NetGIN(--dim 16), six layers; radius unused
+      case DELTA_K_LGNN -> new ModelSpec(a, 6, 16, 16, 1, 0.9f);
     };
   }
 

@@ -67,6 +67,8 @@ public record TrainingSettings(
       // Graphormer/graphormer/test_BREC_search.py: --EPOCH=100 --LEARNING_RATE 2e-5 --WEIGHT_DECAY 0.0 --BATCH_SIZE 16;
       // test_BREC.py's LOSS_THRESHOLD 0.0 (the cosine loss never falls below it: all 100 epochs run)
       case GRAPHORMER -> new TrainingSettings(32, 100, 16, 2e-5f, 0f, 0.0, s);
+      // SparseWL/neural_higher_order/BREC/test_BREC.py's defaults (its search script passes only --SEED)
+      case DELTA_K_LGNN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-4f, 0.2, s);
     };
   }
 

@@ -66,7 +66,7 @@ public final class TwoFwl implements PairDistinguisher {
       for (int p = 0; p < 2; p++) {
         for (int u = 0; u < n; u++) {
           for (int v = 0; v < n; v++) {
-            c[p * n * n + u * n + v] = u == v ? 0 : graphs[p].adjacent(u, v) ? 1 : 2;
+            c[p * n * n + u * n + v] = graphs[p].atomicType(u, v);
           }
         }
       }

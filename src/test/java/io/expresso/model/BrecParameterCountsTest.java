@@ -86,6 +86,15 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void deltaLgnnHasTheParametersOfSparseWlsNetGin() {
+    // SparseWL/neural_higher_order/BREC/test_BREC.py's NetGIN(dim 16): layer 1's two GINs on the 3
+    // atomic types (Linear(3, 16), BN, Linear(16, 16), BN, ε: 401 each) and merge MLP (864), five more
+    // layers (609 per GIN, 864), Set2Set's LSTM(32, 16) (3,200), fc1 Linear(32, 16), fc4 Linear(16, 16)
+    assertThat(parameters(Architecture.DELTA_K_LGNN)).isEqualTo(2 * 401 + 864 + 5 * (2 * 609 + 864) + 3_200 + 528 + 272)
+        .isEqualTo(16_076);
+  }
+
+  @Test
   void gnnAkHasTheParametersOfBrecsGnnAsKernelThatItsForwardReaches() {
     // GNNAsKernel at BREC.yaml's config: 1,214,076 trainable; less the embedding rows no input indexes
     // (input and edge DiscreteEncoders: 10 × 500 rows where the constant 1 and edge type 0 read one;

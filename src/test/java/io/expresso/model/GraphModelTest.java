@@ -130,7 +130,7 @@ class GraphModelTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "SSWL_P", "KP_GNN", "I2GNN", "GNN_AK"})
+  @EnumSource(value = Architecture.class, names = {"GSN", "DS_GNN", "DSS_GNN", "SSWL_P", "KP_GNN", "I2GNN", "GNN_AK", "DELTA_K_LGNN"})
   void newModelsRoundTripThroughCheckpoints(Architecture a, @TempDir Path dir) throws Exception {
     ModelSpec s = ModelSpec.parse(a.cliName() + ":layers=2,hidden=8,d=4,radius=2");
     Path file = dir.resolve(a.cliName() + ".ckpt");
