@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer|delta-k-lgnn ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -374,9 +374,18 @@ def graphormer(brec):
     return model, unreachable
 
 
+def delta_k_lgnn(brec):
+    """SparseWL/neural_higher_order/BREC/test_BREC.py get_model: test_BREC_search.py passes only --SEED,
+    so NetGIN(--dim 16). Its dataset module imports SparseWL's compiled `preprocessing`, which only
+    dataset construction calls."""
+    stub_absent("preprocessing")
+    m = script_module(brec, os.path.join("SparseWL", "neural_higher_order", "BREC"), "test_BREC.py", ["--SEED=100"])
+    return m.get_model(m.args, torch.device("cpu")), {}
+
+
 MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "sswl-p": sswl_p,
           "i2gnn": i2gnn,
-          "gnn-ak": gnn_ak, "graphormer": graphormer}
+          "gnn-ak": gnn_ak, "graphormer": graphormer, "delta-k-lgnn": delta_k_lgnn}
 
 
 def main():

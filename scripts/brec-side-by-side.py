@@ -26,7 +26,7 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak|dropgnn|sswl-p or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300]
@@ -77,15 +77,16 @@ class Reference:
     raw: the file name its BRECDataset reads from Data/raw (Data/ beside the script's folder root)
     expresso: the `expresso eval --model` spec whose defaults are this script's settings
     patch: Python run in the script's namespace after it is loaded and before main() (None: nothing)
-    ids_from_file_start: its log's 'ID: k' counts from the file's first pair (I2GNN, NestedGNN), not
-        from the part's (the others)
+    ids_from_file_start: its log's 'ID: k' counts from the file's first pair (I2GNN, NestedGNN, SparseWL),
+        not from the part's (the others)
+    prelude: Python run in the script's folder before the script is loaded (None: nothing)
     """
 
     def __init__(self, directory, script, cwd, flags, seed_flag, raw, expresso, patch=None, note="",
-                 ids_from_file_start=False):
+                 ids_from_file_start=False, prelude=None):
         self.directory, self.script, self.cwd, self.flags = directory, script, cwd, flags
         self.seed_flag, self.raw, self.expresso, self.patch, self.note = seed_flag, raw, expresso, patch, note
-        self.ids_from_file_start = ids_from_file_start
+        self.ids_from_file_start, self.prelude = ids_from_file_start, prelude
 
 
 # SUN's test_BREC_ds.py and test_BREC_dss.py build get_model(args, in_dim=1, ...) while their
@@ -140,6 +141,44 @@ def _getitem_or_none(self, key):
             return None
         raise
 _Data.__getitem__ = _getitem_or_none
+"""
+
+# SparseWL's BRECDataset_v3_3wl imports `preprocessing`, SparseWL's C++ module (pybind11, its include
+# paths those of its author's machine), and reads its own TU-format brec_v3_3wl files through it. This
+# stands in for the two calls the dataset makes, on Data/raw/brec_v3.npy of the chosen pairs: per graph
+# the two edge lists of its two-tuple graph (generate_local_sparse_am: tuple (v,w) = v*n + w to (u,w)
+# for each neighbour u of v, and to (v,u) for each neighbour u of w), and each tuple's atomic type
+# (get_node_labels without vertex or edge labels: equal, adjacent, neither) numbered in order of first
+# appearance over the file (get_all_node_labels_brec). It also writes the node counts the dataset
+# reads (brec_v3_3wl_nodenum.txt).
+SPARSEWL_PREPROCESSING = """
+import os, sys, types
+import networkx, numpy
+_graphs = [networkx.from_graph6_bytes(g) for g in numpy.load(os.path.join("Data", "raw", "brec_v3.npy"), allow_pickle=True)]
+numpy.savetxt(os.path.join("Data", "raw", "brec_v3_3wl_nodenum.txt"), [g.number_of_nodes() for g in _graphs], fmt="%d")
+
+def _neighbours(g):
+    return [sorted(g.neighbors(v)) for v in range(g.number_of_nodes())]
+
+def get_all_matrices_brec(name):
+    out = []
+    for g in _graphs:
+        n, nb = g.number_of_nodes(), _neighbours(g)
+        first = [[v * n + w, u * n + w] for v in range(n) for w in range(n) for u in nb[v]]
+        second = [[v * n + w, v * n + u] for v in range(n) for w in range(n) for u in nb[w]]
+        out.append((first, second))
+    return out
+
+def get_all_node_labels_brec(use_node_labels, use_edge_labels):
+    index, out = {}, []
+    for g in _graphs:
+        n = g.number_of_nodes()
+        types_ = [1 if v == w else 3 if g.has_edge(v, w) else 2 for v in range(n) for w in range(n)]
+        out.append([index.setdefault(t, len(index)) for t in types_])
+    return out
+
+pre = sys.modules["preprocessing"] = types.ModuleType("preprocessing")
+pre.get_all_matrices_brec, pre.get_all_node_labels_brec = get_all_matrices_brec, get_all_node_labels_brec
 """
 
 # One row per BREC model: the flags are its test_BREC_search*.py's, word for word.
@@ -197,11 +236,17 @@ REFERENCES = {
         note="test_BREC.py with an unreachable pair's own distance row, as Expresso's (the committed code fails on"
              " disconnected graphs); BREC's SWL runs its 3-WL file's 270 pairs (Basic, 60-109, Extension, CFI"
              " 260-319), the pairs here are taken by their brec_v3.npy index"),
+    "delta-k-lgnn": Reference(
+        "SparseWL/neural_higher_order/BREC", "test_BREC.py", ".", [], "--SEED={}", "brec_v3.npy", "delta-k-lgnn",
+        prelude=SPARSEWL_PREPROCESSING, ids_from_file_start=True,
+        note="SparseWL's compiled preprocessing module stands in as Python over the chosen pairs' brec_v3.npy"
+             " (SPARSEWL_PREPROCESSING); BREC's own run reads its brec_v3_3wl file of 270 pairs"),
 }
 # a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
                      "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn",
-                     "DropGNN": "dropgnn", "SWL": "sswl-p"}
+                     "DropGNN": "dropgnn", "SWL": "sswl-p",
+                     "SparseWL": "delta-k-lgnn"}
 
 # Runs a test_BREC*.py unchanged but for what the pairs need. argv[1] the script, argv[2] JSON
 # {"parts": {name: [start, end)}, "samples": n, "patch": code or null}, the rest its own arguments.
@@ -342,6 +387,9 @@ if callable(getattr(Data, "keys", None)) and not isinstance(Data.keys, property)
     _keys = Data.keys
     Data.keys = property(lambda self: Keys(_keys(self)))
     used.append("Data.keys (a callable list: PyG 1.x's property, 2.4's method)")
+if cfg.get("prelude"):
+    exec(cfg["prelude"], {"__name__": "prelude"})
+    used.append("the model's prelude (the row's note)")
 print("stand-ins:", ", ".join(used) or "none", flush=True)
 ns = {"__name__": "test_BREC_limited", "__file__": script, "__builtins__": __builtins__}
 exec(compile(open(script, encoding="utf-8").read(), script, "exec"), ns)
@@ -585,7 +633,8 @@ def run_reference(a, ref_row, env, ref, parts, seed, out_dir):
         return [os.path.join(h, d) for h in homes for d in os.listdir(h) if d.startswith("result_BREC")]
     for d in results():
         shutil.rmtree(d, ignore_errors=True)
-    cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "pairs": a.chosen, "patch": ref_row.patch})
+    cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "pairs": a.chosen, "patch": ref_row.patch,
+                      "prelude": ref_row.prelude})
     rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, ref_row.script), cfg] + ref_row.flags
                 + shlex.split(a.ref_args) + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
                 cwd=os.path.join(ref, ref_row.cwd))
