@@ -12,8 +12,14 @@ import ai.djl.training.loss.Loss;
  */
 public final class CosineEmbeddingLoss extends Loss {
 
-  /** PyTorch's eps inside the norm product. */
-  private static final float EPS = 1e-8f;
+  /**
+   * PyTorch's EPSILON (ATen's cosine_embedding_loss), added to each squared norm before their
+   * product. Added once to the product instead (as 1e-8), it dominated once embeddings' norms fell
+   * below about 0.01: the cosine then shrank with the norms, so shrinking them lowered the loss, and
+   * Graphormer, whose BREC initialisation starts embeddings near norm 0.05, collapsed them until
+   * its gradients overflowed (docs/results/brec-side-by-side-graphormer.md).
+   */
+  private static final float EPS = 1e-12f;
 
   public CosineEmbeddingLoss() {
     super("CosineEmbeddingLoss");
@@ -35,7 +41,7 @@ public final class CosineEmbeddingLoss extends Loss {
     NDArray g = pairs.get(":, 0, :");
     NDArray h = pairs.get(":, 1, :");
     NDArray dot = g.mul(h).sum(new int[] {1});
-    NDArray norms = g.square().sum(new int[] {1}).mul(h.square().sum(new int[] {1})).add(EPS).sqrt();
+    NDArray norms = g.square().sum(new int[] {1}).add(EPS).mul(h.square().sum(new int[] {1}).add(EPS)).sqrt();
     return dot.div(norms).maximum(0f).mean();
   }
 }

@@ -31,6 +31,12 @@ class TrainingPartsTest {
       assertThat(CosineEmbeddingLoss.of(e).getFloat()).isCloseTo((float) (Math.sqrt(0.5) / 2), within(1e-6f));
       assertThatThrownBy(() -> CosineEmbeddingLoss.of(m.create(new float[] {1, 2, 3}, new Shape(3, 1))))
           .hasMessageContaining("even row count");
+      // tiny embeddings keep their cosine, as PyTorch's (1e-12 on each squared norm): torch 2.13's
+      // CosineEmbeddingLoss(target -1) gives 0.99999899 for two equal rows of norm 1e-3, 0.5 at norm 1e-6
+      assertThat(CosineEmbeddingLoss.of(m.create(new float[] {1e-3f, 0, 1e-3f, 0}, new Shape(2, 2))).getFloat())
+          .isCloseTo(0.99999899f, within(1e-6f));
+      assertThat(CosineEmbeddingLoss.of(m.create(new float[] {1e-6f, 0, 1e-6f, 0}, new Shape(2, 2))).getFloat())
+          .isCloseTo(0.5f, within(1e-3f));
     }
   }
 
