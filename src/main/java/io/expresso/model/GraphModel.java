@@ -9,6 +9,8 @@ import io.expresso.engine.MemoryBudgetException;
 import ai.djl.Device;
 import ai.djl.Model;
 import ai.djl.ndarray.NDArray;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -354,14 +356,16 @@ public final class GraphModel implements AutoCloseable {
     });
   }
 
-  /** Clears the gradients that backward passes accumulated (a step that must not be applied). */
+  /**
+   * Clears the gradients that backward passes accumulated (a step that must not be applied). Filled
+   * with zeros, not subtracted from themselves: NaN − NaN and ∞ − ∞ are NaN, and non-finite
+   * gradients are what a skipped step most often leaves.
+   */
   public void zeroGradients() {
     for (Pair<String, Parameter> p : block.getParameters()) {
       NDArray w = p.getValue().getArray();
       if (p.getValue().requiresGradient() && w.hasGradient()) {
-        try (NDArray g = w.getGradient()) {
-          g.subi(g);
-        }
+        JniUtils.zeroGrad((PtNDArray) w);
       }
     }
   }

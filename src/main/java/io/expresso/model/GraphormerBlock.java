@@ -15,6 +15,7 @@ import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.Initializer;
 import ai.djl.training.initializer.NormalInitializer;
 import ai.djl.util.PairList;
+import io.expresso.engine.Scalars;
 import io.expresso.graph.Graph;
 import io.expresso.graph.ShortestPaths;
 import java.util.ArrayList;
@@ -232,7 +233,7 @@ final class GraphormerBlock extends GraphBlock {
     float scale = (float) Math.pow(dk, -0.5);
     for (Layer l : layers) {
       NDArray y = forward1(l.attentionNorm(), ps, x, training);
-      NDArray q = forward1(l.q(), ps, y, training).reshape(b, t, HEADS, dk).transpose(0, 2, 1, 3).mul(scale);
+      NDArray q = Scalars.mul(forward1(l.q(), ps, y, training).reshape(b, t, HEADS, dk).transpose(0, 2, 1, 3), scale);
       NDArray k = forward1(l.k(), ps, y, training).reshape(b, t, HEADS, dk).transpose(0, 2, 3, 1);
       NDArray v = forward1(l.v(), ps, y, training).reshape(b, t, HEADS, dk).transpose(0, 2, 1, 3);
       NDArray p = q.matMul(k).add(bias).softmax(3);

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.loss.Loss;
+import io.expresso.engine.Scalars;
 
 /**
  * PyTorch's {@code CosineEmbeddingLoss} with margin 0 and target −1 on interleaved embeddings:
@@ -42,6 +43,6 @@ public final class CosineEmbeddingLoss extends Loss {
     NDArray h = pairs.get(":, 1, :");
     NDArray dot = g.mul(h).sum(new int[] {1});
     NDArray norms = g.square().sum(new int[] {1}).add(EPS).mul(h.square().sum(new int[] {1}).add(EPS)).sqrt();
-    return dot.div(norms).maximum(0f).mean();
+    return Scalars.maximum(dot.div(norms), 0f).mean();
   }
 }

@@ -1,5 +1,6 @@
 package io.expresso.train;
 
+import io.expresso.engine.Scalars;
 import io.expresso.engine.ThreadGradients;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
@@ -111,7 +112,7 @@ public final class SiameseTrainer {
         try (NDManager sub = trainer.getManager().newSubManager()) {
           NDList inputs = model.encode(sub, pass);
           NDArray embeddings = trainer.forward(inputs).singletonOrThrow();
-          NDArray loss = CosineEmbeddingLoss.of(embeddings).mul((float) (pass.size() / 2.0 / pairs));
+          NDArray loss = Scalars.mul(CosineEmbeddingLoss.of(embeddings), (float) (pass.size() / 2.0 / pairs));
           float part = loss.getFloat();
           finite = Float.isFinite(part);
           value += part;
