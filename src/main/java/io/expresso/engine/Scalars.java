@@ -25,4 +25,9 @@ public final class Scalars {
   public static NDArray maximum(NDArray x, float c) {
     return x.maximum(x.getManager().create(c));
   }
+
+  /** {@code min(x, c)} elementwise, differentiable. */
+  public static NDArray minimum(NDArray x, float c) {
+    return x.minimum(x.getManager().create(c));
+  }
 }

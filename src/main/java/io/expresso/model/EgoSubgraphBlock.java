@@ -11,6 +11,7 @@ import ai.djl.nn.SequentialBlock;
 import ai.djl.nn.core.Linear;
 import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
+import io.expresso.engine.Scalars;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
 import java.util.List;
@@ -154,7 +155,7 @@ final class EgoSubgraphBlock extends GraphBlock {
 
   private static NDArray elu(NDArray x) {
     // elu(x) = x for x > 0, exp(x) − 1 otherwise
-    return x.maximum(0f).add(x.minimum(0f).exp().sub(1f));
+    return Scalars.maximum(x, 0f).add(Scalars.minimum(x, 0f).exp().sub(1f));
   }
 
   @Override
