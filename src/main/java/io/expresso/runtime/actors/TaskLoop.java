@@ -190,7 +190,7 @@ final class TaskLoop {
     private long lastRenew;
     private boolean cancelled;
     private boolean fullSaid;
-    /** Whether the slot's consumer has had an assignment (its member reconciled one: Kafka's rebalance-total). */
+    /** Whether the slot's consumer has partitions: it has fetched (see {@link #assigned}). */
     private volatile boolean joined;
 
     Slot(int index) {
@@ -281,8 +281,8 @@ final class TaskLoop {
      */
     private ConsumerRecords<String, byte[]> pollIdle() {
       int want = settings.acquire().next(acquiring, lock, recentSeconds());
-      if (joining != null && joiningCount != want) {
-        closeJoining(); // the tasks call for another count now
+      if (joining != null && want <= acquiring) {
+        closeJoining(); // no larger count after all (a joining one keeps its count: a new one would join anew)
       }
       if (want < acquiring) {
         LOG.debug("worker {} slot {}: acquiring {} task(s) a poll instead of {} (recent tasks {} s on a device)",
@@ -344,9 +344,14 @@ final class TaskLoop {
       }
     }
 
-    /** Whether {@code c}'s member has reconciled an assignment (the share consumer has no other way to say). */
+    /**
+     * Whether {@code c} has partitions to fetch from: it has sent a share fetch (Kafka's
+     * {@code fetch-total}). The share consumer says nothing else: a new member's first assignment
+     * (its {@code rebalance-total}) can be empty, its partitions following a heartbeat later.
+     */
     private static boolean assigned(KafkaShareConsumer<String, byte[]> c) {
-      return c.metrics().entrySet().stream().anyMatch(e -> e.getKey().name().equals("rebalance-total")
+      return c.metrics().entrySet().stream().anyMatch(e -> e.getKey().name().equals("fetch-total")
+          && e.getKey().group().equals("consumer-share-fetch-manager-metrics")
           && e.getValue().metricValue() instanceof Double d && d >= 1);
     }
 

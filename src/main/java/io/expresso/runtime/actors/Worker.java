@@ -227,7 +227,7 @@ public final class Worker implements AutoCloseable {
   }
 
   /**
-   * Waits until each of the worker's device slots has joined the share group with an assignment:
+   * Waits until each of the worker's device slots has joined the share group with partitions to fetch from:
    * a task published after that starts at once on an idle slot (a member that is still joining
    * gets its first tasks at a heartbeat's answer: up to 1 s on the embedded broker, 5 s on a stock one).
    *

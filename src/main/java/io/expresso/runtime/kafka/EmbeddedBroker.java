@@ -181,9 +181,10 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put("share.coordinator.state.topic.num.partitions", String.valueOf(SHARE_STATE_PARTITIONS));
     p.put("group.share.min.record.lock.duration.ms", "1000");
     p.put("group.share.min.session.timeout.ms", "1000");
-    p.put("group.share.min.heartbeat.interval.ms", "500");
-    // a joining member gets its assignment at its second heartbeat's answer: within a second here (5 s by default)
-    p.put("group.share.heartbeat.interval.ms", "500");
+    p.put("group.share.min.heartbeat.interval.ms", "100");
+    // a joining member gets its partitions at its second or third heartbeat's answer: within half a
+    // second here (10-15 s at Kafka's default of 5 s); a slot growing its batch joins anew
+    p.put("group.share.heartbeat.interval.ms", "200");
     p.put("group.share.max.delivery.count.limit", "10");
     try {
       KafkaConfig config = new KafkaConfig(p, false);
