@@ -219,7 +219,7 @@ public record ModelSpec(
           case "learn-eps" -> learnEps = bool(text, key, value);
           case "node-labels" -> nodeLabels = Integer.parseInt(value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
-              + "' (known: " + String.join(", ", KEYS) + ")");
+              + "' (" + a.cliName() + " takes: " + String.join(", ", keys(a)) + ")");
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
