@@ -5,7 +5,7 @@ public interface EpochListener {
 
   /**
    * @param epoch 1-based epoch just finished
-   * @param meanLoss the epoch's mean loss over the q pairs
+   * @param meanLoss the epoch's mean loss over the pairs whose steps ran; NaN if every step was skipped
    * @return true to stop training now
    */
   boolean afterEpoch(int epoch, double meanLoss);

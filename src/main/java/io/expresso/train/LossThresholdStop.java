@@ -1,6 +1,9 @@
 package io.expresso.train;
 
-/** BREC's early stop: halt once an epoch's mean loss is below the threshold. */
+/**
+ * BREC's early stop: halt once an epoch's mean loss is below the threshold. An epoch without a loss
+ * (NaN: every step skipped) never stops training.
+ */
 public final class LossThresholdStop implements EpochListener {
 
   private final double threshold;
@@ -11,6 +14,6 @@ public final class LossThresholdStop implements EpochListener {
 
   @Override
   public boolean afterEpoch(int epoch, double meanLoss) {
-    return meanLoss < threshold;
+    return !Double.isNaN(meanLoss) && meanLoss < threshold;
   }
 }

@@ -135,9 +135,10 @@ public final class PlateauSchedule implements Tracker, EpochListener {
     return rate;
   }
 
+  /** An epoch without a loss (NaN: every step skipped) counts as one without improvement, as in PyTorch. */
   @Override
   public boolean afterEpoch(int epoch, double meanLoss) {
-    if (meanLoss < best * (1 - REL_THRESHOLD)) {
+    if (!Double.isNaN(meanLoss) && meanLoss < best * (1 - REL_THRESHOLD)) {
       best = meanLoss;
       badEpochs = 0;
     } else if (++badEpochs > patience) {

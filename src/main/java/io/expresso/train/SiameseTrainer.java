@@ -72,6 +72,7 @@ public final class SiameseTrainer {
     try (Trainer trainer = model.newTrainer(config)) {
       for (int epoch = 1; epoch <= s.epochs(); epoch++) {
         double weighted = 0;
+        double trainedPairs = 0;
         for (int from = 0; from < major.size(); from += s.batchSize()) {
           if (cancelled.getAsBoolean()) {
             throw new CancellationException("siamese training cancelled in epoch " + epoch + " of " + s.epochs()
@@ -81,10 +82,13 @@ public final class SiameseTrainer {
           float l = step(trainer, model, batch, perPass, guard);
           if (Float.isFinite(l)) {
             weighted += l * batch.size() / 2.0;
+            trainedPairs += batch.size() / 2.0;
           }
         }
         epochs = epoch;
-        loss = weighted / (major.size() / 2.0);
+        // the mean over the pairs whose steps ran; NaN when all were skipped: a skipped step has no
+        // loss, and counted as 0 it would read as an improvement to the schedule and the early stop
+        loss = trainedPairs > 0 ? weighted / trainedPairs : Double.NaN;
         boolean stop = false;
         for (EpochListener listener : listeners) {
           stop |= listener.afterEpoch(epoch, loss);
