@@ -18,6 +18,7 @@ import ai.djl.training.initializer.ConstantInitializer;
 import ai.djl.training.initializer.NormalInitializer;
 import ai.djl.training.initializer.UniformInitializer;
 import ai.djl.util.PairList;
+import io.expresso.engine.Scalars;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
 import java.util.List;
@@ -244,8 +245,8 @@ final class I2GnnNetwork extends AbstractBlock {
       mean = h.mean(new int[] {0});
       var = h.sub(mean).square().mean(new int[] {0});
       float unbiased = n > 1 ? n / (n - 1f) : 1f;
-      runningMean.muli(1 - batchWeight).addi(mean.stopGradient().mul(batchWeight));
-      runningVar.muli(1 - batchWeight).addi(var.stopGradient().mul(batchWeight * unbiased));
+      runningMean.muli(1 - batchWeight).addi(Scalars.mul(mean.stopGradient(), batchWeight));
+      runningVar.muli(1 - batchWeight).addi(Scalars.mul(var.stopGradient(), batchWeight * unbiased));
     } else {
       mean = runningMean;
       var = runningVar;

@@ -16,6 +16,7 @@ import ai.djl.nn.norm.BatchNorm;
 import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.XavierInitializer;
 import ai.djl.util.PairList;
+import io.expresso.engine.Scalars;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
 import java.util.List;
@@ -258,7 +259,7 @@ final class PpgnBlock extends GraphBlock {
   /** For {@link #maxOver}: EXCLUDED on the cells {@code where} leaves out, and 1 per graph that it selects any. */
   static NDArray[] maxMask(NDArray where) {
     NDArray any = where.sum(new int[] {2, 3}).gt(0).toType(where.getDataType(), false); // B×1
-    return new NDArray[] {where.neg().add(1f).mul(EXCLUDED), any};
+    return new NDArray[] {Scalars.mul(where.neg().add(1f), EXCLUDED), any};
   }
 
   /** The per-channel max over the cells a {@link #maxMask} selects; 0 where it selects none (n = 1). */

@@ -11,6 +11,7 @@ import ai.djl.nn.recurrent.LSTM;
 import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.UniformInitializer;
 import ai.djl.util.PairList;
+import io.expresso.engine.Scalars;
 
 /**
  * Set2Set read-out (Vinyals et al. 2016) as PyG's {@code Set2Set(f, processing_steps)}: from
@@ -46,7 +47,7 @@ final class Set2Set extends AbstractBlock {
     NDManager m = x.getManager();
     long b = x.getShape().get(0);
     // padding scores far below any row's, so that exp gives it 0 and the max is a row's
-    NDArray padding = mask.sub(1f).mul(1e30f);
+    NDArray padding = Scalars.mul(mask.sub(1f), 1e30f);
     NDArray h = m.zeros(new Shape(1, b, channels), x.getDataType());
     NDArray c = m.zeros(new Shape(1, b, channels), x.getDataType());
     NDArray qStar = m.zeros(new Shape(b, 2L * channels), x.getDataType());

@@ -43,6 +43,18 @@ class ScalarsTest {
     }
   }
 
+  /** What ScalarsGuardTest lets through: by a Number, these ops' backward reads no freed constant. */
+  @Test
+  void djlsOwnAddSubAndClipByANumberKeepTheirGradient() {
+    for (int run = 0; run < 3; run++) {
+      assertThat(gradientAfterCollection(x -> x.add(3f).square())).containsExactly(8f, 10f, 12f);
+      assertThat(gradientAfterCollection(x -> x.sub(3f).square())).containsExactly(-4f, -2f, 0f);
+      assertThat(gradientAfterCollection(x -> x.clip(1.5f, 2.5f))).containsExactly(0f, 1f, 0f);
+      assertThat(gradientAfterCollection(x -> ai.djl.ndarray.NDArrays.sub(6f, x).square()))
+          .containsExactly(-10f, -8f, -6f);
+    }
+  }
+
   @Test
   void aConstantFloorIsStillThereWhenBackwardRuns() {
     // max(x, 2): gradient 0 below the floor, 1 above it (torch's maximum splits ties: 0.5)
