@@ -112,6 +112,6 @@ class DeltaLgnnTest {
     assertRefusedInOneLine("delta-k-lgnn:k=3", "unknown key 'k'");
     assertRefusedInOneLine("delta-k-lgnn:hidden=0", "hidden must lie in");
     assertRefusedInOneLine("delta-k-lgnn:pe=4", "pe is not a delta-k-lgnn option");
-    assertThat(ModelSpec.keys(Architecture.DELTA_K_LGNN)).doesNotContain("pe");
+    assertThat(Architecture.DELTA_K_LGNN.keys()).doesNotContain("pe");
   }
 }

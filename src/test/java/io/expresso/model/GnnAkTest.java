@@ -68,6 +68,6 @@ class GnnAkTest {
     assertRefusedInOneLine("gnn-ak:mini-layers=3", "unknown key 'mini-layers'");
     assertRefusedInOneLine("gnn-ak:radius=19", "radius must lie in [1, 18]");
     assertRefusedInOneLine("gnn-ak:pe=4", "pe is not a gnn-ak option");
-    assertThat(ModelSpec.keys(Architecture.GNN_AK)).doesNotContain("pe");
+    assertThat(Architecture.GNN_AK.keys()).doesNotContain("pe");
   }
 }

@@ -145,7 +145,7 @@ class GraphormerTest {
     assertRefusedInOneLine("graphormer:layers=0", "layers must lie in");
     assertRefusedInOneLine("graphormer:pe=4", "pe is not a graphormer option");
     assertRefusedInOneLine("graphormer:radius=2", "radius is not a graphormer option");
-    assertThat(ModelSpec.keys(Architecture.GRAPHORMER)).containsExactly("layers", "hidden", "d", "budget");
+    assertThat(Architecture.GRAPHORMER.keys()).containsExactly("layers", "hidden", "d", "budget");
     ModelSpec s = ModelSpec.parse("graphormer:layers=2,hidden=16,d=8");
     assertThat(s.toText()).isEqualTo("graphormer:layers=2,hidden=16,d=8");
     assertThat(ModelSpec.parse(s.toText())).isEqualTo(s);
