@@ -24,6 +24,7 @@ import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Publisher;
 import io.expresso.runtime.kafka.ResultMerge;
 import io.expresso.runtime.kafka.Topics;
+import io.expresso.suite.BrecPaperResults;
 import io.expresso.suite.Suite;
 import io.expresso.web.LiveService;
 import io.expresso.wl.WlMethods;
@@ -56,9 +57,6 @@ import picocli.CommandLine.Option;
             + " a successful result are published."})
 final class ExperimentBrecCommand implements Callable<Integer> {
 
-  /** The seven built-in models BREC's Table 2 has a row for, in the paper's order. */
-  static final String DEFAULT_MODELS = "ppgn;kp-gnn;gsn;ngnn-de;ds-gnn;dss-gnn;i2gnn";
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
@@ -69,10 +67,10 @@ final class ExperimentBrecCommand implements Callable<Integer> {
   @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
   @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, splitSynopsisLabel = ";",
-      defaultValue = DEFAULT_MODELS,
       description = "models, separated by ';' or ',' (a ',' before key=value continues a spec): built-in specs"
           + " (see 'expresso models'), exact methods (3-wl, spd-wl, ...) or torchscript:FILE.pt[,options] (stored"
-          + " once in " + Topics.MODELS + "; workers need --allow-user-models); repeatable (default: ${DEFAULT-VALUE})")
+          + " once in " + Topics.MODELS + "; workers need --allow-user-models); repeatable (default: every built-in"
+          + " model BREC's Table 2 has a row for, at its defaults: all but gin)")
   List<String> models;
 
   @Option(names = "--seeds", paramLabel = "A-B", defaultValue = "0-9", description = "seeds A..B (default: ${DEFAULT-VALUE})")
@@ -181,7 +179,7 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     String thresholdMode = threshold == null ? "" : threshold.id();
     List<String> methods = new ArrayList<>();
     List<TorchScriptSpec> modules = new ArrayList<>();
-    for (String m : models) {
+    for (String m : models != null ? models : BrecPaperResults.leaderboardModels()) {
       String text = m.strip();
       try {
         if (NetworkSpec.isTorchScript(text)) {
