@@ -1,11 +1,12 @@
 """Generates the protobuf message classes from the repository's protos/ while the package is built,
-and copies in BREC's Table 2 from the Java resources.
+and copies in BREC's Table 2 and the leaderboard's default models from the Java resources.
 
 The classes are never written by hand nor committed: `pip install ./python` (or `python3 setup.py
 build`) runs protoc on ../protos/expresso/v1/*.proto into expresso/v1/ of the build, so Java and
 Python read the same .proto files. protoc comes from Debian's protobuf-compiler (3.21, matching
 Debian's python3-protobuf runtime); $PROTOC names another one. Likewise the package's
-expresso/brec-table2.csv is the file suite/BrecPaperResults reads, copied at build time.
+expresso/brec-table2.csv and expresso/brec-leaderboard-models.txt are the files suite/BrecPaperResults
+reads, copied at build time.
 """
 import os
 import shutil
@@ -16,7 +17,9 @@ from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTOS = os.path.join(HERE, "..", "protos")
-TABLE2 = os.path.join(HERE, "..", "src", "main", "resources", "io", "expresso", "suite", "brec-table2.csv")
+# the Java resources the package reads too (suite/BrecPaperResults): one copy each
+RESOURCES = [os.path.join(HERE, "..", "src", "main", "resources", "io", "expresso", "suite", name)
+             for name in ("brec-table2.csv", "brec-leaderboard-models.txt")]
 
 
 class BuildWithProtos(build_py):
@@ -33,9 +36,10 @@ class BuildWithProtos(build_py):
         out = os.path.abspath(self.build_lib)
         os.makedirs(os.path.join(out, "expresso", "v1"), exist_ok=True)
         subprocess.run([protoc, "-I", PROTOS, "--python_out=" + out] + sources, check=True)
-        if not os.path.isfile(TABLE2):
-            raise SystemExit("expresso: no BREC table at %s: build from the repository (pip install ./python)" % TABLE2)
-        shutil.copyfile(TABLE2, os.path.join(out, "expresso", "brec-table2.csv"))
+        for resource in RESOURCES:
+            if not os.path.isfile(resource):
+                raise SystemExit("expresso: no %s: build from the repository (pip install ./python)" % resource)
+            shutil.copyfile(resource, os.path.join(out, "expresso", os.path.basename(resource)))
 
 
 setup(cmdclass={"build_py": BuildWithProtos})

@@ -26,8 +26,19 @@ HEADER_TASK_TYPE = "expresso.task-type"
 MODELS = "expresso.models"
 RESULTS = "expresso.results"
 EXACT = ("1-wl", "3-wl", "4-wl", "spd-wl", "s3", "s4", "n1", "n2", "m1")  # the non-GNN baselines
-# the seven built-in models BREC's Table 2 has a row for (`expresso experiment brec`'s default)
-DEFAULT_MODELS = ("ppgn", "kp-gnn", "gsn", "ngnn-de", "ds-gnn", "dss-gnn", "i2gnn")
+# The file `expresso experiment brec` reads its default --models from (src/main/resources/io/expresso/suite/
+# brec-leaderboard-models.txt, copied into the package when it is built)
+LEADERBOARD_MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "brec-leaderboard-models.txt")
+
+
+def _read_leaderboard_models(path=LEADERBOARD_MODELS):
+    """The model names of the file, in its order (lines after '#' are comments)."""
+    with open(path, encoding="utf-8") as f:
+        return tuple(line.strip() for line in f if line.strip() and not line.startswith("#"))
+
+
+# every built-in model BREC's Table 2 has a row for: leaderboard()'s default, as `expresso experiment brec`'s
+DEFAULT_MODELS = _read_leaderboard_models()
 
 _LOG = logging.getLogger("expresso.kafka")
 _LOG.addHandler(logging.NullHandler())  # librdkafka's own chatter stays out of the user's terminal
@@ -303,7 +314,8 @@ class Client:
         every seed and model) so every model is under way from the start. Tasks that already succeeded
         in the experiment are not published again (resuming it) unless force.
 
-        models: built-in specs or exact methods ("ppgn", "3-wl"; default the seven built-in BREC models)
+        models: built-in specs or exact methods ("ppgn", "3-wl"; default DEFAULT_MODELS, every built-in model
+        BREC's Table 2 has a row for, as `expresso experiment brec`)
         and your own modules (an nn.Module, a TorchScript .pt path or bytes, or (module, options) with
         options as store_model takes them: input, features, init, width, depth), all on one table;
         experiment: default py-leaderboard-<suite>. Returns Results (leaderboard() gives the table)

@@ -8,6 +8,7 @@
   EXPRESSO_OUT                where to write summaries for the Java side to compare with `expresso results --json`
 
 Run by hand: python3 -m unittest discover -s python/tests -v (with those set)."""
+import inspect
 import json
 import os
 import sys
@@ -264,6 +265,21 @@ class LeaderboardFromPython(Timed):
                                    seeds=range(2), epochs=2, experiment="py-leaderboard", wait=False)
         self.assertEqual((len(again.task_ids), again.published), (24, 0))
         again.wait(timeout=60, progress=False)
+
+
+class LeaderboardDefault(Timed):
+    """leaderboard()'s default models: the file `expresso experiment brec` reads its own from."""
+
+    def test_the_default_is_every_built_in_model_with_a_row_in_brec_table_2(self):
+        from expresso import client, summary
+        self.assertIs(inspect.signature(client.Client.leaderboard).parameters["models"].default, client.DEFAULT_MODELS)
+        self.assertGreaterEqual(len(client.DEFAULT_MODELS), 14)
+        self.assertEqual(len(set(client.DEFAULT_MODELS)), len(client.DEFAULT_MODELS))
+        for name in client.DEFAULT_MODELS:
+            row = summary.paper_row(name)
+            self.assertIsNotNone(row, name)
+            self.assertNotEqual(row[0], "1-WL bound", name)
+        self.assertNotIn("gin", client.DEFAULT_MODELS)
 
 
 class ClearErrors(Timed):

@@ -7,7 +7,6 @@ import io.expresso.report.Table;
 import io.expresso.suite.Category;
 import io.expresso.suite.GraphPair;
 import io.expresso.suite.Suite;
-import io.expresso.suite.SuiteSpecs;
 import io.expresso.wl.PairDistinguisher;
 import io.expresso.wl.WlMethods;
 import java.io.PrintWriter;
@@ -34,11 +33,8 @@ final class BaselineCommand implements Callable<Integer> {
       description = "1-wl, 3-wl (2-FWL), 4-wl (3-FWL, graphs up to 40 vertices), spd-wl, s3, s4, n1, n2, m1")
   String method;
 
-  @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
-  String suiteSpec;
+  @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
-  @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and single indices, comma-separated, e.g. 0-59,110,260-299")
-  String pairs;
 
   @Option(names = "--json", description = "print one JSON object instead of a table")
   boolean json;
@@ -54,7 +50,7 @@ final class BaselineCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
+    Suite suite = suiteOptions.load(spec);
 
     List<Row> rows = new ArrayList<>();
     long nanos = 0;
@@ -75,7 +71,7 @@ final class BaselineCommand implements Callable<Integer> {
     }
     double seconds = nanos / 1e9;
     PrintWriter out = spec.commandLine().getOut();
-    out.print(json ? json(distinguisher.name(), suiteSpec, rows, seconds) : table(distinguisher.name(), rows, seconds));
+    out.print(json ? json(distinguisher.name(), suiteOptions.suiteSpec, rows, seconds) : table(distinguisher.name(), rows, seconds));
     out.flush();
     return 0;
   }

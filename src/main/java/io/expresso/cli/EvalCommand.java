@@ -19,7 +19,6 @@ import io.expresso.report.EvalResults;
 import io.expresso.report.ResultTables;
 import io.expresso.report.SeedLeaderboard;
 import io.expresso.report.Table;
-import io.expresso.stats.Convention;
 import io.expresso.stats.PairJudgement;
 import io.expresso.stats.SeedRun;
 import io.expresso.stats.ThresholdRule;
@@ -65,11 +64,8 @@ final class EvalCommand implements Callable<Integer> {
           + "[,features=ones|degree|spd|count-P joined by +][,init=auto|reset|saved] (docs/gnn-evaluation.md, Your own model)")
   String model;
 
-  @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
-  String suiteSpec;
+  @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
-  @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and single indices, comma-separated, e.g. 0-59,110,260-299")
-  String pairs;
 
   @Option(names = "--seed", paramLabel = "S", description = "seed for initialisation and drawn relabelings (default 0)")
   Long seed;
@@ -78,13 +74,8 @@ final class EvalCommand implements Callable<Integer> {
       description = "run every seed in A..B; the configuration counts only if no seed fails reliability; the best seed is reported")
   String seeds;
 
-  @Option(names = "--threshold", paramLabel = "rpc|rapc|T2", description = "fixed RPC threshold, adaptive RAPC or a"
-      + " given T² value such as 5 (default: the model's BREC script's, rpc for all but dropgnn's 5)")
-  String threshold;
-
-  @Option(names = "--convention", paramLabel = "brec|hotelling", defaultValue = "brec",
-      description = "T² scaling: brec (official code, no factor q; default) or hotelling (q·D̄ᵀS⁺D̄)")
-  String convention;
+  @CommandLine.Mixin ThresholdOption thresholdOption = new ThresholdOption();
+  @CommandLine.Mixin ConventionOption conventionOption = new ConventionOption();
 
   @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
 
@@ -106,10 +97,7 @@ final class EvalCommand implements Callable<Integer> {
   @Option(names = "--loss-threshold", paramLabel = "L", description = "early stop below this epoch loss (PPGN/GIN 0.2, DE+NGNN 0.01)")
   Double lossThreshold;
 
-  @Option(names = "--schedule", paramLabel = "S", description = "learning-rate schedule, ReduceLROnPlateau on the"
-      + " epoch loss: pytorch (PyTorch's defaults, as BREC's scripts; default), legacy (factor 0.5, patience 5,"
-      + " floor 1e-6, Expresso's before) or plateau:factor=F,patience=P,min-lr=M")
-  String schedule;
+  @CommandLine.Mixin ScheduleOption scheduleOption = new ScheduleOption();
 
   @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph (default 32; BREC files ship 32)")
   Integer q;
@@ -158,12 +146,14 @@ final class EvalCommand implements Callable<Integer> {
       t = weightDecay == null ? t : t.withWeightDecay(weightDecay);
       t = batchSize == null ? t : t.withBatchSize(batchSize);
       t = lossThreshold == null ? t : t.withLossThreshold(lossThreshold);
-      t = schedule == null ? t : t.withSchedule(PlateauSchedule.Settings.parse(schedule));
+      PlateauSchedule.Settings schedule = scheduleOption.settings(spec);
+      t = schedule == null ? t : t.withSchedule(schedule);
       t = q == null ? t : t.withQ(q);
       EvaluationSettings defaults = EvaluationSettings.defaults(modelSpec).withTraining(t)
-          .withConvention(Convention.parse(convention));
+          .withConvention(conventionOption.convention(spec));
       // without --threshold, the model's BREC script's (DropGNN's given 5, RPC for the others)
-      settings = threshold == null ? defaults : defaults.withThreshold(ThresholdRule.of(threshold, EvaluationSettings.ALPHA));
+      ThresholdRule threshold = thresholdOption.rule(spec, EvaluationSettings.ALPHA);
+      settings = threshold == null ? defaults : defaults.withThreshold(threshold);
       settings.threshold().check(t.q(), embeddingWidth(modelSpec, dev));
       if (seed != null && seeds != null) {
         throw new IllegalArgumentException("give --seed or --seeds, not both");
@@ -177,7 +167,7 @@ final class EvalCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
+    Suite suite = suiteOptions.load(spec);
     // Loading leaves ~100 MB of graphs in the young generation: one collection now, before any pair
     // is timed, rather than a 50-90 ms evacuation pause inside one of the first pairs (BREC, G1).
     System.gc();
@@ -191,7 +181,7 @@ final class EvalCommand implements Callable<Integer> {
       config.put("threads", engine.intraOpThreads());
     }
     Path file = resultsFile != null ? resultsFile : EvalResults.defaultFile(Path.of("expresso-out", "eval"),
-        SuiteSpecs.shortName(suiteSpec), modelSpec.family(), config);
+        SuiteSpecs.shortName(suiteOptions.suiteSpec), modelSpec.family(), config);
     long start = System.nanoTime();
     int running = atOnce;
     int[] counts = new int[3]; // judged here, resumed, errors
@@ -296,7 +286,7 @@ final class EvalCommand implements Callable<Integer> {
   private ObjectNode configuration(NetworkSpec m, EvaluationSettings s) {
     ObjectNode c = new ObjectMapper().createObjectNode();
     TrainingSettings t = s.training();
-    c.put("suite", suiteSpec).put("model", m.toText()).put("threshold", s.threshold().id())
+    c.put("suite", suiteOptions.suiteSpec).put("model", m.toText()).put("threshold", s.threshold().id())
         .put("convention", s.convention().id()).put("alpha", s.alpha()).put("rapc_groups", s.rapcGroups())
         .put("q", t.q()).put("epochs", t.epochs()).put("batch_size", t.batchSize())
         .put("learning_rate", t.learningRate()).put("weight_decay", t.weightDecay())
@@ -419,7 +409,7 @@ final class EvalCommand implements Callable<Integer> {
       root.put("threads", NativeEngine.start().intraOpThreads());
     }
     root.put("pairs_at_once", atOnce);
-    root.put("suite", suiteSpec);
+    root.put("suite", suiteOptions.suiteSpec);
     root.put("seed", board.bestSeed());
     root.put("convention", s.convention().id());
     root.put("schedule", s.training().schedule().text());

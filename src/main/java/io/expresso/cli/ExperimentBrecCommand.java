@@ -24,8 +24,8 @@ import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Publisher;
 import io.expresso.runtime.kafka.ResultMerge;
 import io.expresso.runtime.kafka.Topics;
+import io.expresso.suite.BrecPaperResults;
 import io.expresso.suite.Suite;
-import io.expresso.suite.SuiteSpecs;
 import io.expresso.web.LiveService;
 import io.expresso.wl.WlMethods;
 import java.io.PrintWriter;
@@ -57,38 +57,30 @@ import picocli.CommandLine.Option;
             + " a successful result are published."})
 final class ExperimentBrecCommand implements Callable<Integer> {
 
-  /** The seven built-in models BREC's Table 2 has a row for, in the paper's order. */
-  static final String DEFAULT_MODELS = "ppgn;kp-gnn;gsn;ngnn-de;ds-gnn;dss-gnn;i2gnn";
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
   @CommandLine.Mixin TopicOptions topics = new TopicOptions();
   @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
+  @CommandLine.Mixin EmbeddedOptions embeddedRun = new EmbeddedOptions();
 
-  @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "the BREC suite: " + SuiteSpecs.FORMS)
-  String suiteSpec;
+  @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
   @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, splitSynopsisLabel = ";",
-      defaultValue = DEFAULT_MODELS,
       description = "models, separated by ';' or ',' (a ',' before key=value continues a spec): built-in specs"
           + " (see 'expresso models'), exact methods (3-wl, spd-wl, ...) or torchscript:FILE.pt[,options] (stored"
-          + " once in " + Topics.MODELS + "; workers need --allow-user-models); repeatable (default: ${DEFAULT-VALUE})")
+          + " once in " + Topics.MODELS + "; workers need --allow-user-models); repeatable (default: every built-in"
+          + " model BREC's Table 2 has a row for, at its defaults: all but gin)")
   List<String> models;
 
   @Option(names = "--seeds", paramLabel = "A-B", defaultValue = "0-9", description = "seeds A..B (default: ${DEFAULT-VALUE})")
   String seeds;
 
-  @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and"
-      + " single indices, comma-separated (default: every pair of the suite)")
-  String pairs;
 
   @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: each model's own, BREC's)")
   int epochs;
 
-  @Option(names = "--threshold", paramLabel = "rpc|rapc|T2", description = "the T² threshold for every model: rpc,"
-      + " rapc or a given value such as 5 (default: each model's BREC script's, rpc for all but dropgnn's 5)")
-  String threshold;
+  @CommandLine.Mixin ThresholdOption thresholdOption = new ThresholdOption();
 
   @Option(names = "--chunk", paramLabel = "P", defaultValue = "1",
       description = "pairs per chunk of the publishing order: each chunk is taken in turn by every seed and model"
@@ -103,9 +95,6 @@ final class ExperimentBrecCommand implements Callable<Integer> {
       + " --wait N --out DIR' (N as printed)")
   boolean publishOnly;
 
-  @Option(names = "--embedded", description = "start an embedded broker and a worker in this process")
-  boolean embedded;
-
   @Option(names = "--dir", paramLabel = "DIR", description = "with --embedded: keep the broker's logs in DIR, so that"
       + " a later run with the same DIR and --experiment resumes (default: a temporary directory, gone at exit)")
   Path dir;
@@ -118,10 +107,6 @@ final class ExperimentBrecCommand implements Callable<Integer> {
       description = "report directory: <experiment>.report.md, .report.html, .accuracy.png, .summary.json,"
           + " .results.jsonl (default: ${DEFAULT-VALUE})")
   Path out;
-
-  @Option(names = "--metrics-port", paramLabel = "M", description = "with --embedded: serve the live page (the"
-      + " leaderboard as it fills) and Prometheus /metrics on this port, 0 = any free port")
-  Integer metricsPort;
 
   @Option(names = "--timeout", paramLabel = "S", defaultValue = "86400",
       description = "stop waiting after S seconds; what arrived is still printed and written, exit status 1"
@@ -141,25 +126,15 @@ final class ExperimentBrecCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     precision.apply(spec);
     Plan plan = plan();
-    boolean cluster = kafka.given() || System.getenv(KafkaClients.CONFIG_ENV) != null;
-    if (embedded ? kafka.given() : !cluster) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "give either --bootstrap B or --embedded");
-    }
-    if (metricsPort != null) {
-      if (!embedded) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port serves the embedded broker's"
-            + " live page: give it with --embedded, or run 'expresso watch --bootstrap B' beside a cluster");
-      }
-      UsageChecks.port(spec, "--metrics-port", metricsPort);
-    }
-    if (embedded && publishOnly) {
+    embeddedRun.check(spec, kafka);
+    if (embeddedRun.embedded && publishOnly) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--publish-only needs a cluster (--bootstrap):"
           + " the embedded broker ends with this process");
     }
-    if (dir != null && !embedded) {
+    if (dir != null && !embeddedRun.embedded) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--dir is the embedded broker's: give it with --embedded");
     }
-    if (!embedded) {
+    if (!embeddedRun.embedded) {
       Topics.Creation creation = topics.creation(spec);
       KafkaClients clients = kafka.clients(spec);
       Topics.prepare(clients, creation, topics.create);
@@ -170,7 +145,8 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, dir); Metrics metrics = new Metrics()) {
       Topics.create(broker.clients(), Topics.Creation.singleNode(4, Topics.DEFAULT_TASK_PARTITIONS));
       ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
-      LiveService live = metricsPort == null ? null : LiveService.start(broker.clients(), "127.0.0.1", metricsPort,
+      Integer port = embeddedRun.metricsPort;
+      LiveService live = port == null ? null : LiveService.start(broker.clients(), "127.0.0.1", port,
           metrics);
       EvaluatorRegistry registry = EvaluatorRegistry.defaults();
       try (Aggregator liveResults = live == null ? null : live.aggregator().start();
@@ -199,17 +175,11 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     }
     UsageChecks.range(spec, "--chunk", chunk, 1, 100_000);
     UsageChecks.range(spec, "--epochs", epochs, 0, 100_000);
-    String thresholdMode = "";
-    if (threshold != null) {
-      try {
-        thresholdMode = io.expresso.stats.ThresholdRule.of(threshold, 0.05).id(); // refused here, not by every worker
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--threshold: " + e.getMessage());
-      }
-    }
+    io.expresso.stats.ThresholdRule threshold = thresholdOption.rule(spec, 0.05); // refused here, not by every worker
+    String thresholdMode = threshold == null ? "" : threshold.id();
     List<String> methods = new ArrayList<>();
     List<TorchScriptSpec> modules = new ArrayList<>();
-    for (String m : models) {
+    for (String m : models != null ? models : BrecPaperResults.leaderboardModels()) {
       String text = m.strip();
       try {
         if (NetworkSpec.isTorchScript(text)) {
@@ -231,7 +201,7 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     if (methods.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--models names no model");
     }
-    Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
+    Suite suite = suiteOptions.load(spec);
     long[] s = new long[(int) (seedRange[1] - seedRange[0] + 1)];
     for (int i = 0; i < s.length; i++) {
       s[i] = seedRange[0] + i;

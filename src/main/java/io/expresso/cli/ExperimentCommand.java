@@ -54,17 +54,12 @@ final class ExperimentCommand implements Runnable {
     @CommandLine.Mixin KafkaOptions kafka = new KafkaOptions();
     @CommandLine.Mixin TopicOptions topics = new TopicOptions();
     @CommandLine.Mixin PrecisionOption precision = new PrecisionOption();
-
-    @Option(names = "--embedded", description = "start an embedded broker and a worker in this process")
-    boolean embedded;
+    @CommandLine.Mixin StudySizeOptions sizes = new StudySizeOptions();
+    @CommandLine.Mixin EmbeddedOptions embeddedRun = new EmbeddedOptions();
 
     @Option(names = "--devices", paramLabel = "D", defaultValue = "cpu:1",
         description = "devices of the embedded worker (default: ${DEFAULT-VALUE})")
     String devices;
-
-    @Option(names = "--scale", paramLabel = "S", defaultValue = "small",
-        description = "tiny, small or paper (default: ${DEFAULT-VALUE})")
-    String scale;
 
     @Option(names = "--models", paramLabel = "M", split = RegressorSpec.LIST_SPLIT, defaultValue = "i2gnn",
         description = "model specs: i2gnn, ppgn, gin, ngnn-de with optional :key=value sizes, separated by ';' or ','"
@@ -91,26 +86,9 @@ final class ExperimentCommand implements Runnable {
         + " e.g. 'lr=1e-4,1e-3;batch=16,64;depth=3,5'")
     String grid;
 
-    @Option(names = "--graphs", paramLabel = "N", defaultValue = "0",
-        description = "graphs per dataset instead of the scale's (split 30/20/50; the paper: 5000)")
-    int graphs;
-
     @Option(names = "--seeds", paramLabel = "K", defaultValue = "0",
         description = "seeds per model x pattern instead of the scale's (transfer needs 2)")
     int seeds;
-
-    @Option(names = "--max-epochs", paramLabel = "E", defaultValue = "0",
-        description = "the most training epochs instead of the scale's cap (early stopping may end sooner)")
-    int maxEpochs;
-
-    @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "0",
-        description = "Adam's initial learning rate for every model instead of its recipe's (see docs/robustness.md);"
-            + " model ids then carry it")
-    float learningRate;
-
-    @Option(names = "--batch-size", paramLabel = "B", defaultValue = "0",
-        description = "graphs per training step for every model instead of its recipe's; model ids then carry it")
-    int batchSize;
 
     @Option(names = "--experiment", paramLabel = "E", description = "experiment id (default: robustness-<time>); an id that ran before resumes it: jobs that"
         + " already succeeded are not run again")
@@ -119,11 +97,6 @@ final class ExperimentCommand implements Runnable {
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "expresso-out/robustness",
         description = "report directory (default: ${DEFAULT-VALUE})")
     Path out;
-
-    @Option(names = "--metrics-port", paramLabel = "M", description = "with --embedded: serve the live page (each"
-        + " epoch's train and validation l1 as it trains) and Prometheus /metrics on this port, 0 = any free port"
-        + " (default: none; without --embedded, run 'expresso watch' against the cluster)")
-    Integer metricsPort;
 
     @Option(names = "--timeout", paramLabel = "S", defaultValue = "3600",
         description = "give up on a phase after S seconds (default: ${DEFAULT-VALUE})")
@@ -136,28 +109,18 @@ final class ExperimentCommand implements Runnable {
       RobustnessExperiment exp;
       List<DeviceSlot> ds;
       try {
-        s = Scale.fromName(scale);
+        s = sizes.scale();
         ds = DeviceSlot.parse(devices);
         String id = experiment != null ? experiment : "robustness-" + System.currentTimeMillis();
         SearchGrid searched = grid != null ? SearchGrid.parse(grid, SearchGrid.of(s)) : search ? SearchGrid.of(s) : null;
         exp = new RobustnessExperiment(id, s, models, patterns == null ? s.defaultPatterns() : patterns, !noOod,
-            new RobustnessExperiment.Sizes(graphs, seeds, maxEpochs, learningRate, batchSize), searched, java.util.Map.of());
+            sizes.sizes(seeds), searched, java.util.Map.of());
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      boolean cluster = kafka.given() || System.getenv(KafkaClients.CONFIG_ENV) != null;
-      if (embedded ? kafka.given() : !cluster) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "give either --bootstrap B or --embedded");
-      }
-      if (metricsPort != null) {
-        if (!embedded) {
-          throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port serves the embedded broker's"
-              + " live page: give it with --embedded, or run 'expresso watch --bootstrap B' beside a cluster");
-        }
-        UsageChecks.port(spec, "--metrics-port", metricsPort);
-      }
+      embeddedRun.check(spec, kafka);
       RobustnessReport report;
-      if (embedded) {
+      if (embeddedRun.embedded) {
         report = runEmbedded(exp, ds);
       } else {
         Topics.Creation creation = topics.creation(spec);
@@ -177,7 +140,8 @@ final class ExperimentCommand implements Runnable {
       try (EmbeddedBroker broker = EmbeddedBroker.start(0, null); Metrics metrics = new Metrics()) {
         Topics.create(broker.clients(), Topics.Creation.singleNode(4, Topics.DEFAULT_TASK_PARTITIONS));
         ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
-        LiveService live = metricsPort == null ? null : LiveService.start(broker.clients(), "127.0.0.1", metricsPort,
+        Integer port = embeddedRun.metricsPort;
+        LiveService live = port == null ? null : LiveService.start(broker.clients(), "127.0.0.1", port,
             metrics);
         try (Aggregator aggregator = live == null ? null : live.aggregator().start();
             Worker w = Worker.start(Worker.Settings.of(broker.clients(), ds), EvaluatorRegistry.defaults(),

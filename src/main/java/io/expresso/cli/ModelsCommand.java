@@ -40,7 +40,7 @@ final class ModelsCommand implements Callable<Integer> {
         parameters = m.parameterCount();
       }
       BrecConstruction brec = BrecConstruction.of(a);
-      t.row(a.cliName(), String.join(", ", ModelSpec.keys(a)), d.toText().substring(a.cliName().length() + 1),
+      t.row(a.cliName(), String.join(", ", a.keys()), d.toText().substring(a.cliName().length() + 1),
           String.valueOf(parameters), brec.trainable() > 0 ? String.valueOf(brec.reachable()) : "-",
           String.valueOf(training.epochs()), String.valueOf(training.lossThreshold()), training.schedule().text(),
           io.expresso.train.EvaluationSettings.threshold(a).id());

@@ -18,7 +18,6 @@ import io.expresso.runtime.kafka.Topics;
 import io.expresso.stats.Convention;
 import io.expresso.stats.ThresholdRule;
 import io.expresso.suite.Suite;
-import io.expresso.suite.SuiteSpecs;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Set;
@@ -89,8 +88,7 @@ final class PublishCommand implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @CommandLine.Mixin Common common = new Common();
 
-    @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
-    String suiteSpec;
+    @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
     @Option(names = "--model", required = true, paramLabel = "M",
         description = "a non-GNN method (1-wl, 3-wl, 4-wl, spd-wl, s3, s4, n1, n2, m1), a GNN model spec, or"
@@ -101,15 +99,11 @@ final class PublishCommand implements Runnable {
     @Option(names = "--seeds", paramLabel = "A-B", description = "seeds A..B, one task per pair and seed (default: 0)")
     String seeds = "0";
 
-    @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and single indices, comma-separated, e.g. 0-59,110,260-299")
-    String pairs;
 
     @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: model's own)")
     int epochs;
 
-    @Option(names = "--schedule", paramLabel = "S", description = "learning-rate schedule: pytorch, legacy or"
-        + " plateau:factor=F,patience=P,min-lr=M (default: the model's own, PyTorch's defaults as BREC's scripts)")
-    String schedule;
+    @CommandLine.Mixin ScheduleOption scheduleOption = new ScheduleOption();
 
     @Option(names = "--q", paramLabel = "Q", description = "relabelings per graph for the RPC test (default: 32)")
     int q = 32;
@@ -118,13 +112,8 @@ final class PublishCommand implements Runnable {
         + " under rapc it sets the within-graph groups m, the fewest with 1/(m+1) <= A")
     double alpha = 0.05;
 
-    @Option(names = "--threshold", paramLabel = "rpc|rapc|T2", description = "fixed RPC threshold, adaptive RAPC or a"
-        + " given T² value such as 5 (default: the model's BREC script's, rpc for all but dropgnn's 5)")
-    String threshold;
-
-    @Option(names = "--convention", paramLabel = "brec|hotelling", defaultValue = "brec",
-        description = "T^2 scaling: brec (the official code, default) or hotelling (textbook, factor q)")
-    String convention;
+    @CommandLine.Mixin ThresholdOption thresholdOption = new ThresholdOption();
+    @CommandLine.Mixin ConventionOption conventionOption = new ConventionOption();
 
     @Override
     public Integer call() {
@@ -134,18 +123,10 @@ final class PublishCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      try {
-        // refused here, not by every worker: the same checks the worker makes
-        if (threshold != null) {
-          threshold = ThresholdRule.of(threshold, alpha).id();
-        }
-        Convention.parse(convention);
-        if (schedule != null) {
-          schedule = PlateauSchedule.Settings.parse(schedule).text();
-        }
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-      }
+      // refused here, not by every worker: the same checks the worker makes
+      ThresholdRule threshold = thresholdOption.rule(spec, alpha);
+      Convention convention = conventionOption.convention(spec);
+      PlateauSchedule.Settings schedule = scheduleOption.settings(spec);
       TorchScriptSpec module = null;
       if (NetworkSpec.isTorchScript(model)) {
         try {
@@ -156,16 +137,16 @@ final class PublishCommand implements Runnable {
         }
       }
       String method = module == null ? model : module.toText();
-      Suite suite = SuiteOptions.load(spec, suiteSpec, pairs);
+      Suite suite = suiteOptions.load(spec);
       long[] s = new long[(int) (seedRange[1] - seedRange[0] + 1)];
       for (int i = 0; i < s.length; i++) {
         s[i] = seedRange[0] + i;
       }
       TrainingSettings training = TrainingSettings.newBuilder().setEpochs(epochs)
-          .setSchedule(schedule == null ? "" : schedule).build();
+          .setSchedule(schedule == null ? "" : schedule.text()).build();
       RpcSettings rpc = RpcSettings.newBuilder().setQ(q).setAlpha(alpha)
-          .setThresholdMode(threshold == null ? "" : threshold) // empty: each worker takes the model's own
-          .setConvention(convention.trim().toLowerCase(java.util.Locale.ROOT)).build();
+          .setThresholdMode(threshold == null ? "" : threshold.id()) // empty: each worker takes the model's own
+          .setConvention(convention.id()).build();
       KafkaClients clients = common.connect(spec);
       PrintWriter o = spec.commandLine().getOut();
       if (module != null) {

@@ -32,6 +32,7 @@ final class PublishTrainCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.Mixin PublishCommand.Common common = new PublishCommand.Common();
+  @CommandLine.Mixin StudySizeOptions sizes = new StudySizeOptions();
 
   @Option(names = "--model", required = true, paramLabel = "M",
       description = "i2gnn, ppgn, gin or ngnn-de, optionally with :key=value (a bare name gets the scale's width and depth)")
@@ -41,10 +42,6 @@ final class PublishTrainCommand implements Callable<Integer> {
       completionCandidates = PatternConverter.Names.class, description = "pattern to count: ${COMPLETION-CANDIDATES}")
   Pattern pattern;
 
-  @Option(names = "--scale", paramLabel = "S", defaultValue = "small",
-      description = "tiny, small or paper: dataset size, epochs, width (default: ${DEFAULT-VALUE})")
-  String scale;
-
   @Option(names = "--dataset", paramLabel = "D",
       description = "sbm, er-0.3 or er-0.8 (default: the scale's attack dataset, er-0.3 for tiny, sbm otherwise)")
   String dataset;
@@ -53,38 +50,21 @@ final class PublishTrainCommand implements Callable<Integer> {
       description = "initialisation seeds A..B, one task each (default: ${DEFAULT-VALUE})")
   String seeds;
 
-  @Option(names = "--graphs", paramLabel = "N", defaultValue = "0",
-      description = "graphs in the dataset instead of the scale's (split 30/20/50; the paper: 5000)")
-  int graphs;
-
-  @Option(names = "--max-epochs", paramLabel = "E", defaultValue = "0",
-      description = "the most training epochs instead of the scale's cap (early stopping may end sooner);"
-          + " the result records it")
-  int maxEpochs;
-
-  @Option(names = "--learning-rate", paramLabel = "LR", defaultValue = "0",
-      description = "Adam's initial learning rate instead of the recipe's; the checkpoint key then carries it")
-  float learningRate;
-
-  @Option(names = "--batch-size", paramLabel = "B", defaultValue = "0",
-      description = "graphs per training step instead of the recipe's; the checkpoint key then carries it")
-  int batchSize;
-
   @Override
   public Integer call() {
     List<TrainJob> jobs = new ArrayList<>();
     String resolved;
     try {
-      Scale s = Scale.fromName(scale);
+      Scale s = sizes.scale();
       resolved = StudyJobs.resolveSpec(model, pattern, s);
       String d = dataset != null ? dataset : s.attackDataset();
-      RobustnessExperiment.Sizes sizes = new RobustnessExperiment.Sizes(graphs, 0, maxEpochs, learningRate, batchSize);
+      RobustnessExperiment.Sizes given = sizes.sizes(0);
       int[] range = Ranges.option(spec, "--seeds", seeds);
       if (range[1] - range[0] >= 1000) {
         throw new IllegalArgumentException("--seeds '" + seeds + "' asks for more than 1000 train tasks");
       }
       for (long seed = range[0]; seed <= range[1]; seed++) {
-        jobs.add(StudyJobs.train(common.experiment, resolved, pattern, d, s, seed, sizes));
+        jobs.add(StudyJobs.train(common.experiment, resolved, pattern, d, s, seed, given));
       }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

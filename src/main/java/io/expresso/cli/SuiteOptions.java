@@ -6,18 +6,24 @@ import io.expresso.suite.SuiteSpecs;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 
-/** What {@code --suite SPEC [--pairs a-b,c,...]} means to baseline, eval and publish brec. */
+/** {@code --suite SPEC [--pairs a-b,c,...]}: the pairs baseline, eval, publish brec and experiment brec judge. */
 final class SuiteOptions {
 
-  private SuiteOptions() {}
+  @Option(names = "--suite", required = true, paramLabel = "SPEC", description = "suite spec: " + SuiteSpecs.FORMS)
+  String suiteSpec;
+
+  @Option(names = "--pairs", paramLabel = "A-B[,C...]", description = "only these pairs: ranges A-B (inclusive) and"
+      + " single indices, comma-separated, e.g. 0-59,110,260-299 (default: every pair of the suite)")
+  String pairs;
 
   /**
-   * The suite of {@code suiteSpec}, restricted to {@code pairs} (ranges and numbers, comma-separated)
-   * when given. A bad spec or range, or ranges that select nothing, is bad usage (exit 2); an unreadable suite file is a failure
-   * (exit 1), so its {@link GraphFormatException} passes through.
+   * The suite of {@code --suite}, restricted to {@code --pairs} when given. A bad spec or range, or
+   * ranges that select nothing, is bad usage (exit 2); an unreadable suite file is a failure (exit 1),
+   * so its {@link GraphFormatException} passes through.
    */
-  static Suite load(CommandSpec spec, String suiteSpec, String pairs) {
+  Suite load(CommandSpec spec) {
     List<int[]> ranges = pairs == null ? null : Ranges.options(spec, "--pairs", pairs);
     Suite suite;
     try {

@@ -1,11 +1,10 @@
 package io.expresso.model;
 
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * A model configuration: which architecture and its size. Parsed from text such as {@code ppgn}
@@ -56,23 +55,12 @@ public record ModelSpec(
     this(architecture, layers, hidden, embedding, radius, bnMomentum, 0, 0);
   }
 
-  /** Every key {@link #parse} accepts, in the order of the text form. */
+  /** Every key {@link #parse} knows, in the order of the text form; which of them an architecture takes: {@link Architecture#keys}. */
   public static final List<String> KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget", "residual", "learn-eps",
       "node-labels");
 
-  /** The keys only GIN takes (every other architecture refuses them by name). */
-  private static final List<String> GIN_ONLY_KEYS = List.of("residual", "learn-eps", "node-labels");
-
-  /** The architectures whose inputs are distances, atomic types or the constant only (no positional-encoding columns). */
-  private static final Set<Architecture> NO_PE = EnumSet.of(Architecture.I2GNN, Architecture.SSWL_P, Architecture.GNN_AK,
-      Architecture.DROP_GNN, Architecture.DELTA_K_LGNN);
-
-  /** The keys {@code a} takes, in the order of the text form. */
-  public static List<String> keys(Architecture a) {
-    return a == Architecture.GIN ? KEYS : KEYS.stream().filter(k -> !GIN_ONLY_KEYS.contains(k))
-        .filter(k -> !NO_PE.contains(a) || !k.equals("pe"))
-        .filter(k -> a != Architecture.GRAPHORMER || !List.of("pe", "radius", "bn-momentum").contains(k)).toList();
-  }
+  /** The keys every architecture takes unless it refuses them; the others only those that say they take them. */
+  public static final List<String> SHARED_KEYS = List.of("layers", "hidden", "d", "radius", "bn-momentum", "pe", "budget");
 
   public ModelSpec {
     if (architecture == null) {
@@ -83,47 +71,39 @@ public record ModelSpec(
     check("d", embedding, 1, 4096);
     check("radius", radius, 1, 64);
     check("pe", pe, 0, 256);
-    if (pe > 0 && NO_PE.contains(architecture)) {
-      throw new IllegalArgumentException("model spec: pe is not " + (architecture == Architecture.GNN_AK
-          ? "a gnn-ak option (BREC's GNN-AK reads the constant vertex feature only)"
-          : architecture == Architecture.DROP_GNN ? "a dropgnn option (BREC's DropGNN reads the constant 1, dropped at random)"
-          : architecture == Architecture.DELTA_K_LGNN
-          ? "a delta-k-lgnn option (BREC's δ-k-LGNN reads its vertex pairs' atomic types only)"
-          : "an " + architecture.cliName() + " option (BREC's " + architecture.cliName()
-              + " labels its subgraph nodes by their distances only)"));
-    }
     if (architecture == Architecture.GNN_AK) {
       check("radius", radius, 1, GnnAkBlock.MAX_RADIUS); // the authors' hop embedding has 20 rows
     }
-    if (residual && architecture != Architecture.GIN) {
-      throw new IllegalArgumentException("model spec: residual is a gin option, not " + architecture.cliName());
-    }
-    if (learnEps && architecture != Architecture.GIN) {
-      throw new IllegalArgumentException("model spec: learn-eps is a gin option, not " + architecture.cliName());
-    }
-    if (pe > 0 && architecture == Architecture.GRAPHORMER) {
-      throw new IllegalArgumentException("model spec: pe is not a graphormer option (its vertices see their degrees,"
-          + " its attention their distances)");
-    }
-    if (architecture == Architecture.GRAPHORMER) {
-      // unused (no subgraphs, no batch norms): held at one value so that the text form, which omits them, parses back equal
+    check("node-labels", nodeLabels, 0, 4096);
+    // a key the architecture does not take may hold only its neutral value
+    refuseUnlessTaken(architecture, "pe", pe > 0);
+    refuseUnlessTaken(architecture, "residual", residual);
+    refuseUnlessTaken(architecture, "learn-eps", learnEps);
+    refuseUnlessTaken(architecture, "node-labels", nodeLabels > 0);
+    // unused (no subgraphs, no batch norms): held at one value so that the text form, which omits them, parses back equal
+    if (!architecture.takes("radius")) {
       radius = 1;
+    }
+    if (!architecture.takes("bn-momentum")) {
       bnMomentum = 0.9f;
     }
     if (architecture == Architecture.GRAPHORMER && hidden % GraphormerBlock.HEADS != 0) {
       throw new IllegalArgumentException("model spec: hidden must be a multiple of graphormer's "
           + GraphormerBlock.HEADS + " heads, got " + hidden);
     }
-    check("node-labels", nodeLabels, 0, 4096);
-    if (nodeLabels > 0 && architecture != Architecture.GIN) {
-      throw new IllegalArgumentException("model spec: node-labels (one-hot node-label inputs) is a gin option, not "
-          + architecture.cliName() + ", which reads structure only");
-    }
     if (budget < 0 || budget > 1_000_000_000L) {
       throw new IllegalArgumentException("model spec: budget must lie in [0, 1e9] parameters, got " + budget);
     }
     if (!(bnMomentum >= 0f && bnMomentum < 1f)) {
       throw new IllegalArgumentException("model spec: bn-momentum must lie in [0, 1), got " + bnMomentum);
+    }
+  }
+
+  private static void refuseUnlessTaken(Architecture a, String key, boolean set) {
+    if (set) {
+      a.refusal(key).ifPresent(why -> {
+        throw new IllegalArgumentException("model spec: " + why);
+      });
     }
   }
 
@@ -202,9 +182,9 @@ public record ModelSpec(
       }
       String key = kv.substring(0, eq).trim().toLowerCase(Locale.ROOT);
       String value = kv.substring(eq + 1).trim();
-      if (a == Architecture.GRAPHORMER && (key.equals("radius") || key.equals("bn-momentum"))) {
-        throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a graphormer option (no"
-            + " subgraphs, no batch norms)");
+      Optional<String> refusal = a.refusal(key);
+      if (refusal.isPresent()) {
+        throw new IllegalArgumentException("model spec '" + text + "': " + refusal.get());
       }
       try {
         switch (key) {
@@ -219,7 +199,7 @@ public record ModelSpec(
           case "learn-eps" -> learnEps = bool(text, key, value);
           case "node-labels" -> nodeLabels = Integer.parseInt(value);
           default -> throw new IllegalArgumentException("model spec '" + text + "': unknown key '" + key
-              + "' (" + a.cliName() + " takes: " + String.join(", ", keys(a)) + ")");
+              + "' (" + a.cliName() + " takes: " + String.join(", ", a.keys()) + ")");
         }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("model spec '" + text + "': " + key + " is not a number: '" + value + "'");
@@ -279,7 +259,8 @@ public record ModelSpec(
   @Override
   public String toText() {
     return architecture.cliName() + ":layers=" + layers + ",hidden=" + hidden + ",d=" + embedding
-        + (architecture == Architecture.GRAPHORMER ? "" : ",radius=" + radius + ",bn-momentum=" + bnMomentum)
+        + (architecture.takes("radius") ? ",radius=" + radius : "")
+        + (architecture.takes("bn-momentum") ? ",bn-momentum=" + bnMomentum : "")
         // only when set, so the text of every spec without them (results files, checkpoints) is unchanged
         + (pe > 0 ? ",pe=" + pe : "") + (budget > 0 ? ",budget=" + budget : "") + (residual ? ",residual=true" : "")
         + (learnEps ? ",learn-eps=true" : "") + (nodeLabels > 0 ? ",node-labels=" + nodeLabels : "");

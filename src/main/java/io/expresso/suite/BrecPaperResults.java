@@ -164,6 +164,25 @@ public final class BrecPaperResults {
   }
 
   /**
+   * The resource naming the built-in models a BREC leaderboard runs when none are named ({@code
+   * experiment brec}, the Python client's {@code leaderboard()}), beside this class.
+   */
+  public static final String LEADERBOARD_MODELS = "brec-leaderboard-models.txt";
+
+  /** The model names of {@link #LEADERBOARD_MODELS}, in its order: every built-in model with a row in Table 2. */
+  public static List<String> leaderboardModels() {
+    InputStream in = BrecPaperResults.class.getResourceAsStream(LEADERBOARD_MODELS);
+    if (in == null) {
+      throw new IllegalStateException(LEADERBOARD_MODELS + " is missing from the classpath (src/main/resources/io/expresso/suite)");
+    }
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+      return r.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    } catch (IOException e) {
+      throw new IllegalStateException(LEADERBOARD_MODELS + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * The paper's row for one of our methods or model specs, by architecture name (the spec up to
    * its first ':', so {@code ppgn:layers=5,hidden=32} is PPGN): exact methods 3-wl, spd-wl, s3, s4,
    * n1, n2, m1; GNNs ppgn, ngnn-de (DE+NGNN) and the paper's names in any case or a name the

@@ -31,16 +31,16 @@ class ModelsCommandTest {
       String row = out.lines().filter(l -> l.startsWith(a.cliName() + " ")).findFirst().orElseThrow(
           () -> new AssertionError("no row for " + a.cliName() + " in\n" + out));
       assertThat(row).contains(d.toText().substring(a.cliName().length() + 1)).contains(" " + parameters + " ")
-          .contains(String.join(", ", ModelSpec.keys(a)) + " ")
+          .contains(String.join(", ", a.keys()) + " ")
           .contains(io.expresso.train.TrainingSettings.defaults(a).schedule().text()) // as its BREC script
           .endsWith(" " + io.expresso.train.EvaluationSettings.threshold(a).id()); // the T² it judges at, as its script
       // every key listed is one the architecture takes
-      for (String key : ModelSpec.keys(a)) {
+      for (String key : a.keys()) {
         String text = a.cliName() + ":" + key + "=" + SAMPLE.get(key);
         assertThat(ModelSpec.parse(text)).as(text).isNotNull();
       }
     }
-    assertThat(ModelSpec.keys(Architecture.PPGN)).doesNotContain("residual", "learn-eps", "node-labels");
+    assertThat(Architecture.PPGN.keys()).doesNotContain("residual", "learn-eps", "node-labels");
     // GIN at 4 layers of width 32, d 16: per layer Linear, BN, Linear, BN and a readout Linear
     long gin = 0;
     for (int l = 0; l < 4; l++) {

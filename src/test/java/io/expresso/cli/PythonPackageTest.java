@@ -91,6 +91,8 @@ class PythonPackageTest {
     assertThat(site.resolve("expresso/v1/results_pb2.py")).exists();
     assertThat(site.resolve("expresso/brec-table2.csv")).as("BREC's Table 2, the Java resource, copied at build time")
         .hasSameTextualContentAs(Path.of("src/main/resources/io/expresso/suite/" + BrecPaperResults.TABLE));
+    assertThat(site.resolve("expresso/" + BrecPaperResults.LEADERBOARD_MODELS)).as("the leaderboard's default models")
+        .hasSameTextualContentAs(Path.of("src/main/resources/io/expresso/suite/" + BrecPaperResults.LEADERBOARD_MODELS));
 
     String excerpt = SharedData.require("data/brec-excerpt/brec_excerpt.npy").toString();
     // an experiment published from Java, for the package to read back
@@ -133,16 +135,17 @@ class PythonPackageTest {
         String log = Files.readString(LOG);
         assertThat(done).as("the Python tests finished within 480 s:\n" + log).isTrue();
         assertThat(proc.exitValue()).as(log).isZero();
-        assertThat(log).containsPattern("Ran 20 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
+        assertThat(log).containsPattern("Ran 21 tests in [0-9.]+s\\s+OK\\s*$").doesNotContain("skipped");
       } finally {
         refusing.close();
       }
     }
 
-    // the tables the Python side reads: BREC's Table 2 (from the shared file) and the categories of
-    // BREC's files (a copy of its own)
+    // the tables the Python side reads: BREC's Table 2 and the leaderboard's default models (from the shared
+    // files) and the categories of BREC's files (a copy of its own)
     ExternalTools.Run tables = ExternalTools.run(List.of("env", "PYTHONPATH=" + site, python.toString(), "-c",
-        "import json, expresso.summary as s, expresso.suite as v; print(json.dumps([s.PAPER, v.VARIANTS]))"), null, 60);
+        "import json, expresso.summary as s, expresso.suite as v, expresso.client as c;"
+            + " print(json.dumps([s.PAPER, v.VARIANTS, c.DEFAULT_MODELS]))"), null, 60);
     assertThat(tables.exitCode()).as(tables.output()).isZero();
     JsonNode copies = new ObjectMapper().readTree(tables.output());
     Map<String, List<Integer>> paper = new LinkedHashMap<>();
@@ -152,6 +155,8 @@ class PythonPackageTest {
     BrecVariant.ALL.forEach(v -> variants.put(v.name(), v.ranges().stream()
         .map(r -> List.<Object>of(r.name(), r.to() - r.from())).toList()));
     assertThat(new ObjectMapper().convertValue(copies.get(1), Map.class)).isEqualTo(variants);
+    assertThat(new ObjectMapper().convertValue(copies.get(2), List.class)).as("client.leaderboard()'s default models,"
+        + " experiment brec's").isEqualTo(BrecPaperResults.leaderboardModels());
 
     // the example users start from: make_gin.py's GIN on the excerpt, its table printed, its rows as CSV
     ExternalTools.Run example = ExternalTools.run(List.of("env", "PYTHONPATH=" + site, python.toString(),

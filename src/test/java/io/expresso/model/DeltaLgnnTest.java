@@ -1,7 +1,11 @@
 package io.expresso.model;
 
+import static io.expresso.model.BrecModelChecks.assertOneEmbeddingPerGraph;
+import static io.expresso.model.BrecModelChecks.assertRefusedInOneLine;
+import static io.expresso.model.BrecModelChecks.defaultsOf;
+import static io.expresso.model.BrecModelChecks.embed;
+import static io.expresso.model.BrecModelChecks.maxDiff;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
@@ -16,45 +20,22 @@ import io.expresso.suite.GraphPair;
 import io.expresso.train.EvaluationSettings;
 import io.expresso.train.PairEvaluation;
 import io.expresso.train.PairEvaluator;
-import io.expresso.train.TrainingSettings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** δ-2-LGNN as BREC's SparseWL/neural_higher_order/BREC/test_BREC.py builds it (DeltaLgnnBlock). */
 class DeltaLgnnTest {
 
-  private static double maxDiff(float[] a, float[] b) {
-    double d = 0;
-    for (int k = 0; k < a.length; k++) {
-      d = Math.max(d, Math.abs(a[k] - b[k]));
-    }
-    return d;
-  }
-
-  private static float[][] embed(ModelSpec spec, Graph... graphs) {
-    try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 3)) {
-      return m.embed(List.of(graphs));
-    }
-  }
-
   @Test
   void defaultsAreThoseOfBrecsSparseWlScript() {
     // test_BREC_search.py passes only --SEED, so test_BREC.py's own: --dim 16 (NetGIN's width), six
     // layers written out in NetGIN, OUTPUT_DIM 16, BATCH_SIZE 16, LEARNING_RATE 1e-4, WEIGHT_DECAY
     // 1e-4, LOSS_THRESHOLD 0.2, EPOCH 20, NUM_RELABEL 32; nn.BatchNorm1d's momentum 0.1 (DJL's 0.9)
-    ModelSpec s = ModelSpec.defaults(Architecture.DELTA_K_LGNN);
-    assertThat(s.hidden()).as("--dim").isEqualTo(16);
-    assertThat(s.layers()).as("conv1_* … conv6_*").isEqualTo(6);
-    assertThat(s.embedding()).as("OUTPUT_DIM").isEqualTo(16);
-    assertThat(s.bnMomentum()).isEqualTo(0.9f);
+    defaultsOf(Architecture.DELTA_K_LGNN).hidden("--dim", 16).layers("conv1_* … conv6_*", 6).embedding("OUTPUT_DIM", 16)
+        .bnMomentum("nn.BatchNorm1d momentum", 0.9f).batchSize("BATCH_SIZE", 16).epochs("EPOCH", 20)
+        .learningRate("LEARNING_RATE", 1e-4f).weightDecay("WEIGHT_DECAY", 1e-4f).lossThreshold("LOSS_THRESHOLD", 0.2)
+        .relabelings("NUM_RELABEL", 32);
     assertThat(DeltaLgnnBlock.SET2SET_STEPS).as("Set2Set processing_steps").isEqualTo(6);
-    TrainingSettings t = TrainingSettings.defaults(Architecture.DELTA_K_LGNN);
-    assertThat(t.batchSize()).as("BATCH_SIZE").isEqualTo(16);
-    assertThat(t.epochs()).as("EPOCH").isEqualTo(20);
-    assertThat(t.learningRate()).as("LEARNING_RATE").isEqualTo(1e-4f);
-    assertThat(t.weightDecay()).as("WEIGHT_DECAY").isEqualTo(1e-4f);
-    assertThat(t.lossThreshold()).as("LOSS_THRESHOLD").isEqualTo(0.2);
-    assertThat(t.q()).as("NUM_RELABEL").isEqualTo(32);
   }
 
   @Test
@@ -78,10 +59,7 @@ class DeltaLgnnTest {
   void oneEmbeddingOfWidthDPerGraphOfAnySize() {
     float[][] e = embed(ModelSpec.parse("delta-k-lgnn:layers=2,hidden=8,d=4"), Constructions.prism(),
         Constructions.cycle(3), Graph.empty(1), Constructions.cycle(7));
-    assertThat(e).hasNumberOfRows(4);
-    for (float[] row : e) {
-      assertThat(row).hasSize(4).doesNotContain(Float.NaN);
-    }
+    assertOneEmbeddingPerGraph(e, 4, 4);
   }
 
   @Test
@@ -131,12 +109,9 @@ class DeltaLgnnTest {
 
   @Test
   void badSpecsAreRefusedInOneLineNamingTheKey() {
-    assertThatThrownBy(() -> ModelSpec.parse("delta-k-lgnn:k=3")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("unknown key 'k'").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("delta-k-lgnn:hidden=0")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hidden must lie in").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("delta-k-lgnn:pe=4")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("pe is not a delta-k-lgnn option").hasMessageNotContaining("\n");
-    assertThat(ModelSpec.keys(Architecture.DELTA_K_LGNN)).doesNotContain("pe");
+    assertRefusedInOneLine("delta-k-lgnn:k=3", "unknown key 'k'");
+    assertRefusedInOneLine("delta-k-lgnn:hidden=0", "hidden must lie in");
+    assertRefusedInOneLine("delta-k-lgnn:pe=4", "pe is not a delta-k-lgnn option");
+    assertThat(Architecture.DELTA_K_LGNN.keys()).doesNotContain("pe");
   }
 }

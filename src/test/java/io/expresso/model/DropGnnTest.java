@@ -1,7 +1,9 @@
 package io.expresso.model;
 
+import static io.expresso.model.BrecModelChecks.assertOneEmbeddingPerGraph;
+import static io.expresso.model.BrecModelChecks.assertRefusedInOneLine;
+import static io.expresso.model.BrecModelChecks.defaultsOf;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import ai.djl.Device;
@@ -36,20 +38,12 @@ class DropGnnTest {
     // DropGNN/test_BREC_search.py: --hidden_units 16 --num_layers 10 --augmentation dropout --OUTPUT_DIM=16
     // --BATCH_SIZE=16 --LEARNING_RATE=0.0001 --WEIGHT_DECAY=1e-05 --num_runs=100 --EPOCH=100; test_BREC.py:
     // LOSS_THRESHOLD 0.00, THRESHOLD 5.0, NUM_RELABEL 32, --prob -1 (p_opt = 2/(1 + n)), BatchNorm1d momentum 0.1
-    ModelSpec s = ModelSpec.defaults(Architecture.DROP_GNN);
-    assertThat(s.layers()).as("--num_layers").isEqualTo(10);
-    assertThat(s.hidden()).as("--hidden_units").isEqualTo(16);
-    assertThat(s.embedding()).as("--OUTPUT_DIM").isEqualTo(16);
-    assertThat(s.bnMomentum()).isEqualTo(0.9f);
+    ModelSpec s = defaultsOf(Architecture.DROP_GNN).layers("--num_layers", 10).hidden("--hidden_units", 16)
+        .embedding("--OUTPUT_DIM", 16).bnMomentum("BatchNorm1d momentum", 0.9f).batchSize("--BATCH_SIZE", 16)
+        .epochs("--EPOCH", 100).learningRate("--LEARNING_RATE", 1e-4f).weightDecay("--WEIGHT_DECAY", 1e-5f)
+        .lossThreshold("LOSS_THRESHOLD", 0.0).relabelings("NUM_RELABEL", 32).spec();
     assertThat(DropGnnBlock.RUNS).as("--num_runs").isEqualTo(100);
     assertThat(DropGnnBlock.dropProbability(10)).as("p_opt for n = 10").isEqualTo(2.0 / 11);
-    TrainingSettings t = TrainingSettings.defaults(Architecture.DROP_GNN);
-    assertThat(t.batchSize()).as("--BATCH_SIZE").isEqualTo(16);
-    assertThat(t.epochs()).as("--EPOCH").isEqualTo(100);
-    assertThat(t.learningRate()).as("--LEARNING_RATE").isEqualTo(1e-4f);
-    assertThat(t.weightDecay()).as("--WEIGHT_DECAY").isEqualTo(1e-5f);
-    assertThat(t.lossThreshold()).as("LOSS_THRESHOLD").isEqualTo(0.0);
-    assertThat(t.q()).as("NUM_RELABEL").isEqualTo(32);
     assertThat(EvaluationSettings.defaults(s).threshold()).as("THRESHOLD").isEqualTo(new ThresholdRule.Given(5.0, 0.05));
     assertThat(EvaluationSettings.defaults(Architecture.GIN).threshold()).isEqualTo(new ThresholdRule.Rpc(0.05));
   }
@@ -62,10 +56,7 @@ class DropGnnTest {
         GraphModel b = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 5);
         GraphModel c = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 6)) {
       float[][] first = a.embed(graphs);
-      assertThat(first).hasNumberOfRows(4);
-      for (float[] row : first) {
-        assertThat(row).hasSize(4).doesNotContain(Float.NaN);
-      }
+      assertOneEmbeddingPerGraph(first, 4, 4);
       float[][] second = a.embed(graphs);
       assertThat(second).as("evaluation drops vertices too: a second call draws anew").isNotEqualTo(first);
       // the same seed gives the same draws: bit for bit on three threads (the passes still run one at a time)
@@ -108,11 +99,8 @@ class DropGnnTest {
 
   @Test
   void badSpecsAreRefusedInOneLineNamingTheKey() {
-    assertThatThrownBy(() -> ModelSpec.parse("dropgnn:runs=50")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("unknown key 'runs'").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("dropgnn:layers=0")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("layers must lie in").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("dropgnn:pe=4")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("pe is not a dropgnn option").hasMessageNotContaining("\n");
+    assertRefusedInOneLine("dropgnn:runs=50", "unknown key 'runs'");
+    assertRefusedInOneLine("dropgnn:layers=0", "layers must lie in");
+    assertRefusedInOneLine("dropgnn:pe=4", "pe is not a dropgnn option");
   }
 }

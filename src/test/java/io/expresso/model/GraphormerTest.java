@@ -1,7 +1,13 @@
 package io.expresso.model;
 
+import static io.expresso.model.BrecModelChecks.assertOneEmbeddingPerGraph;
+import static io.expresso.model.BrecModelChecks.assertRefusedInOneLine;
+import static io.expresso.model.BrecModelChecks.defaultsOf;
+import static io.expresso.model.BrecModelChecks.embed;
+import static io.expresso.model.BrecModelChecks.maxDiff;
+import static io.expresso.model.BrecModelChecks.rookRelabelling;
+import static io.expresso.model.BrecModelChecks.twoTriangles;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
@@ -29,42 +35,17 @@ class GraphormerTest {
 
   private static final ModelSpec SMALL = ModelSpec.parse("graphormer:layers=3,hidden=16,d=8");
 
-  private static double maxDiff(float[] a, float[] b) {
-    double d = 0;
-    for (int k = 0; k < a.length; k++) {
-      d = Math.max(d, Math.abs(a[k] - b[k]));
-    }
-    return d;
-  }
-
-  private static float[][] embed(ModelSpec spec, Graph... graphs) {
-    try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 3)) {
-      return m.embed(List.of(graphs));
-    }
-  }
-
-  private static Graph twoTriangles() {
-    return Graph.fromEdges(6, 0, 1, 1, 2, 2, 0, 3, 4, 4, 5, 5, 3);
-  }
-
   @Test
   void defaultsAreThoseOfBrecsGraphormerSearchScript() {
     // Graphormer/graphormer/test_BREC_search.py: --ffn_dim 80 --hidden_dim 80 --num_heads 8 --n_layers 12
     // --EPOCH=100 --LEARNING_RATE 2e-5 --WEIGHT_DECAY 0.0 --BATCH_SIZE 16; test_BREC.py: OUTPUT_DIM 16,
     // NUM_RELABEL 32, LOSS_THRESHOLD 0.0; model.py's attention_dropout_rate default 0.1
-    ModelSpec s = ModelSpec.defaults(Architecture.GRAPHORMER);
-    assertThat(s.layers()).as("--n_layers").isEqualTo(12);
-    assertThat(s.hidden()).as("--hidden_dim (and --ffn_dim)").isEqualTo(80);
-    assertThat(s.embedding()).as("OUTPUT_DIM").isEqualTo(16);
+    defaultsOf(Architecture.GRAPHORMER).layers("--n_layers", 12).hidden("--hidden_dim (and --ffn_dim)", 80)
+        .embedding("OUTPUT_DIM", 16).batchSize("--BATCH_SIZE", 16).epochs("--EPOCH", 100)
+        .learningRate("--LEARNING_RATE", 2e-5f).weightDecay("--WEIGHT_DECAY", 0f).lossThreshold("LOSS_THRESHOLD", 0.0)
+        .relabelings("NUM_RELABEL", 32);
     assertThat(GraphormerBlock.HEADS).as("--num_heads").isEqualTo(8);
     assertThat(GraphormerBlock.ATTENTION_DROPOUT).as("attention_dropout_rate").isEqualTo(0.1f);
-    TrainingSettings t = TrainingSettings.defaults(Architecture.GRAPHORMER);
-    assertThat(t.batchSize()).as("--BATCH_SIZE").isEqualTo(16);
-    assertThat(t.epochs()).as("--EPOCH").isEqualTo(100);
-    assertThat(t.learningRate()).as("--LEARNING_RATE").isEqualTo(2e-5f);
-    assertThat(t.weightDecay()).as("--WEIGHT_DECAY").isZero();
-    assertThat(t.lossThreshold()).as("LOSS_THRESHOLD").isZero();
-    assertThat(t.q()).as("NUM_RELABEL").isEqualTo(32);
   }
 
   @Test
@@ -72,10 +53,7 @@ class GraphormerTest {
     // a batch of three sizes pads the smaller graphs; each comes out as it does alone
     Graph c3 = Constructions.cycle(3);
     float[][] batch = embed(SMALL, Constructions.prism(), c3, Constructions.cycle(7));
-    assertThat(batch).hasNumberOfRows(3);
-    for (float[] row : batch) {
-      assertThat(row).hasSize(8).doesNotContain(Float.NaN);
-    }
+    assertOneEmbeddingPerGraph(batch, 3, 8);
     assertThat(maxDiff(batch[1], embed(SMALL, c3)[0])).isLessThan(1e-5);
   }
 
@@ -110,12 +88,8 @@ class GraphormerTest {
     // SRG(16, 6, 2, 2), every vertex sees the same degrees and distances: no weights can separate them
     Graph decalin = Constructions.decalin();
     Graph rook = Constructions.rook(4);
-    int[] perm = new int[16];
-    for (int i = 0; i < 16; i++) {
-      perm[i] = (i * 5 + 3) % 16;
-    }
     float[][] e = wideWeights(decalin, Constructions.bicyclopentyl(), decalin.relabel(new int[] {3, 7, 0, 9, 1, 5, 8,
-        2, 6, 4}), Constructions.cycle(6), twoTriangles(), rook, Constructions.shrikhande(), rook.relabel(perm));
+        2, 6, 4}), Constructions.cycle(6), twoTriangles(), rook, Constructions.shrikhande(), rook.relabel(rookRelabelling()));
     double noise = Math.max(1e-6, Math.max(maxDiff(e[0], e[2]), maxDiff(e[5], e[7])));
     assertThat(maxDiff(e[0], e[1])).isGreaterThan(1e-3).isGreaterThan(1000 * noise);
     assertThat(maxDiff(e[3], e[4])).isGreaterThan(1e-3).isGreaterThan(1000 * noise);
@@ -166,17 +140,12 @@ class GraphormerTest {
 
   @Test
   void badSpecsAreRefusedInOneLineNamingTheKey() {
-    assertThatThrownBy(() -> ModelSpec.parse("graphormer:heads=4")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("unknown key 'heads'").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("graphormer:hidden=20")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("hidden must be a multiple of graphormer's 8 heads, got 20").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("graphormer:layers=0")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("layers must lie in").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("graphormer:pe=4")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("pe is not a graphormer option").hasMessageNotContaining("\n");
-    assertThatThrownBy(() -> ModelSpec.parse("graphormer:radius=2")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("radius is not a graphormer option").hasMessageNotContaining("\n");
-    assertThat(ModelSpec.keys(Architecture.GRAPHORMER)).containsExactly("layers", "hidden", "d", "budget");
+    assertRefusedInOneLine("graphormer:heads=4", "unknown key 'heads'");
+    assertRefusedInOneLine("graphormer:hidden=20", "hidden must be a multiple of graphormer's 8 heads, got 20");
+    assertRefusedInOneLine("graphormer:layers=0", "layers must lie in");
+    assertRefusedInOneLine("graphormer:pe=4", "pe is not a graphormer option");
+    assertRefusedInOneLine("graphormer:radius=2", "radius is not a graphormer option");
+    assertThat(Architecture.GRAPHORMER.keys()).containsExactly("layers", "hidden", "d", "budget");
     ModelSpec s = ModelSpec.parse("graphormer:layers=2,hidden=16,d=8");
     assertThat(s.toText()).isEqualTo("graphormer:layers=2,hidden=16,d=8");
     assertThat(ModelSpec.parse(s.toText())).isEqualTo(s);

@@ -49,7 +49,7 @@ class I2GnnTest {
     assertThat(e.training().finalLoss()).isBetween(0.0, 2.0);
     assertThat(e.distinguished()).as("T²=%s", e.judgement().t2Test()).isTrue();
     assertThat(e.reliable()).as("reliability T²=%s", e.judgement().t2Reliability()).isTrue();
-    assertThatThrownBy(() -> ModelSpec.parse("i2gnn:pe=4")).hasMessageContaining("pe is not an i2gnn option");
+    BrecModelChecks.assertRefusedInOneLine("i2gnn:pe=4", "pe is not an i2gnn option");
   }
 
   @Test

@@ -131,6 +131,6 @@ class LaplacianPeTest {
   }
 
   static java.util.stream.Stream<Architecture> architecturesTakingPe() {
-    return java.util.Arrays.stream(Architecture.values()).filter(a -> ModelSpec.keys(a).contains("pe"));
+    return java.util.Arrays.stream(Architecture.values()).filter(a -> a.keys().contains("pe"));
   }
 }

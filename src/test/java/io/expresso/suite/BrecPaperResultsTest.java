@@ -2,6 +2,8 @@ package io.expresso.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.expresso.model.Architecture;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +30,18 @@ class BrecPaperResultsTest {
     assertThat(List.of("de-ngnn", "i2gnn", "i²-gnn", "kpgnn", "sswlp", "δ-k-lgnn", "KC-Set-GNN:x=1").stream()
         .map(m -> BrecPaperResults.forMethod(m).map(BrecPaperResults.Row::model).orElse("-")).toList())
         .containsExactly("DE+NGNN", "I2-GNN", "I2-GNN", "KP-GNN", "SSWL_P", "delta-k-LGNN", "KC-SetGNN");
+  }
+
+  @Test
+  void theLeaderboardsDefaultModelsAreEveryBuiltInModelWithARowInTableTwoInItsOrder() {
+    List<String> withRow = Arrays.stream(Architecture.values()).map(Architecture::cliName)
+        .filter(a -> BrecPaperResults.forMethod(a).filter(r -> !r.bound()).isPresent()).toList();
+    List<String> defaults = BrecPaperResults.leaderboardModels();
+    assertThat(defaults).as(BrecPaperResults.LEADERBOARD_MODELS).doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(withRow).hasSizeGreaterThanOrEqualTo(14).doesNotContain("gin");
+    List<String> paperOrder = BrecPaperResults.rows().stream().map(BrecPaperResults.Row::model).toList();
+    assertThat(defaults.stream().map(m -> paperOrder.indexOf(BrecPaperResults.forMethod(m).orElseThrow().model())).toList())
+        .isSorted();
   }
 
   @Test
