@@ -35,7 +35,6 @@ final class BaselineCommand implements Callable<Integer> {
 
   @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
-
   @Option(names = "--json", description = "print one JSON object instead of a table")
   boolean json;
 

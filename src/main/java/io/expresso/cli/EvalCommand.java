@@ -66,7 +66,6 @@ final class EvalCommand implements Callable<Integer> {
 
   @CommandLine.Mixin SuiteOptions suiteOptions = new SuiteOptions();
 
-
   @Option(names = "--seed", paramLabel = "S", description = "seed for initialisation and drawn relabelings (default 0)")
   Long seed;
 

@@ -76,7 +76,6 @@ final class ExperimentBrecCommand implements Callable<Integer> {
   @Option(names = "--seeds", paramLabel = "A-B", defaultValue = "0-9", description = "seeds A..B (default: ${DEFAULT-VALUE})")
   String seeds;
 
-
   @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: each model's own, BREC's)")
   int epochs;
 

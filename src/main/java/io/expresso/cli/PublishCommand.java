@@ -99,7 +99,6 @@ final class PublishCommand implements Runnable {
     @Option(names = "--seeds", paramLabel = "A-B", description = "seeds A..B, one task per pair and seed (default: 0)")
     String seeds = "0";
 
-
     @Option(names = "--epochs", paramLabel = "N", description = "GNN training epochs (default: model's own)")
     int epochs;
 

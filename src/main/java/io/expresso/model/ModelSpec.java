@@ -99,11 +99,11 @@ public record ModelSpec(
     }
   }
 
+  /** Refuses {@code key} set on an architecture that does not take it, saying why. */
   private static void refuseUnlessTaken(Architecture a, String key, boolean set) {
-    if (set) {
-      a.refusal(key).ifPresent(why -> {
-        throw new IllegalArgumentException("model spec: " + why);
-      });
+    Optional<String> refusal = a.refusal(key);
+    if (set && refusal.isPresent()) {
+      throw new IllegalArgumentException("model spec: " + refusal.get());
     }
   }
 
