@@ -95,6 +95,7 @@ final class DoctorCommand implements Callable<Integer> {
         + " in this process; CPU devices always fp32); cuDNN's deterministic algorithms: "
         + (io.expresso.engine.CudnnDeterminism.wanted() ? "on" : "off (-D" + io.expresso.engine.CudnnDeterminism.PROPERTY
             + "=false)"));
+    out.println("GPU backward: " + io.expresso.engine.TorchThreadState.status().text());
     out.flush();
 
     Set<ai.djl.Device> distinct = new LinkedHashSet<>();

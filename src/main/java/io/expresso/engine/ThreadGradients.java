@@ -17,6 +17,7 @@ public final class ThreadGradients implements GradientCollector {
   private final boolean wasRecording;
 
   public ThreadGradients() {
+    TorchThreadState.keepBackwardOnThisThread(); // a GPU backward on this thread too, not PyTorch's one per device
     wasRecording = JniUtils.isGradMode();
     JniUtils.setGradMode(true);
   }
