@@ -232,7 +232,10 @@ class StreamingIntegrationTest {
       publishSynthetic(broker.bootstrap(), "drain-tiny", 40, 5);
       assertThat(tiny.awaitUnique(40, Duration.ofSeconds(60))).isTrue();
       try (Worker fresh = worker(broker.bootstrap(), "drain-fresh", "cpu:1")) {
-        Thread.sleep(5000); // the fresh worker joins; the warm one finds the queue empty for a whole idle poll (2 s)
+        // the fresh worker fetching (a fixed sleep was not enough under a loaded CI machine: the warm one
+        // then took 3 of the 4), and the warm one finding the queue empty for longer than DRAINED_AFTER (2 s)
+        assertThat(fresh.awaitJoined(Duration.ofSeconds(60))).as("the fresh worker fetches").isTrue();
+        Thread.sleep(3000);
         publishSynthetic(broker.bootstrap(), "drain-long", 4, 1500);
         assertThat(longer.awaitUnique(4, Duration.ofSeconds(60))).isTrue();
       }
