@@ -376,6 +376,15 @@ public final class GraphModel implements AutoCloseable {
     }
   }
 
+  /**
+   * Arrays the model's manager holds now, its sub-managers' included: parameters, gradients,
+   * optimizer state, and whatever a pass left there (none should: see {@link PassValues}).
+   */
+  int arraysHeld() {
+    return (int) ((ai.djl.ndarray.BaseNDManager) model.getNDManager()).getManagedArrays().stream()
+        .filter(a -> !a.isReleased()).count();
+  }
+
   /** Number of trainable scalars. */
   public long parameterCount() {
     long total = 0;
