@@ -105,6 +105,13 @@ final class DoctorCommand implements Callable<Integer> {
         DeviceCheck c = DeviceCheck.run(d);
         out.printf(Locale.ROOT, "device %s: a %d-square float32 product in %.3f s, max relative error %.1e against exact%n",
             io.expresso.engine.Devices.name(d), DeviceCheck.SIDE, c.seconds(), c.maxRelativeError());
+        if (d.isGpu()) {
+          long slots = ds.stream().filter(x -> x.djl().equals(d)).count();
+          out.println("GPU memory of " + io.expresso.engine.Devices.name(d) + ": a pool of " + new io.expresso.engine.MemoryBudget(
+              io.expresso.engine.MemoryPool.of(d).total()).text() + " (half of the GPU's) shared by its " + slots
+              + " slot(s); each pair takes what its passes need to run as alone, a pair that runs out of the GPU's"
+              + " memory is rerun once alone on it (--memory-budget SIZE: that much for every pair instead)");
+        }
       } catch (RuntimeException | LinkageError e) {
         failed++;
         String why = firstLine(e);

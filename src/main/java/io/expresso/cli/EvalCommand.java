@@ -209,10 +209,10 @@ final class EvalCommand implements Callable<Integer> {
         }
         // fewer pairs to judge than threads (one pair, a resumed run's last ones): fewer run at once
         running = Math.max(1, Math.min(atOnce, jobs.size()));
-        // By default the pairs at once lease what each needs from one pool of the CPU's default budget
-        // (every pair runs the passes it runs alone: the same bits), as a worker's CPU devices do; a
-        // GPU's evaluations split its budget; a user's --memory-budget is every pair's own.
-        MemorySource memory = MemorySource.forDevice(dev, budget, running);
+        // By default the pairs at once lease what each needs from the pool of the device's default
+        // budget (every pair runs the passes it runs alone: the same bits), as a worker's devices do;
+        // a user's --memory-budget is every pair's own.
+        MemorySource memory = MemorySource.forDevice(dev, budget);
         // the cores the pairs at once leave idle run their embedding passes (the same bits)
         int inferenceThreads = dev.isGpu() ? 1 : Math.max(1, ThreadPolicy.evaluationsPerMachine(engine.intraOpThreads()) / running);
         PairsAtOnce.run(jobs, running,

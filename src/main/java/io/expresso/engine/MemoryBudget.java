@@ -13,7 +13,7 @@ import java.util.Locale;
  */
 public record MemoryBudget(long bytes) {
 
-  /** Share of the machine's (or container's) memory that all devices' budgets may use together. */
+  /** Share of a device's memory (the machine's or container's for the CPU) that its evaluations' budgets may use together. */
   private static final double MACHINE_SHARE = 0.5;
 
   public MemoryBudget {
@@ -51,18 +51,18 @@ public record MemoryBudget(long bytes) {
   }
 
   /**
-   * The default for one of {@code sharing} devices that run at once: half of the GPU's memory for
-   * a GPU, split between the evaluations sharing it (its slots); for the CPU, half of the machine's memory (the container's limit where there is one,
-   * which the JVM reports) split between the CPU devices.
+   * The default for {@code device}: half of the GPU's memory for a GPU; for the CPU, half of the
+   * machine's memory (the container's limit where there is one, which the JVM reports). The
+   * evaluations on one device share it as its {@link MemoryPool}.
    */
-  public static MemoryBudget defaultFor(Device device, int sharing) {
+  public static MemoryBudget defaultFor(Device device) {
     long total;
     if (device.isGpu()) {
       total = ai.djl.util.cuda.CudaUtils.getGpuMemory(device).getMax();
     } else {
       total = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
     }
-    return new MemoryBudget(Math.max(1L << 20, (long) (total * MACHINE_SHARE / Math.max(1, sharing))));
+    return new MemoryBudget(Math.max(1L << 20, (long) (total * MACHINE_SHARE)));
   }
 
   /** Human-readable, e.g. {@code 1.0 GiB}. */

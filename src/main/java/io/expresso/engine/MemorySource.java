@@ -4,9 +4,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
- * Where one evaluation's activation memory budget comes from: a budget of its own ({@link
- * #fixed}, what a user's {@code --memory-budget} gives every evaluation), or a share of a {@link
- * MemoryPool} that the evaluations running at once draw from.
+ * Where one evaluation's activation memory budget comes from: a budget of its own (what a user's
+ * {@code --memory-budget} gives every evaluation), or a share of the {@link MemoryPool} of its
+ * device that the evaluations running at once on it draw from.
  */
 public interface MemorySource {
 
@@ -19,16 +19,45 @@ public interface MemorySource {
   Lease lease(long need, BooleanSupplier cancelled);
 
   /**
-   * Where an evaluation on {@code device} takes its memory from: the budget a user gave (every
-   * evaluation's own), else a GPU's default budget split between the {@code atOnce} evaluations it
-   * runs, else the CPU's {@link MemoryPool#cpu() pool}.
+   * As {@link #lease}, the budget the same (so the same passes), granted once no other lease of
+   * this memory is held and holding off every other until it is closed: the rerun of a pair that
+   * ran out of the device's memory beside others then runs alone on the device. A source that
+   * shares its memory with no one has no one to wait for: its {@link #lease}.
    */
-  static MemorySource forDevice(ai.djl.Device device, MemoryBudget given, int atOnce) {
-    return given != null ? fixed(given)
-        : device.isGpu() ? fixed(MemoryBudget.defaultFor(device, atOnce)) : MemoryPool.cpu();
+  default Lease leaseAlone(long need, BooleanSupplier cancelled) {
+    return lease(need, cancelled);
   }
 
-  /** The same budget for every evaluation, whatever it needs and however many run at once. */
+  /** This source with every lease {@linkplain #leaseAlone alone}. */
+  default MemorySource alone() {
+    MemorySource shared = this;
+    return new MemorySource() {
+      @Override
+      public Lease lease(long need, BooleanSupplier cancelled) {
+        return shared.leaseAlone(need, cancelled);
+      }
+
+      @Override
+      public Lease leaseAlone(long need, BooleanSupplier cancelled) {
+        return shared.leaseAlone(need, cancelled);
+      }
+    };
+  }
+
+  /**
+   * Where an evaluation on {@code device} takes its memory from: the {@link MemoryPool#of pool} of
+   * that physical device (a GPU's slots share their GPU's, the CPU devices the CPU's), each
+   * evaluation leasing what its passes need; or, where a user gave a budget, that budget for every
+   * evaluation (which still waits for a rerun alone on the device, see {@link MemoryPool#fixed}).
+   */
+  static MemorySource forDevice(ai.djl.Device device, MemoryBudget given) {
+    return MemoryPool.ByDevice.PROCESS.source(device, given);
+  }
+
+  /**
+   * The same budget for every evaluation, whatever it needs and however many run at once, shared
+   * with no one (a single evaluation's: it has no one to wait for when rerun alone).
+   */
   static MemorySource fixed(MemoryBudget budget) {
     return (need, cancelled) -> new Lease(budget, () -> { });
   }

@@ -88,7 +88,7 @@ final class DeltaLgnnBlock extends GraphBlock {
   }
 
   private NDArray gin(ParameterStore ps, Block mlp, Parameter e, NDArray h, NDArray neighbours, boolean training) {
-    NDArray self = h.mul(ps.getValue(e, h.getDevice(), training).add(1f));
+    NDArray self = h.mul(PassValues.of(ps, e, h, training).add(1f));
     return mlp.forward(ps, new NDList(self.add(Gather.sumRows(h, neighbours))), training).singletonOrThrow();
   }
 

@@ -101,7 +101,7 @@ final class GinBlock extends GraphBlock {
       out = embeddingReadout.forward(ps, new NDList(Gather.sumRows(h, pooling)), training).singletonOrThrow();
     }
     for (int l = 0; l < mlps.size(); l++) {
-      NDArray self = eps.isEmpty() ? h : h.mul(ps.getValue(eps.get(l), h.getDevice(), training).add(1f));
+      NDArray self = eps.isEmpty() ? h : h.mul(PassValues.of(ps, eps.get(l), h, training).add(1f));
       NDArray agg = self.add(Gather.sumRows(h, neighbours));
       NDArray next = mlps.get(l).forward(ps, new NDList(agg), training).singletonOrThrow();
       h = embedding != null ? next.add(h) : next;

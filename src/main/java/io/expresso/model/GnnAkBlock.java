@@ -255,16 +255,16 @@ final class GnnAkBlock extends GraphBlock {
     NDArray graphPool = inputs.get(6);
     NDArray ones = inputs.get(7);
     ai.djl.Device device = ones.getDevice();
-    NDArray x = ones.matMul(ps.getValue(input, device, training)); // input_encoder(1) for every vertex
+    NDArray x = ones.matMul(PassValues.of(ps, input, ones, training)); // input_encoder(1) for every vertex
     NDArray previous = x;
     for (Layer l : layers) {
-      NDArray edge = ps.getValue(l.edge(), device, training);
-      NDArray hopTable = ps.getValue(l.hops(), device, training); // row k: distance k (the authors' row k + 1)
+      NDArray edge = PassValues.of(ps, l.edge(), ones, training);
+      NDArray hopTable = PassValues.of(ps, l.hops(), ones, training); // row k: distance k (the authors' row k + 1)
       NDArray h = Gather.sumRows(x, vertexOf).concat(hopOneHot.matMul(hopTable), 1);
       NDArray before = h;
       for (int c = 0; c < MINI_LAYERS; c++) {
         NDArray messages = Gather.sumRows(Activation.relu(h.add(edge)), neighbours);
-        NDArray self = h.mul(ps.getValue(l.eps()[c], device, training).add(1f));
+        NDArray self = h.mul(PassValues.of(ps, l.eps()[c], ones, training).add(1f));
         h = Activation.relu(run(l.convNorms()[c], ps, run(l.convs()[c], ps, self.add(messages), training), training));
         h = h.add(before);
         before = h;

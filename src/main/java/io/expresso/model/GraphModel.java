@@ -80,7 +80,7 @@ public final class GraphModel implements AutoCloseable {
     this.device = device;
     this.model = model;
     this.block = block;
-    this.budget = MemoryBudget.defaultFor(device, 1);
+    this.budget = MemoryBudget.defaultFor(device);
   }
 
   /**
@@ -207,20 +207,26 @@ public final class GraphModel implements AutoCloseable {
    * two graphs where even those are more), and as many inference passes side by side as the
    * inference threads take. Under less, a training pass splits the batch, which changes the batch
    * norm's statistics and so the last bits of the result; this is what an evaluation leases from a
-   * {@link MemoryPool}. On a GPU passes grow with the budget: no such size ({@link Long#MAX_VALUE}).
+   * {@link MemoryPool}. On a GPU passes grow with the budget: the whole training batch in one pass
+   * (the embedding passes then as large); more would not change the training, only hold back the
+   * pairs beside it on the GPU.
    */
   public long budgetForFullPasses(List<Graph> training, List<Graph> embedded) {
-    if (device.isGpu()) {
-      return Long.MAX_VALUE;
-    }
     long trainingPerGraph = Math.max(1, bytesPerGraph(training, paddedSize(training)));
     int batch = training.size() + (training.size() % 2);
+    if (device.isGpu()) {
+      return saturatingProduct(Math.max(2, batch), trainingPerGraph);
+    }
     long trainingPass = Math.min(Math.max(2, batch), Math.max(2, fastestPass(trainingPerGraph, CPU_TRAINING_PASS_BYTES)));
     long perGraph = Math.max(1, bytesPerGraph(embedded, paddedSize(embedded)));
     int per = inferencePassGraphs(embedded.size(), Math.max(1, fastestPass(perGraph, CPU_INFERENCE_PASS_BYTES)));
     int passes = (embedded.size() + per - 1) / per;
     long inference = (long) Math.min(inferenceThreads, passes) * per * perGraph;
     return Math.max(trainingPass * trainingPerGraph, inference);
+  }
+
+  private static long saturatingProduct(long a, long b) {
+    return b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
   /** How many graphs of {@code graphs} one inference pass holds under the budget (at least 1). */
@@ -368,6 +374,15 @@ public final class GraphModel implements AutoCloseable {
         JniUtils.zeroGrad((PtNDArray) w);
       }
     }
+  }
+
+  /**
+   * Arrays the model's manager holds now, its sub-managers' included: parameters, gradients,
+   * optimizer state, and whatever a pass left there (none should: see {@link PassValues}).
+   */
+  int arraysHeld() {
+    return (int) ((ai.djl.ndarray.BaseNDManager) model.getNDManager()).getManagedArrays().stream()
+        .filter(a -> !a.isReleased()).count();
   }
 
   /** Number of trainable scalars. */

@@ -213,10 +213,10 @@ final class GraphormerBlock extends GraphBlock {
     var device = degrees.getDevice();
 
     // the attention bias, B×H×T×T: the virtual distance on the graph token's row and column
-    NDArray edges = ps.getValue(nonEdge, device, training).concat(ps.getValue(edge, device, training), 0);
-    NDArray inner = lookup(ps.getValue(spatial, device, training), distances).add(lookup(edges, adjacency))
+    NDArray edges = PassValues.of(ps, nonEdge, degrees, training).concat(PassValues.of(ps, edge, degrees, training), 0);
+    NDArray inner = lookup(PassValues.of(ps, spatial, degrees, training), distances).add(lookup(edges, adjacency))
         .transpose(0, 3, 1, 2);
-    NDArray virtual = ps.getValue(virtualDistance, device, training).reshape(1, HEADS, 1, 1);
+    NDArray virtual = PassValues.of(ps, virtualDistance, degrees, training).reshape(1, HEADS, 1, 1);
     NDArray bias = virtual.broadcast(new Shape(b, HEADS, 1, t))
         .concat(virtual.broadcast(new Shape(b, HEADS, n, 1)).concat(inner, 3), 2);
     if (inputs.size() > 3) {
@@ -224,10 +224,10 @@ final class GraphormerBlock extends GraphBlock {
     }
 
     // tokens: the graph token, then each vertex's atom row and its degree rows (BREC adds two tables)
-    NDArray nodes = lookup(ps.getValue(inDegree, device, training), degrees)
-        .add(lookup(ps.getValue(outDegree, device, training), degrees))
-        .add(ps.getValue(atom, device, training).reshape(1, 1, h));
-    NDArray token = ps.getValue(graphToken, device, training).reshape(1, 1, h).broadcast(new Shape(b, 1, h));
+    NDArray nodes = lookup(PassValues.of(ps, inDegree, degrees, training), degrees)
+        .add(lookup(PassValues.of(ps, outDegree, degrees, training), degrees))
+        .add(PassValues.of(ps, atom, degrees, training).reshape(1, 1, h));
+    NDArray token = PassValues.of(ps, graphToken, degrees, training).reshape(1, 1, h).broadcast(new Shape(b, 1, h));
     NDArray x = token.concat(nodes, 1).reshape(b * t, h);
 
     float scale = (float) Math.pow(dk, -0.5);

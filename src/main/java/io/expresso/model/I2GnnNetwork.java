@@ -202,7 +202,7 @@ final class I2GnnNetwork extends AbstractBlock {
     long k = labels.getShape().get(1);
     NDArray h = null;
     for (int l = 0; l < options.layers(); l++) {
-      NDArray table = ps.getValue(embeddings.get(l), labels.getDevice(), training);
+      NDArray table = PassValues.of(ps, embeddings.get(l), labels, training);
       NDArray z = labels.matMul(table.get(new NDIndex("0:" + k))); // the embedding of each node's label
       h = l == 0 ? z : forward1(transforms.get(l - 1), ps, NDArrays.concat(new NDList(h, z), -1), training);
       h = conv(ps, l, adj, h, training);
@@ -234,10 +234,10 @@ final class I2GnnNetwork extends AbstractBlock {
    * updating the running ones as PyTorch does (unbiased variance), the running ones in evaluation.
    */
   private static NDArray norm(ParameterStore ps, Parameter[] p, NDArray h, boolean training, float batchWeight) {
-    NDArray gamma = ps.getValue(p[0], h.getDevice(), training);
-    NDArray beta = ps.getValue(p[1], h.getDevice(), training);
-    NDArray runningMean = ps.getValue(p[2], h.getDevice(), training);
-    NDArray runningVar = ps.getValue(p[3], h.getDevice(), training);
+    NDArray gamma = PassValues.of(ps, p[0], h, training);
+    NDArray beta = PassValues.of(ps, p[1], h, training);
+    NDArray runningMean = PassValues.of(ps, p[2], h, training);
+    NDArray runningVar = PassValues.of(ps, p[3], h, training);
     NDArray mean;
     NDArray var;
     if (training) {

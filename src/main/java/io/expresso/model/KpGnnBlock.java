@@ -235,16 +235,16 @@ final class KpGnnBlock extends GraphBlock {
     NDArray sizes = inputs.get(2);
     NDArray idx = inputs.get(3);
     long n = features.getShape().get(0);
-    NDArray h = ps.getValue(start, features.getDevice(), training).repeat(0, n);
+    NDArray h = PassValues.of(ps, start, features, training).repeat(0, n);
     if (pe != null) {
       h = h.add(pe.forward(ps, new NDList(features.get(":, 1:")), training).singletonOrThrow());
     }
     NDArray peripheral = peripheral(ps, idx, training).reshape(n, hops, slice);
     for (Layer layer : layers) {
       NDArray x = h.reshape(n * hops, slice);
-      NDArray edge = ps.getValue(layer.hop1Edge, x.getDevice(), training);
+      NDArray edge = PassValues.of(ps, layer.hop1Edge, x, training);
       if (hops > 1) {
-        edge = edge.concat(ps.getValue(layer.hopKEdge, x.getDevice(), training).repeat(0, hops - 1), 0);
+        edge = edge.concat(PassValues.of(ps, layer.hopKEdge, x, training).repeat(0, hops - 1), 0);
       }
       // Σ over the ring of (x_u + e_k): the ring's states, and its size times the hop's edge vector
       NDArray y = Gather.sumRows(x, ring).reshape(n, hops, slice)
@@ -252,11 +252,11 @@ final class KpGnnBlock extends GraphBlock {
           .add(peripheral)
           .add(h.reshape(n, hops, slice));
       NDArray z = y.transpose(1, 0, 2); // K × N × dk
-      z = Activation.relu(z.matMul(ps.getValue(layer.w1, z.getDevice(), training))
-          .add(ps.getValue(layer.b1, z.getDevice(), training)));
-      z = Activation.relu(z.matMul(ps.getValue(layer.w2, z.getDevice(), training))
-          .add(ps.getValue(layer.b2, z.getDevice(), training)));
-      NDArray combined = z.mul(geometric(ps.getValue(layer.alphas, z.getDevice(), training)).reshape(hops, 1, slice))
+      z = Activation.relu(z.matMul(PassValues.of(ps, layer.w1, z, training))
+          .add(PassValues.of(ps, layer.b1, z, training)));
+      z = Activation.relu(z.matMul(PassValues.of(ps, layer.w2, z, training))
+          .add(PassValues.of(ps, layer.b2, z, training)));
+      NDArray combined = z.mul(geometric(PassValues.of(ps, layer.alphas, z, training)).reshape(hops, 1, slice))
           .sum(new int[] {0}); // N × dk
       NDArray mixed = layer.combineProj.forward(ps, new NDList(combined), training).singletonOrThrow();
       h = layer.norm.forward(ps, new NDList(mixed), training).singletonOrThrow();
@@ -284,17 +284,17 @@ final class KpGnnBlock extends GraphBlock {
   private NDArray peripheral(ParameterStore ps, NDArray idx, boolean training) {
     long rows = idx.getShape().get(0);
     var device = idx.getDevice();
-    NDArray edgeEmb = Gather.sumRows(ps.getValue(edgeCounts, device, training), idx.get(":, 0:1"));
+    NDArray edgeEmb = Gather.sumRows(PassValues.of(ps, edgeCounts, idx, training), idx.get(":, 0:1"));
     NDArray edge = edgeProj.forward(ps, new NDList(edgeEmb), training).singletonOrThrow();
     NDList parts = new NDList();
     for (int i = 0; i < configurationCounts.size(); i++) {
-      parts.add(Gather.sumRows(ps.getValue(configurationCounts.get(i), device, training),
+      parts.add(Gather.sumRows(PassValues.of(ps, configurationCounts.get(i), idx, training),
           idx.get(":, " + (1 + i) + ":" + (2 + i))));
     }
     NDArray configuration = configurationProj.forward(ps, new NDList(NDArrays.concat(parts, 1)), training)
         .singletonOrThrow();
-    NDArray pew = Activation.sigmoid(ps.getValue(edgeWeight, device, training));
-    NDArray pcw = Activation.sigmoid(ps.getValue(configurationWeight, device, training));
+    NDArray pew = Activation.sigmoid(PassValues.of(ps, edgeWeight, idx, training));
+    NDArray pcw = Activation.sigmoid(PassValues.of(ps, configurationWeight, idx, training));
     return edge.mul(pew).add(configuration.mul(pcw)).reshape(rows, slice);
   }
 

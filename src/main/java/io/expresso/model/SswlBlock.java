@@ -190,13 +190,13 @@ final class SswlBlock extends GraphBlock {
     NDArray pairsOf = inputs.get(4);
     NDArray subgraphOf = inputs.get(5);
     NDArray subgraphsOf = inputs.get(6);
-    NDArray x = Gather.sumRows(ps.getValue(distance, dist.getDevice(), training), dist);
+    NDArray x = Gather.sumRows(PassValues.of(ps, distance, dist, training), dist);
     for (Layer l : layers) {
       NDArray messages = Activation.relu(x); // Bond without edge features, local aggregations only
       NDArray sum = null;
       for (int a = 0; a < SCHEME.size(); a++) {
         NDArray from = SCHEME.get(a).endsWith("L") ? messages : x;
-        NDArray self = x.mul(ps.getValue(l.eps().get(a), x.getDevice(), training).add(1f));
+        NDArray self = x.mul(PassValues.of(ps, l.eps().get(a), x, training).add(1f));
         NDArray out = run(l.mlps().get(a), ps, self.add(Gather.sumRows(from, tables.get(a))), training);
         sum = sum == null ? out : sum.add(out);
       }

@@ -10,6 +10,7 @@ import io.expresso.model.TorchScriptSpec;
 import io.expresso.engine.MemoryBudget;
 import io.expresso.engine.MemoryBudgetException;
 import io.expresso.engine.MemorySource;
+import io.expresso.engine.DeviceOutOfMemory;
 import io.expresso.proto.v1.PairTask;
 import io.expresso.proto.v1.Result;
 import io.expresso.proto.v1.RpcSettings;
@@ -43,9 +44,10 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
   private final TorchScriptSpec.ModuleSource modules;
 
   /**
-   * @param budget the worker's per-device memory budget; empty: half of the GPU's memory split
-   *     between its slots, or for the CPU devices a pool of half of the machine's from which each
-   *     pair leases what its passes need to run as they would alone (see {@link io.expresso.engine.MemoryPool})
+   * @param budget the worker's per-evaluation memory budget; empty: the pool of the device's memory
+   *     (half of a GPU's, shared by its slots; half of the machine's, shared by the CPU devices) from
+   *     which each pair leases what its passes need to run as they would alone (see {@link
+   *     io.expresso.engine.MemoryPool}); a pair that runs out of a GPU's memory is rerun alone on it
    * @param modules users' TorchScript modules by key ({@link EvaluatorRegistry#userModule}), which
    *     throws a {@link TaskFailure} where they are not allowed
    */
@@ -85,14 +87,14 @@ public final class GnnPairEvaluator implements Evaluator<PairTask> {
     ai.djl.Device djl = device.djl();
     PairEvaluation e;
     try {
-      MemorySource memory = MemorySource.forDevice(djl, budget.get().orElse(null), device.slots());
+      MemorySource memory = MemorySource.forDevice(djl, budget.get().orElse(null));
       e = PairEvaluator.evaluate(pair, spec, settings, task.getSeed(), djl, memory, 1, cancelled);
     } catch (IllegalArgumentException x) {
       // a TorchScript module that does not fit: its signature, output or values
       throw new TaskFailure(TaskFailure.INVALID_TASK, "model '" + spec.toText() + "': " + x.getMessage(), x);
     } catch (PairEvaluationException x) {
-      throw new TaskFailure(x.getCause() instanceof MemoryBudgetException ? TaskFailure.OVER_LIMIT : TaskFailure.NAN,
-          x.getMessage(), x);
+      throw new TaskFailure(x.getCause() instanceof MemoryBudgetException ? TaskFailure.OVER_LIMIT
+          : DeviceOutOfMemory.causedBy(x) ? TaskFailure.OUT_OF_MEMORY : TaskFailure.NAN, x.getMessage(), x);
     }
     return Result.newBuilder().setPair(PairIdentity.of(task, spec.toText())
         .setDistinguished(e.distinguished())

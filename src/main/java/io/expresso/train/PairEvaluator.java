@@ -8,6 +8,8 @@ import io.expresso.model.Head;
 import io.expresso.engine.MemoryBudget;
 import io.expresso.engine.MemoryBudgetException;
 import io.expresso.engine.MemorySource;
+import io.expresso.engine.DeviceOutOfMemory;
+import io.expresso.engine.Devices;
 import io.expresso.engine.PeakRss;
 import io.expresso.model.ModelSpec;
 import io.expresso.model.NetworkSpec;
@@ -22,6 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The entry point for one pair: train a fresh model as BREC does, embed every relabeling in
@@ -29,6 +34,8 @@ import java.util.function.BooleanSupplier;
  * callable from any thread (the runtime calls it from a device dispatcher).
  */
 public final class PairEvaluator {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PairEvaluator.class);
 
   private PairEvaluator() {}
 
@@ -45,7 +52,7 @@ public final class PairEvaluator {
   /** As {@link #evaluate(GraphPair, ModelSpec, EvaluationSettings, long, Device, MemoryBudget, BooleanSupplier)} with the device's default budget. */
   public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       BooleanSupplier cancelled) {
-    return evaluate(pair, spec, s, seed, device, MemoryBudget.defaultFor(device, 1), cancelled);
+    return evaluate(pair, spec, s, seed, device, MemoryBudget.defaultFor(device), cancelled);
   }
 
   /**
@@ -71,9 +78,58 @@ public final class PairEvaluator {
    * embedding passes side by side on up to {@code inferenceThreads} threads (the same embeddings;
    * see {@link GraphModel#useInferenceThreads}).
    *
+   * <p>A pair whose passes run out of the GPU's memory beside other evaluations (the estimates are
+   * estimates, and PyTorch's caching allocator keeps what it freed) is rerun once from the start,
+   * the same seed and the same budget (so the result it would have had), {@linkplain
+   * MemorySource#leaseAlone alone} on the device once the others have ended.
+   *
    * @throws CancellationException also when cancelled while waiting for memory
+   * @throws PairEvaluationException also when the pair ran out of the device's memory alone too
    */
   public static PairEvaluation evaluate(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
+      MemorySource memory, int inferenceThreads, BooleanSupplier cancelled) {
+    String what = "pair " + pair.index() + " (" + pair.category() + ") under " + spec.toText() + " on "
+        + Devices.name(device);
+    return rerunAloneOnOutOfMemory(memory,
+        source -> attempt(pair, spec, s, seed, device, source, inferenceThreads, cancelled), what);
+  }
+
+  /**
+   * {@code evaluation} on leases of {@code memory}; where it runs out of the device's memory, once
+   * more on {@linkplain MemorySource#alone alone} leases (it then starts once the device's other
+   * evaluations have ended, and none starts beside it).
+   *
+   * @param what the pair, the model and the device, for the error where it runs out alone too
+   * @throws PairEvaluationException naming {@code what} where the rerun alone runs out too
+   */
+  static <T> T rerunAloneOnOutOfMemory(MemorySource memory, Function<MemorySource, T> evaluation, String what) {
+    try {
+      return evaluation.apply(memory);
+    } catch (RuntimeException e) {
+      if (!DeviceOutOfMemory.causedBy(e)) {
+        throw e;
+      }
+      LOG.warn("{} ran out of the device's memory beside other evaluations ({}); rerunning it from the start, the"
+          + " same seed, alone on the device", what, firstLine(e));
+    }
+    try {
+      return evaluation.apply(memory.alone());
+    } catch (RuntimeException e) {
+      if (!DeviceOutOfMemory.causedBy(e)) {
+        throw e;
+      }
+      throw new PairEvaluationException(what + " ran out of the device's memory twice, the second time alone on it: "
+          + e.getMessage(), e);
+    }
+  }
+
+  private static String firstLine(Throwable e) {
+    String m = String.valueOf(e.getMessage());
+    int end = m.indexOf(". ");
+    return end < 0 ? m : m.substring(0, end);
+  }
+
+  private static PairEvaluation attempt(GraphPair pair, NetworkSpec spec, EvaluationSettings s, long seed, Device device,
       MemorySource memory, int inferenceThreads, BooleanSupplier cancelled) {
     long start = System.nanoTime();
     int q = s.training().q();
@@ -96,22 +152,29 @@ public final class PairEvaluator {
       long asked = System.nanoTime();
       // a training pass holds one batch at most (SiameseTrainer sizes its passes on the first)
       List<Graph> firstBatch = trainingGraphs.subList(0, Math.min(trainingGraphs.size(), s.training().batchSize()));
-      try (MemorySource.Lease lease = memory.lease(model.budgetForFullPasses(firstBatch, all), cancelled)) {
+      long need = model.budgetForFullPasses(firstBatch, all);
+      try (MemorySource.Lease lease = memory.lease(need, cancelled)) {
         long waited = System.nanoTime() - asked; // for memory that pairs beside it held: not this pair's time
         MemoryBudget budget = lease.budget();
         model.useMemoryBudget(budget);
         TrainingOutcome trained;
+        float[][] emb;
         try {
-          trained = SiameseTrainer.train(model, trainingGraphs, s.training(), cancelled);
-        } catch (MemoryBudgetException e) {
-          throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage(), e);
-        }
+          try {
+            trained = SiameseTrainer.train(model, trainingGraphs, s.training(), cancelled);
+          } catch (MemoryBudgetException e) {
+            throw new PairEvaluationException("pair " + pair.index() + " (" + pair.category() + "): " + e.getMessage(), e);
+          }
 
-        // The embedding pass over 4q graphs or more costs about an epoch: not worth starting once cancelled.
-        if (cancelled.getAsBoolean()) {
-          throw new CancellationException("pair " + pair.index() + " cancelled after training, before the embedding pass");
+          // The embedding pass over 4q graphs or more costs about an epoch: not worth starting once cancelled.
+          if (cancelled.getAsBoolean()) {
+            throw new CancellationException("pair " + pair.index() + " cancelled after training, before the embedding pass");
+          }
+          emb = model.embed(all);
+        } catch (RuntimeException e) {
+          throw DeviceOutOfMemory.causedBy(e) ? DeviceOutOfMemory.of(e, need, budget,
+              model.graphsPerTrainingPass(firstBatch), model.graphsPerInferencePass(all)) : e;
         }
-        float[][] emb = model.embed(all);
         List<double[][]> tables = new ArrayList<>();
         for (int b = 0; b < blocks.size(); b++) {
           tables.add(rows(emb, b * q, q));

@@ -80,7 +80,7 @@ class ConcurrentSlotsTest {
         // each took from the CPU devices' pool what its passes need, alone or beside the others
         assertThat(together.getTrainingGraphsPerPass()).isEqualTo(alone.getTrainingGraphsPerPass());
         assertThat(together.getMemoryBudgetBytes()).isEqualTo(alone.getMemoryBudgetBytes())
-            .isLessThan(io.expresso.engine.MemoryBudget.defaultFor(ai.djl.Device.cpu(), 1).bytes());
+            .isLessThan(io.expresso.engine.MemoryBudget.defaultFor(ai.djl.Device.cpu()).bytes());
       }
     } finally {
       pool.shutdownNow();
