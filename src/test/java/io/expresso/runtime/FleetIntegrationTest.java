@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,8 +97,11 @@ class FleetIntegrationTest {
           int[] t = w.tally();
           work += t[0] + t[1];
         }
-        assertThat(work).as("device work (run to a result or cancelled) over all workers")
-            .isLessThanOrEqualTo(8 + (int) inFlightOnLeaver);
+        // the leaver's one slot may start a task between the metric's read and the signal (a loaded CI
+        // machine did): the leave may cost the task it held then, at least one
+        assertThat(work).as("device work (run to a result or cancelled) over all workers: a %s, b %s, c %s",
+                Arrays.toString(a.tally()), Arrays.toString(b.tally()), Arrays.toString(c.tally()))
+            .isLessThanOrEqualTo(8 + Math.max(1, (int) inFlightOnLeaver));
         assertThat(results.values().stream().map(rs -> rs.get(0).getProvenance().getWorkerId()).collect(Collectors.toSet()))
             .as("the joiner took work").contains("elastic-c");
         assertThat(results.values().stream().map(rs -> rs.get(0).getProvenance().getWorkerId()))
