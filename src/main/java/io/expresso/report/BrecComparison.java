@@ -78,9 +78,20 @@ public final class BrecComparison {
     String which = seeds.size() == 1 ? "seed " + seeds.get(0)
         : seeds.size() + " seeds (" + seeds.get(0) + ".." + seeds.get(seeds.size() - 1) + "), best seed " + e.bestSeed()
             + " by BREC's rule";
-    List<Long> failing = e.configuration().failingSeeds();
-    return which + (e.counts() ? "; counts: no seed failed reliability"
-        : "; does NOT count: seed" + (failing.size() == 1 ? " " : "s ") + join(failing) + " failed reliability");
+    if (e.counts()) {
+      return which + "; counts: no seed failed reliability";
+    }
+    List<Long> withErrors = e.seedsFailingOnlyThroughErrors();
+    List<Long> failing = e.configuration().failingSeeds().stream().filter(s -> !withErrors.contains(s)).toList();
+    List<String> why = new ArrayList<>();
+    if (!failing.isEmpty()) {
+      why.add("seed" + (failing.size() == 1 ? " " : "s ") + join(failing) + " failed reliability");
+    }
+    if (!withErrors.isEmpty()) {
+      why.add("seed" + (withErrors.size() == 1 ? " " : "s ") + join(withErrors)
+          + " only through pairs that ended in an error (resume to rerun them)");
+    }
+    return which + "; does NOT count: " + String.join("; ", why);
   }
 
   private static String join(List<Long> v) {

@@ -10,7 +10,7 @@ import java.util.Optional;
  * BREC's leaderboard of an experiment on one table: one row per configuration run on BREC (a model
  * or method, built in or a user's module), its best seed by BREC's rule per category in BREC's
  * order ({@link BrecComparison#ORDER}) beside the paper's count where Table 2 has one, and the
- * seeds that failed reliability. Ranked by the best seed's total, the most first; a tie keeps
+ * seeds that failed reliability, told apart from those that fail only through errors. Ranked by the best seed's total, the most first; a tie keeps
  * the experiment's order. The terminal, Markdown and HTML reports print the same cells.
  */
 public final class LeaderboardTable {
@@ -42,12 +42,13 @@ public final class LeaderboardTable {
 
   /**
    * The header: model, the paper's row, seeds, best seed, its pairs, BREC's verdict, the best
-   * seed's reliability failures, then one column per category with its pairs (the most any
-   * configuration ran) and, where the paper has the category, "ours (paper)".
+   * seed's reliability failures (pairs judged unreliable) and errors (pairs not judged), then one
+   * column per category with its pairs (the most any configuration ran) and, where the paper has
+   * the category, "ours (paper)".
    */
   public static List<String> header(List<SeedLeaderboard.Entry> ranked) {
     List<String> h = new ArrayList<>(List.of("model", "paper row", "seeds", "best seed", "pairs", "BREC's rule",
-        "reliability failures"));
+        "reliability failures", "errors"));
     for (String c : columns(ranked)) {
       int pairs = ranked.stream().flatMap(e -> BrecComparison.lines(e).stream())
           .filter(l -> l.ours().category().equals(c)).mapToInt(l -> l.ours().pairs()).max().orElse(0);
@@ -68,9 +69,9 @@ public final class LeaderboardTable {
       row.add(String.valueOf(e.seeds()));
       row.add(String.valueOf(e.bestSeed()));
       row.add(String.valueOf(e.total().pairs())); // a run still filling or cut short: not every model has every pair
-      List<Long> failing = e.configuration().failingSeeds();
-      row.add(e.counts() ? "counts" : "NOT: " + failing.size() + " seed" + (failing.size() == 1 ? "" : "s") + " failed");
-      row.add(String.valueOf(e.total().reliabilityFailures()));
+      row.add(rule(e));
+      row.add(String.valueOf(e.total().judgedReliabilityFailures()));
+      row.add(String.valueOf(e.total().errors()));
       List<BrecComparison.Line> lines = BrecComparison.lines(e);
       for (String c : columns) {
         Optional<BrecComparison.Line> l = lines.stream().filter(x -> x.ours().category().equals(c)).findFirst();
@@ -79,6 +80,27 @@ public final class LeaderboardTable {
       rows.add(row);
     }
     return rows;
+  }
+
+  /**
+   * BREC's verdict: "counts", or why not: the seeds that failed reliability in pairs judged, and
+   * those that fail only through errors, e.g. "NOT: 1 seed with errors (resume to rerun them)". An
+   * error is an undecided pair for BREC's rule, but a lack of room or time, not a verdict.
+   */
+  static String rule(SeedLeaderboard.Entry e) {
+    if (e.counts()) {
+      return "counts";
+    }
+    int withErrors = e.seedsFailingOnlyThroughErrors().size();
+    int failed = e.configuration().failingSeeds().size() - withErrors;
+    List<String> why = new ArrayList<>();
+    if (failed > 0) {
+      why.add(failed + " seed" + (failed == 1 ? "" : "s") + " failed");
+    }
+    if (withErrors > 0) {
+      why.add(withErrors + " seed" + (withErrors == 1 ? "" : "s") + " with errors (resume to rerun them)");
+    }
+    return "NOT: " + String.join(", ", why);
   }
 
   /**
@@ -97,7 +119,8 @@ public final class LeaderboardTable {
 
   /** What the table counts, for a line under it. */
   public static final String NOTE = "Per model its best seed by BREC's rule (most distinguished pairs less"
-      + " reliability failures; it counts only if no seed failed reliability): pairs reliably distinguished,"
+      + " reliability failures; it counts only if no seed failed reliability, a pair that ended in an error"
+      + " counting as failed; the errors are a column of their own): pairs reliably distinguished,"
       + " BREC's Table 2 in parentheses where the paper has the category. Regular (s+str) is simple and"
       + " strongly regular; the paper's Regular (140) adds 4-Vertex Condition and Distance Regular. The paper"
       + " counts all 400 pairs: beside a subset its numbers are an upper reference, not a match.";

@@ -45,6 +45,11 @@ public final class SeedLeaderboard {
       return pairs - reliable;
     }
 
+    /** Pairs judged and found unreliable: the reliability failures less the errors, which were not judged. */
+    public int judgedReliabilityFailures() {
+      return pairs - errors - reliable;
+    }
+
     CategoryCounts plus(CategoryCounts o, String name) {
       return new CategoryCounts(name, pairs + o.pairs, distinguished + o.distinguished, reliable + o.reliable,
           reliablyDistinguished + o.reliablyDistinguished, errors + o.errors);
@@ -58,9 +63,24 @@ public final class SeedLeaderboard {
    *     ran the method on more than one suite
    * @param configuration every seed's run, judged by BREC's rule
    * @param bestSeedCategories the best seed's counts per category, in suite order
+   * @param errorsBySeed per seed, its pairs that ended in an error (seeds without any left out)
    */
   public record Entry(String suite, String method, String label, ConfigurationResult configuration,
-      List<CategoryCounts> bestSeedCategories) {
+      List<CategoryCounts> bestSeedCategories, Map<Long, Integer> errorsBySeed) {
+
+    public Entry {
+      errorsBySeed = Map.copyOf(errorsBySeed);
+    }
+
+    /**
+     * The seeds that fail BREC's rule only through errors: every pair of theirs that was judged
+     * passed reliability. Rerunning the errors (resuming the experiment) may make them count.
+     */
+    public List<Long> seedsFailingOnlyThroughErrors() {
+      return configuration.seeds().stream()
+          .filter(r -> !r.passedReliability() && r.reliabilityFailures() == errorsBySeed.getOrDefault(r.seed(), 0))
+          .map(SeedRun::seed).toList();
+    }
 
     public long bestSeed() {
       return configuration.best().seed();
@@ -151,10 +171,17 @@ public final class SeedLeaderboard {
       String label = suitesPerMethod.get(method) > 1
           ? method + " @ " + (suite.isEmpty() ? "?" : SuiteSpecs.shortName(suite)) : method;
       List<SeedRun> runs = new ArrayList<>();
-      bySeed.forEach((seed, ps) -> runs.add(new SeedRun(seed, ps.stream().map(Judged::orUndecided).toList())));
+      Map<Long, Integer> errors = new TreeMap<>();
+      bySeed.forEach((seed, ps) -> {
+        runs.add(new SeedRun(seed, ps.stream().map(Judged::orUndecided).toList()));
+        int e = (int) ps.stream().filter(Judged::error).count();
+        if (e > 0) {
+          errors.put(seed, e);
+        }
+      });
       ConfigurationResult cr = SeedSearch.aggregate(label, runs);
       List<String> order = categoryOrder(bySeed);
-      out.add(new Entry(suite, method, label, cr, categories(bySeed.get(cr.best().seed()), order)));
+      out.add(new Entry(suite, method, label, cr, categories(bySeed.get(cr.best().seed()), order), errors));
     });
     return List.copyOf(out);
   }

@@ -107,7 +107,7 @@ class ExperimentBrecCommandTest {
     assertThat(table.lines().filter(l -> l.startsWith("1-wl")).findFirst().orElseThrow())
         .containsPattern("\\b0 \\(0\\)");
     String md = Files.readString(out.resolve(experiment + ".report.md"));
-    assertThat(md).contains("## BREC leaderboard").contains("| 3-wl | 3-WL | 2 | 0 | 4 | counts | 0 |");
+    assertThat(md).contains("## BREC leaderboard").contains("| 3-wl | 3-WL | 2 | 0 | 4 | counts | 0 | 0 |");
     assertThat(out.resolve(experiment + ".accuracy.png")).exists();
     assertThat(Files.readString(out.resolve(experiment + ".report.html"))).contains("<h2>BREC leaderboard</h2>");
     try (Aggregator a = new Aggregator(bootstrap, experiment).start()) {
