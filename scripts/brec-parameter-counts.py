@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer|delta-k-lgnn ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer|delta-k-lgnn|kc-setgnn ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -383,9 +383,39 @@ def delta_k_lgnn(brec):
     return m.get_model(m.args, torch.device("cpu")), {}
 
 
+def kc_setgnn(brec):
+    """KCSetGNN/test_BREC.py get_model with train/configs/BREC.yaml over core/config.py's defaults (its search
+    script passes only --SEED): k 3 (kmax), c 2 (num_components), stacked (k,c)(<=) sets, 4 bipartite layers of
+    the Parallel kind, 2 GINEConv layers inside each connected set, width 64, pools [add], dropout 0, OUTPUT_DIM 16.
+    Unreachable: of the input and edge DiscreteEncoders (10 tables of 60 rows) all but the rows the constant
+    feature 1 and the edge attribute 0 read; of the two pairs of 20-row DiscreteEncoders all but the rows of the
+    set sizes 0..2 (ks) and the component counts 1..2. The issue's 254,306 is what is left; it holds pos_encoder
+    (192: BREC's graphs carry no positions, its forward skips it), which Expresso does not build."""
+    stub_absent("torch_scatter", "torch_sparse")
+    enter(brec, "KCSetGNN")
+    setgnn = importlib.import_module("core.model.setgnn")
+    model = setgnn.KCSetGNN(None, None, nhid=64, nout=16, nlayer_intra=2, nlayer_inter=4, gnn_type="GINEConv",
+                            bgnn_type="Parallel", dropout=0.0, res=True, pools=["add"], mlp_layers=2,
+                            num_bipartites=3 - 1 - 0, half_step=False)
+    read = {"input_encoder.embeddings.0.weight": 1, "edge_encoder.embeddings.0.weight": 1,
+            "subgraph_encoder.num_nodes_encoder.embeddings.0.weight": 3,
+            "subgraph_encoder.num_components_encoder.embeddings.0.weight": 3,  # rows 0..2, rows 1 and 2 read
+            "num_nodes_encoder.embeddings.0.weight": 3, "num_components_encoder.embeddings.0.weight": 3}
+    unread_row_zero = {"subgraph_encoder.num_components_encoder.embeddings.0.weight",
+                       "num_components_encoder.embeddings.0.weight"}
+    unreachable = {}
+    for name, p in model.named_parameters():
+        if name in read:
+            unreachable[name] = (p.shape[0] - read[name] + (1 if name in unread_row_zero else 0)) * p.shape[1]
+        elif ".embeddings." in name:
+            unreachable[name] = p.numel()
+    return model, unreachable
+
+
 MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "sswl-p": sswl_p,
           "i2gnn": i2gnn,
-          "gnn-ak": gnn_ak, "graphormer": graphormer, "delta-k-lgnn": delta_k_lgnn}
+          "gnn-ak": gnn_ak, "graphormer": graphormer, "delta-k-lgnn": delta_k_lgnn,
+          "kc-setgnn": kc_setgnn}
 
 
 def main():
