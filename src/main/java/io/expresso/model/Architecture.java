@@ -44,7 +44,10 @@ public enum Architecture {
   GRAPHORMER("graphormer", true, refuses("pe", "its vertices see their degrees, its attention their distances"),
       refuses("radius", "no subgraphs, no batch norms"), refuses("bn-momentum", "no subgraphs, no batch norms")),
   /** δ-2-LGNN (Morris et al.): GINs over each ordered vertex pair's local neighbours in either position, Set2Set read-out. */
-  DELTA_K_LGNN("delta-k-lgnn", true, refuses("pe", "BREC's δ-k-LGNN reads its vertex pairs' atomic types only"));
+  DELTA_K_LGNN("delta-k-lgnn", true, refuses("pe", "BREC's δ-k-LGNN reads its vertex pairs' atomic types only")),
+  /** KC-SetGNN: every vertex set of at most k = 3 vertices with at most c = 2 components, a GINE inside the connected ones, messages between sets and their supersets. */
+  KC_SET_GNN("kc-setgnn", true, refuses("pe", "BREC's KC-SetGNN reads the constant 1 only"),
+      refuses("radius", "its set size k 3 and components c 2 are BREC's script's"));
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -148,6 +151,7 @@ public enum Architecture {
       case DROP_GNN -> new DropGnnBlock(spec);
       case GRAPHORMER -> new GraphormerBlock(spec);
       case DELTA_K_LGNN -> new DeltaLgnnBlock(spec);
+      case KC_SET_GNN -> new KcSetGnnBlock(spec);
     };
   }
 

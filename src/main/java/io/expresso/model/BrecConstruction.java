@@ -53,6 +53,10 @@ public record BrecConstruction(long trainable, long unreachable, String differen
           + " p = 2/(1 + n) are the script's, not spec keys");
       case DELTA_K_LGNN -> new BrecConstruction(16_076, 0, "BREC's script judges only its brec_v3_3wl file's 270"
           + " pairs (Basic, Regular 60-110, Extension, CFI 260-320); Expresso runs all 400");
+      case KC_SET_GNN -> new BrecConstruction(362_578, 108_464, "pos_encoder (192) is not built: BREC's graphs carry no"
+          + " positions and its forward skips it; k 3 and c 2 are the script's, not spec keys; the read-out's max sends a"
+          + " tie's gradient to every tied set where torch_scatter's sends it to one; BREC's script judges only its"
+          + " brec_v3_3wl file's 270 pairs (Basic, Regular 60-110, Extension, CFI 260-320): Expresso runs all 400");
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
           + " count); layer 0's unused transform_before_conv is not built");

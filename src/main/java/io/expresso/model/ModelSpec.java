@@ -91,6 +91,10 @@ public record ModelSpec(
       throw new IllegalArgumentException("model spec: hidden must be a multiple of graphormer's "
           + GraphormerBlock.HEADS + " heads, got " + hidden);
     }
+    if (architecture == Architecture.KC_SET_GNN && hidden % 2 != 0) {
+      throw new IllegalArgumentException("model spec: hidden must be even for kc-setgnn (its bipartite layers map to hidden / 2), got "
+          + hidden);
+    }
     if (budget < 0 || budget > 1_000_000_000L) {
       throw new IllegalArgumentException("model spec: budget must lie in [0, 1e9] parameters, got " + budget);
     }
@@ -146,6 +150,8 @@ public record ModelSpec(
       case GRAPHORMER -> new ModelSpec(a, 12, 80, 16, 1, 0.9f);
       // SparseWL/neural_higher_order/BREC/test_BREC.py: NetGIN(--dim 16), six layers; radius unused
       case DELTA_K_LGNN -> new ModelSpec(a, 6, 16, 16, 1, 0.9f);
+      // KCSetGNN/train/configs/BREC.yaml: num_layers 4 (bipartite), hidden_size 64; norms keep the last batch's statistics (no radius)
+      case KC_SET_GNN -> new ModelSpec(a, 4, 64, 16, 1, 0f);
     };
   }
 

@@ -148,7 +148,7 @@ record SubgraphTables(int nodes, int labelWidth, float[] labels, int[] edgeFrom,
    * memory: DJL's {@code createCoo} builds them over Java buffers it frees at once, which the
    * sparse tensor goes on reading (garbage indices by the backward pass).
    */
-  private static NDArray ones(NDManager manager, int[] rows, int[] cols, int height, int width) {
+  static NDArray ones(NDManager manager, int[] rows, int[] cols, int height, int width) {
     long[] indices = new long[2 * rows.length];
     for (int e = 0; e < rows.length; e++) {
       indices[e] = rows[e];

@@ -69,6 +69,8 @@ public record TrainingSettings(
       case GRAPHORMER -> new TrainingSettings(32, 100, 16, 2e-5f, 0f, 0.0, s);
       // SparseWL/neural_higher_order/BREC/test_BREC.py's defaults (its search script passes only --SEED)
       case DELTA_K_LGNN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-4f, 0.2, s);
+      // KCSetGNN/test_BREC.py's own (its search script passes only --SEED)
+      case KC_SET_GNN -> new TrainingSettings(32, 15, 16, 1e-4f, 1e-4f, 0.3, s);
     };
   }
 

@@ -95,6 +95,20 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void kcSetGnnHasTheParametersOfBrecsKcSetGnnThatItsForwardReaches() {
+    // KCSetGNN at BREC.yaml (k 3, c 2, 4 Parallel bipartite layers × 64, 2 GINEConv inner layers): 362,578
+    // trainable; less the embedding rows no input reads 254,306 (the count); less pos_encoder (192, never
+    // called) 254,114. Rows read: input 1, edge 1, the set encoder's level 3 and components 2 (× 64), the
+    // read-out's 3 and 2 (× 16); two GINEConvs (ε, 2 × 64², edge_linear 64² + 64), output and set encoders 64²
+    // each; per bipartite layer nn1, nn2 (2 × 64² each), four Linear(64, 32) with bias, nn_out 128² + 128 × 64;
+    // kc_gate 32 × 64, output_decoder0 128 × 64, output_decoder 192 × 64 + 64 × 16 + 16
+    long perLayer = 4 * 4_096 + 4 * 2_080 + 16_384 + 8_192;
+    assertThat(parameters(Architecture.KC_SET_GNN)).isEqualTo(
+        2 * 64 + 2 * (1 + 2 * 4_096 + 4_160) + 2 * 4_096 + 5 * 64 + 4 * perLayer + 5 * 16 + 2_048 + 8_192 + 13_328)
+        .isEqualTo(254_306 - 192);
+  }
+
+  @Test
   void gnnAkHasTheParametersOfBrecsGnnAsKernelThatItsForwardReaches() {
     // GNNAsKernel at BREC.yaml's config: 1,214,076 trainable; less the embedding rows no input indexes
     // (input and edge DiscreteEncoders: 10 × 500 rows where the constant 1 and edge type 0 read one;
