@@ -241,12 +241,21 @@ REFERENCES = {
         prelude=SPARSEWL_PREPROCESSING, ids_from_file_start=True,
         note="SparseWL's compiled preprocessing module stands in as Python over the chosen pairs' brec_v3.npy"
              " (SPARSEWL_PREPROCESSING); BREC's own run reads its brec_v3_3wl file of 270 pairs"),
+    "kc-setgnn": Reference(
+        "KCSetGNN", "test_BREC.py", ".", [], "--SEED={}", "brec_v3_3wl.npy", "kc-setgnn",
+        patch='cfg.device = "cpu"\nKCSetWLSubgraphs.__abstractmethods__ = frozenset()',
+        note="its search script passes only --SEED; its settings are train/configs/BREC.yaml's, which its __main__"
+             " block reads; the model is moved to cfg.device, 0 (cuda:0) as committed: the CPU here; its transform"
+             " defines __call__ as PyG 2.0's BaseTransform wanted, PyG 2.8's also declares forward abstract: that"
+             " declaration is lifted, __call__ runs as written; BREC's run"
+             " reads its 3-WL file's 270 pairs (Basic, 60-109, Extension, CFI 260-319), the pairs here are taken by"
+             " their brec_v3.npy index; torch_scatter's max stands in as PyG's (a tie's gradient to every tied set)"),
 }
 # a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
                      "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn",
                      "DropGNN": "dropgnn", "SWL": "sswl-p",
-                     "SparseWL": "delta-k-lgnn"}
+                     "SparseWL": "delta-k-lgnn", "KCSetGNN": "kc-setgnn"}
 
 # Runs a test_BREC*.py unchanged but for what the pairs need. argv[1] the script, argv[2] JSON
 # {"parts": {name: [start, end)}, "samples": n, "patch": code or null}, the rest its own arguments.
@@ -295,11 +304,13 @@ def sparse_fill(m):
     def coalesce(index, value, m_, n, op="add"):
         return torch_geometric.utils.coalesce(index, value, num_nodes=max(m_, n), reduce="sum" if op == "add" else op)
     m.coalesce = coalesce
-    class SparseTensor:  # a 0/1 adjacency times a dense matrix: GNNAsKernel's k_hop_subgraph uses nothing else
+    class SparseTensor:  # a 0/1 adjacency times a dense matrix: GNNAsKernel's k_hop_subgraph and KCSetGNN's k-sets use nothing else
         def __init__(self, row=None, col=None, value=None, sparse_sizes=None, **rest):
             if value is not None or rest:
                 raise RuntimeError("torch_sparse stand-in: only SparseTensor(row=, col=, sparse_sizes=)")
             self.row, self.col, self.sizes = row, col, sparse_sizes
+        def size(self, dim):
+            return self.sizes[dim]
         def matmul(self, dense):
             out = dense.new_zeros((self.sizes[0],) + tuple(dense.shape[1:]))
             return out.index_add_(0, self.row, dense[self.col])
