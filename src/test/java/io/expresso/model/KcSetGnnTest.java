@@ -11,8 +11,10 @@ import io.expresso.train.EvaluationSettings;
 import io.expresso.train.PairEvaluation;
 import io.expresso.train.PairEvaluator;
 import io.expresso.train.TrainingSettings;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** KC-SetGNN as BREC's KCSetGNN/test_BREC.py builds it with train/configs/BREC.yaml (KcSetGnnBlock, KcSets). */
 class KcSetGnnTest {
@@ -86,6 +88,24 @@ class KcSetGnnTest {
       assertThat(e).hasNumberOfRows(5);
       for (float[] row : e) {
         assertThat(row).hasSize(4).doesNotContain(Float.NaN);
+      }
+    }
+  }
+
+  @Test
+  void roundTripsThroughACheckpoint(@TempDir Path dir) throws Exception {
+    ModelSpec s = ModelSpec.parse("kc-setgnn:layers=2,hidden=8,d=4");
+    List<Graph> gs = List.of(Constructions.decalin(), Constructions.prism());
+    try (GraphModel m = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 5)) {
+      float[][] before = m.embed(gs);
+      m.save(dir.resolve("kc.ckpt"));
+      try (GraphModel back = GraphModel.load(dir.resolve("kc.ckpt"), Device.cpu())) {
+        assertThat(back.spec()).isEqualTo(s);
+        assertThat(back.parameterCount()).isEqualTo(m.parameterCount());
+        float[][] after = back.embed(gs);
+        for (int i = 0; i < gs.size(); i++) {
+          assertThat(after[i]).containsExactly(before[i]);
+        }
       }
     }
   }
