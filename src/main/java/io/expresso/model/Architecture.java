@@ -44,7 +44,10 @@ public enum Architecture {
   GRAPHORMER("graphormer", true, refuses("pe", "its vertices see their degrees, its attention their distances"),
       refuses("radius", "no subgraphs, no batch norms"), refuses("bn-momentum", "no subgraphs, no batch norms")),
   /** δ-2-LGNN (Morris et al.): GINs over each ordered vertex pair's local neighbours in either position, Set2Set read-out. */
-  DELTA_K_LGNN("delta-k-lgnn", true, refuses("pe", "BREC's δ-k-LGNN reads its vertex pairs' atomic types only"));
+  DELTA_K_LGNN("delta-k-lgnn", true, refuses("pe", "BREC's δ-k-LGNN reads its vertex pairs' atomic types only")),
+  /** OSAN: a GIN over 20 edge-deleted subgraphs and the graph, the deleted edges picked by a GCN scorer trained by I-MLE. */
+  OSAN("osan", false, refuses("pe", "BREC's OSAN reads the constant 1 only"),
+      refuses("radius", "its subgraphs delete one edge each"));
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -148,6 +151,7 @@ public enum Architecture {
       case DROP_GNN -> new DropGnnBlock(spec);
       case GRAPHORMER -> new GraphormerBlock(spec);
       case DELTA_K_LGNN -> new DeltaLgnnBlock(spec);
+      case OSAN -> new OsanBlock(spec);
     };
   }
 

@@ -146,6 +146,8 @@ public record ModelSpec(
       case GRAPHORMER -> new ModelSpec(a, 12, 80, 16, 1, 0.9f);
       // SparseWL/neural_higher_order/BREC/test_BREC.py: NetGIN(--dim 16), six layers; radius unused
       case DELTA_K_LGNN -> new ModelSpec(a, 6, 16, 16, 1, 0.9f);
+      // OSAN/configs/brec/common_configs.yaml: ogb_originalgin, num_convlayers 8, hid_size 64; OUTPUT_DIM 16; radius unused
+      case OSAN -> new ModelSpec(a, 8, 64, 16, 1, 0.9f);
     };
   }
 
