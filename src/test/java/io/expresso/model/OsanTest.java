@@ -141,5 +141,7 @@ class OsanTest {
         .hasMessageContaining("radius is not an osan option").hasMessageNotContaining("\n");
     assertThatThrownBy(() -> ModelSpec.parse("osan:pe=4")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pe is not an osan option").hasMessageNotContaining("\n");
+    assertThatThrownBy(() -> RegressorSpec.parse("osan")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("osan is not a count-regression body").hasMessageNotContaining("\n");
   }
 }
