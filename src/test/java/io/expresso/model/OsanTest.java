@@ -141,6 +141,8 @@ class OsanTest {
         .hasMessageContaining("radius is not an osan option").hasMessageNotContaining("\n");
     assertThatThrownBy(() -> ModelSpec.parse("osan:pe=4")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pe is not an osan option").hasMessageNotContaining("\n");
+    ModelSpec s = ModelSpec.parse("osan:layers=3,hidden=16,d=8,bn-momentum=0.5");
+    assertThat(ModelSpec.parse(s.toText())).as(s.toText()).isEqualTo(s);
     assertThatThrownBy(() -> RegressorSpec.parse("osan")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("osan is not a count-regression body").hasMessageNotContaining("\n");
   }
