@@ -109,8 +109,10 @@ final class OsanBlock extends GraphBlock {
 
   @Override
   public long bytesPerGraph(Graph g, int maxVertices) {
-    // 21 copies of the graph through the GIN (its MLP 2h wide), plus each copy's edge messages
-    return NodeTables.activationBytes((long) g.n() * S, g.maxDegree(), 2 * spec.hidden(), spec.layers())
+    // 21 copies of the graph through the GIN, plus each copy's edge messages. Held to the estimate's h rows
+    // (not the MLP's 2h, one of its ~16 stages): a split batch gives each pass its own batch-norm statistics,
+    // and OSAN's noise makes relabelings' subgraphs differ, so a split is not exact as it is for other models
+    return NodeTables.activationBytes((long) g.n() * S, g.maxDegree(), spec.hidden(), spec.layers())
         + 4L * 2 * g.m() * S * spec.hidden() * spec.layers();
   }
 
