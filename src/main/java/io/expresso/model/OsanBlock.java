@@ -187,7 +187,7 @@ final class OsanBlock extends GraphBlock {
     NDArray h = atom.forward(ps, new NDList(manager.ones(new Shape(n, 1))), training).singletonOrThrow()
         .reshape(n, 1, w).broadcast(new Shape(n, S, w)).reshape(n, (long) S * w);
     for (int l = 0; l < mlps.size(); l++) {
-      NDArray self = h.mul(ps.getValue(eps.get(l), h.getDevice(), training).add(1f));
+      NDArray self = h.mul(PassValues.of(ps, eps.get(l), h, training).add(1f));
       NDArray z = self;
       if (weights != null) {
         NDArray messages = EdgeScorer.rows(h, src).reshape(e, S, w).mul(weights.reshape(e, S, 1)).reshape(e, (long) S * w);
