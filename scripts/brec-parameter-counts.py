@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Trainable parameters of the models BREC's own scripts construct, beside Expresso's defaults.
 
-Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer|delta-k-lgnn|kc-setgnn ...]
+Usage: brec-parameter-counts.py BREC_DIR [kp-gnn|dropgnn|ngnn-de|ngnn|ds-gnn|dss-gnn|sun|sswl-p|i2gnn|gnn-ak|graphormer|delta-k-lgnn|kc-setgnn|osan ...]
 
 BREC_DIR is a checkout of github.com/GraphPKU/BREC. Each model is built the way its
 test_BREC*.py builds it, with the flags of its test_BREC_search*.py, imported from its own
@@ -412,7 +412,54 @@ def kc_setgnn(brec):
     return model, unreachable
 
 
-MODELS = {"kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "sswl-p": sswl_p,
+class AttrDict(dict):
+    """ml_collections' ConfigDict as get_model reads it: keys by attribute and by `in`."""
+    __getattr__ = dict.__getitem__
+
+
+def osan(brec):
+    """OSAN/test_BREC.py get_model_brec (models.get_model) with configs/brec/common_configs.yaml and
+    edge_del/del1_subgraph20_imle_*.yaml: OGBGNN ogb_originalgin, 8 layers x 64, brec's 16 classes, and
+    the I-MLE scorer GCN_emb(1, 0, 64, 20, normalize=False, encoder=True) of the edge policy; counted as
+    one model. Where ogb is not installed, ogb.utils.features stands in with ogb 1.3's feature dims
+    (atom 119, 5, 12, 12, 10, 6, 6, 2, 2; bond 5, 6, 2). The script imports data.const where the
+    directory is Data/: loaded from there. Unreachable: every AtomEncoder row but row 1 (x = 1), the bond
+    encoder and the three edge_encoders (no edge features), and bn3/lin_node (node logits, which the
+    edge policy never reads)."""
+    stub_absent("torch_scatter")
+    try:
+        importlib.import_module("ogb.utils.features")
+    except ImportError:
+        for name in ("ogb", "ogb.utils"):
+            sys.modules[name] = Absent(name)
+        features = sys.modules["ogb.utils.features"] = types.ModuleType("ogb.utils.features")
+        features.get_atom_feature_dims = lambda: [119, 5, 12, 12, 10, 6, 6, 2, 2]
+        features.get_bond_feature_dims = lambda: [5, 6, 2]
+    path = enter(brec, "OSAN")
+    sys.modules["data"] = types.ModuleType("data")
+    spec = importlib.util.spec_from_file_location("data.const", os.path.join(path, "Data", "const.py"))
+    sys.modules["data.const"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sys.modules["data.const"])
+    get_model = importlib.import_module("models.get_model").get_model
+    args = AttrDict(model="ogb_originalgin", dataset="brec", hid_size=64, dropout=0.0, num_convlayers=8,
+                    imle_configs=AttrDict(norm_logits=False, embd_lr=1e-3, beta=10.0, aux_loss_weight=1.0),
+                    sample_configs=AttrDict(sample_policy="edge", sample_k=-1, num_subgraphs=20))
+    model, emb_model = get_model(args, None)
+    both = torch.nn.ModuleDict({"model": model, "emb": emb_model})
+    # by module, not name: GCN_emb registers its layers twice (as attributes and in self.layers)
+    never = [emb_model.bond_encoder, emb_model.bn3, emb_model.lin_node,
+             emb_model.conv1.edge_encoder, emb_model.conv2.edge_encoder, emb_model.conv3.edge_encoder]
+    never_ids = {id(p) for module in never for p in module.parameters()}
+    unreachable = {}
+    for name, p in both.named_parameters():
+        if name.endswith("atom_embedding_list.0.weight"):
+            unreachable[name] = (p.shape[0] - 1) * p.shape[1]
+        elif ".atom_embedding_list." in name or id(p) in never_ids:
+            unreachable[name] = p.numel()
+    return both, unreachable
+
+
+MODELS = {"osan": osan, "kp-gnn": kp_gnn, "dropgnn": dropgnn, "ngnn-de": ngnn_de, "ngnn": ngnn, "ds-gnn": ds_gnn, "dss-gnn": dss_gnn, "sun": sun, "sswl-p": sswl_p,
           "i2gnn": i2gnn,
           "gnn-ak": gnn_ak, "graphormer": graphormer, "delta-k-lgnn": delta_k_lgnn,
           "kc-setgnn": kc_setgnn}

@@ -47,7 +47,10 @@ public enum Architecture {
   DELTA_K_LGNN("delta-k-lgnn", true, refuses("pe", "BREC's δ-k-LGNN reads its vertex pairs' atomic types only")),
   /** KC-SetGNN: every vertex set of at most k = 3 vertices with at most c = 2 components, a GINE inside the connected ones, messages between sets and their supersets. */
   KC_SET_GNN("kc-setgnn", true, refuses("pe", "BREC's KC-SetGNN reads the constant 1 only"),
-      refuses("radius", "its set size k 3 and components c 2 are BREC's script's"));
+      refuses("radius", "its set size k 3 and components c 2 are BREC's script's")),
+  /** OSAN: a GIN over 20 edge-deleted subgraphs and the graph, the deleted edges picked by a GCN scorer trained by I-MLE. */
+  OSAN("osan", false, refuses("pe", "BREC's OSAN reads the constant 1 only"),
+      refuses("radius", "its subgraphs delete one edge each"));
 
   /**
    * What a network is built for. Only PPGN differs between the two: pair embeddings follow BREC's
@@ -152,6 +155,7 @@ public enum Architecture {
       case GRAPHORMER -> new GraphormerBlock(spec);
       case DELTA_K_LGNN -> new DeltaLgnnBlock(spec);
       case KC_SET_GNN -> new KcSetGnnBlock(spec);
+      case OSAN -> new OsanBlock(spec);
     };
   }
 

@@ -60,6 +60,12 @@ public record BrecConstruction(long trainable, long unreachable, String differen
       case I2GNN -> new BrecConstruction(60_544, 6_720, "each label embedding holds the 22 rows its spd labels can"
           + " address where BREC's holds 50 (one of the 22, h + 2, is never read: 160 parameters over BREC's reachable"
           + " count); layer 0's unused transform_before_conv is not built");
+      case OSAN -> new BrecConstruction(192_064, 36_884, "BREC's 192,064 (the GIN 147,864, the I-MLE scorer"
+          + " 44,200) less the embedding rows no input indexes is 169,088; of those, 13,908 are scorer modules whose"
+          + " output never reaches the loss under the edge policy, not built: the three GCN edge_encoders (12,480: no"
+          + " edge features) and bn3/lin_node (1,428: vertex logits only node policies read); the 20 subgraphs, I-MLE's"
+          + " beta 10 and the scorer's Adam (lr 1e-3, no decay, no schedule) are the config's, not spec keys; the"
+          + " script judges 320 pairs (part_dict: no 4-vertex, distance regular or CFI 320-359); Expresso runs all 400");
       case GRAPHORMER -> new BrecConstruction(938_976, 464_192, "degree tables of 32 rows (degrees 0-31, higher ones"
           + " share the last) and a spatial table of 31 distances plus unreachable, where BREC's 512-row tables are read"
           + " at the 16 degrees and 22 distances (plus unreachable) of the 320 pairs its part_dict runs (2,632 more:"

@@ -5,6 +5,9 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.AbstractBlock;
+import ai.djl.ndarray.NDArray;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.optimizer.Optimizer;
 import io.expresso.graph.Graph;
 import java.util.List;
 
@@ -66,6 +69,25 @@ public abstract class GraphBlock extends AbstractBlock {
    */
   boolean drawsAtRandom() {
     return false;
+  }
+
+  /**
+   * A term its last training forward adds to the trainer's loss, handed over once (OSAN's KL term
+   * over its sampled subgraphs); null for none.
+   */
+  NDArray trainingLossTerm() {
+    return null;
+  }
+
+  /**
+   * Called after each training pass's backward, before the pass's arrays are freed: a block whose
+   * gradient autograd cannot take (OSAN's I-MLE through a discrete sample) completes it here.
+   */
+  void completeBackward(GradientCollector collector) {}
+
+  /** The optimizer of this block's parameters given the trainer's; a block with parts of its own optimizer wraps it. */
+  Optimizer optimizer(Optimizer main) {
+    return main;
   }
 
   /** Initialises every child block with shapes computed from the spec. */

@@ -316,6 +316,25 @@ public final class GraphModel implements AutoCloseable {
     }
   }
 
+  /**
+   * The optimizer of this model given the trainer's {@code main} one: {@code main} itself, or for a
+   * model with a part trained by its own (OSAN's subgraph scorer), one that routes that part's
+   * parameters to it.
+   */
+  public ai.djl.training.optimizer.Optimizer optimizer(ai.djl.training.optimizer.Optimizer main) {
+    return block.optimizer(main);
+  }
+
+  /** A term the last training pass adds to the trainer's loss (OSAN's KL term), once; null for none. */
+  public NDArray trainingLossTerm() {
+    return block.trainingLossTerm();
+  }
+
+  /** After each training pass's backward, within its collector: completes a gradient autograd cannot take (OSAN's I-MLE). */
+  public void completeBackward(ai.djl.training.GradientCollector collector) {
+    block.completeBackward(collector);
+  }
+
   /** A DJL trainer over this model's parameters (the caller closes it). */
   public Trainer newTrainer(TrainingConfig config) {
     return model.newTrainer(config);

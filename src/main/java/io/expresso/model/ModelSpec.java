@@ -152,6 +152,8 @@ public record ModelSpec(
       case DELTA_K_LGNN -> new ModelSpec(a, 6, 16, 16, 1, 0.9f);
       // KCSetGNN/train/configs/BREC.yaml: num_layers 4 (bipartite), hidden_size 64; norms keep the last batch's statistics (no radius)
       case KC_SET_GNN -> new ModelSpec(a, 4, 64, 16, 1, 0f);
+      // OSAN/configs/brec/common_configs.yaml: ogb_originalgin, num_convlayers 8, hid_size 64; OUTPUT_DIM 16; radius unused
+      case OSAN -> new ModelSpec(a, 8, 64, 16, 1, 0.9f);
     };
   }
 

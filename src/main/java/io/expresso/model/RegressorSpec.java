@@ -68,6 +68,10 @@ public record RegressorSpec(String architecture, String text) {
         throw new IllegalArgumentException("unknown count-regression model '" + text
             + "' (known: i2gnn, " + Architecture.names() + "): " + e.getMessage(), e);
       }
+      if (spec.architecture() == Architecture.OSAN) {
+        throw new IllegalArgumentException("model spec '" + text + "': osan is not a count-regression body (its"
+            + " I-MLE scorer trains under siamese and dataset training only)");
+      }
       return new RegressorSpec(spec.architecture().cliName(),
           spec.toText() + (readoutNorm.equals("batch") ? READOUT_BATCH_NORM : ""));
     }

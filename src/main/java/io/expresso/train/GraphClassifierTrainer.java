@@ -122,7 +122,7 @@ public final class GraphClassifierTrainer {
     // no floor in the schedule itself: the protocol stops once the rate is below its minimum
     PlateauSchedule schedule = new PlateauSchedule(p.learningRate(), p.decayFactor(), p.patience(), 0f);
     DefaultTrainingConfig config = new DefaultTrainingConfig(regression ? Loss.l1Loss() : Loss.softmaxCrossEntropyLoss())
-        .optOptimizer(Optimizer.adam().optLearningRateTracker(schedule).build())
+        .optOptimizer(model.optimizer(Optimizer.adam().optLearningRateTracker(schedule).build()))
         .optDevices(new ai.djl.Device[] {model.device()});
     SplitMix64 rnd = new SplitMix64(seed * 0x9E3779B97F4A7C15L + 7);
     int k = model.spec() instanceof io.expresso.model.ModelSpec s ? s.pe() : 0; // TorchScript modules take no encodings
@@ -165,12 +165,15 @@ public final class GraphClassifierTrainer {
             try (GradientCollector gc = new ThreadGradients()) { // this thread's graph only: trainings run side by side
               NDList out = trainer.forward(in);
               NDArray loss = trainer.getLoss().evaluate(new NDList(y), out);
+              NDArray term = model.trainingLossTerm(); // OSAN's KL term
               float l = loss.getFloat();
+              loss = term == null ? loss : loss.add(term);
               if (!Float.isFinite(l)) {
                 throw new IllegalStateException("training diverged: non-finite loss in epoch " + epoch);
               }
               sum += l * picked.length;
               gc.backward(loss);
+              model.completeBackward(gc);
             }
             OptimizerStep.apply(trainer);
           }

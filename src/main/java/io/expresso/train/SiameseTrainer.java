@@ -64,7 +64,8 @@ public final class SiameseTrainer {
     List<EpochListener> listeners = List.of(schedule, new LossThresholdStop(s.lossThreshold()));
     DivergenceGuard guard = new DivergenceGuard();
     DefaultTrainingConfig config = new DefaultTrainingConfig(new CosineEmbeddingLoss())
-        .optOptimizer(Optimizer.adam().optLearningRateTracker(schedule).optWeightDecays(s.weightDecay()).build())
+        .optOptimizer(model.optimizer(
+            Optimizer.adam().optLearningRateTracker(schedule).optWeightDecays(s.weightDecay()).build()))
         .optDevices(new ai.djl.Device[] {model.device()});
     int epochs = 0;
     double loss = Double.NaN;
@@ -117,11 +118,16 @@ public final class SiameseTrainer {
           NDList inputs = model.encode(sub, pass);
           NDArray embeddings = trainer.forward(inputs).singletonOrThrow();
           NDArray loss = Scalars.mul(CosineEmbeddingLoss.of(embeddings), (float) (pass.size() / 2.0 / pairs));
+          NDArray term = model.trainingLossTerm(); // OSAN's KL term: a sum over the pass's graphs
+          if (term != null) {
+            loss = loss.add(term);
+          }
           float part = loss.getFloat();
           finite = Float.isFinite(part);
           value += part;
           if (finite && part != 0f) {
             collector.backward(loss);
+            model.completeBackward(collector);
           }
         }
       }

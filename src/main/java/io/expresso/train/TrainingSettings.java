@@ -71,6 +71,9 @@ public record TrainingSettings(
       case DELTA_K_LGNN -> new TrainingSettings(32, 20, 16, 1e-4f, 1e-4f, 0.2, s);
       // KCSetGNN/test_BREC.py's own (its search script passes only --SEED)
       case KC_SET_GNN -> new TrainingSettings(32, 15, 16, 1e-4f, 1e-4f, 0.3, s);
+      // OSAN/configs/brec/edge_del/del1_subgraph20_imle_*.yaml: EPOCH 40, BATCH_SIZE 16, LEARNING_RATE 1e-3,
+      // WEIGHT_DECAY 1e-5, LOSS_THRESHOLD 0.0 (its scorer's own Adam: OsanBlock)
+      case OSAN -> new TrainingSettings(32, 40, 16, 1e-3f, 1e-5f, 0.0, s);
     };
   }
 

@@ -143,6 +143,13 @@ class BrecParameterCountsTest {
   }
 
   @Test
+  void osanHasTheParametersOfBrecsOsanThatReachItsLoss() {
+    // BREC's OGBGNN originalgin 8 x 64 (147,864) and GCN_emb scorer (44,200): 192,064; less 2 x 173 unindexed
+    // AtomEncoder rows and the bond encoder (22,976), the edge_encoders (12,480) and bn3/lin_node (1,428)
+    assertThat(parameters(Architecture.OSAN)).isEqualTo(192_064 - 22_976 - 12_480 - 1_428);
+  }
+
+  @Test
   void graphormerHasBrecsGraphormerParametersWithTablesForAll400Pairs() {
     // BREC's Graphormer at test_BREC_search.py's flags: 938,976 trainable, of which 464,192 no input of its
     // 320 pairs reads (atom rows but one, edge rows but two, degree rows but 16 of 512 twice, spatial rows

@@ -42,6 +42,7 @@ class TrainingScheduleTest {
       "GRAPHORMER, Graphormer/graphormer/test_BREC.py:204",
       "DELTA_K_LGNN, SparseWL/neural_higher_order/BREC/test_BREC.py:403",
       "KC_SET_GNN, KCSetGNN/test_BREC.py:199",
+      "OSAN, OSAN/test_BREC.py:284",
   })
   void theDefaultScheduleIsTheOneTheBrecScriptBuilds(Architecture a, String script) {
     PlateauSchedule.Settings s = TrainingSettings.defaults(a).schedule();
@@ -57,7 +58,7 @@ class TrainingScheduleTest {
     Set<Architecture> covered = EnumSet.of(Architecture.PPGN, Architecture.GIN, Architecture.NGNN_DE, Architecture.NGNN, Architecture.GSN,
         Architecture.DS_GNN, Architecture.DSS_GNN, Architecture.SUN, Architecture.SSWL_P, Architecture.I2GNN, Architecture.KP_GNN,
         Architecture.GNN_AK, Architecture.DROP_GNN, Architecture.GRAPHORMER,
-        Architecture.DELTA_K_LGNN, Architecture.KC_SET_GNN);
+        Architecture.DELTA_K_LGNN, Architecture.KC_SET_GNN, Architecture.OSAN);
     assertThat(covered).containsExactlyInAnyOrder(Architecture.values());
   }
 
