@@ -202,12 +202,12 @@ final class KcSetGnnBlock extends GraphBlock {
 
     // GraphToSubgraphs: GINE inside every connected set
     NDArray h = ones.matMul(ps.getValue(input, device, training));
-    NDArray edgeRow = ps.getValue(edge, device, training);
+    NDArray edgeRow = PassValues.of(ps, edge, ones, training); // the edge Linear's output then belongs to the pass
     NDArray previous = h;
     for (int l = 0; l < INNER_LAYERS; l++) {
       NDArray e = run(edgeLinears[l], ps, edgeRow, training);
       NDArray messages = inside.matMul(Activation.relu(h.add(e)));
-      NDArray self = h.mul(ps.getValue(eps[l], device, training).add(1f));
+      NDArray self = h.mul(PassValues.of(ps, eps[l], h, training).add(1f));
       h = Activation.relu(run(convNorms[l], ps, run(convs[l], ps, self.add(messages), training), training));
       h = h.add(previous);
       previous = h;
