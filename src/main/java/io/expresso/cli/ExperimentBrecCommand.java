@@ -143,7 +143,7 @@ final class ExperimentBrecCommand implements Callable<Integer> {
     System.err.println("leaderboard: starting an embedded Kafka broker (KRaft) and a worker on " + ds);
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, dir); Metrics metrics = new Metrics()) {
       Topics.create(broker.clients(), Topics.Creation.singleNode(4, Topics.DEFAULT_TASK_PARTITIONS));
-      ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+      ds.forEach(d -> metrics.tasks().registerDevice(d));
       Integer port = embeddedRun.metricsPort;
       LiveService live = port == null ? null : LiveService.start(broker.clients(), "127.0.0.1", port,
           metrics);

@@ -139,7 +139,7 @@ final class ExperimentCommand implements Runnable {
       System.err.println("robustness: starting an embedded Kafka broker (KRaft) and a worker on " + ds);
       try (EmbeddedBroker broker = EmbeddedBroker.start(0, null); Metrics metrics = new Metrics()) {
         Topics.create(broker.clients(), Topics.Creation.singleNode(4, Topics.DEFAULT_TASK_PARTITIONS));
-        ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+        ds.forEach(d -> metrics.tasks().registerDevice(d));
         Integer port = embeddedRun.metricsPort;
         LiveService live = port == null ? null : LiveService.start(broker.clients(), "127.0.0.1", port,
             metrics);

@@ -76,7 +76,7 @@ final class UpCommand implements Callable<Integer> {
       throw e;
     }
     Metrics metrics = new Metrics();
-    ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+    ds.forEach(d -> metrics.tasks().registerDevice(d));
     LiveService live;
     try {
       live = LiveService.start(clients, host, metricsPort, metrics);

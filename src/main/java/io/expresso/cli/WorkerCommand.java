@@ -131,7 +131,7 @@ final class WorkerCommand implements Callable<Integer> {
     String engine = engineLine();
     Topics.prepare(clients, creation, topics.create);
     Metrics metrics = new Metrics();
-    ds.forEach(d -> metrics.tasks().registerDevice(d.id()));
+    ds.forEach(d -> metrics.tasks().registerDevice(d));
     try (HttpEndpoint http = HttpEndpoint.metrics(metricsHost, ports[0], ports[1], metrics);
          LagMonitor lag = LagMonitor.start(clients, Worker.GROUP, List.of(Topics.TASKS), metrics.tasks(), Duration.ofSeconds(5))) {
       Worker w = Worker.start(s, registry, new TaskMetricsObserver(metrics.tasks()));

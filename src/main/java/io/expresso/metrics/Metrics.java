@@ -57,7 +57,7 @@ public final class Metrics implements AutoCloseable {
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
     tasks = new TaskMeters(registry, labels);
-    tasks.memoryPool(io.expresso.engine.MemoryPool.cpu());
+    tasks.memoryPool("cpu", io.expresso.engine.MemoryPool.cpu());
     results = new ResultMeters(registry, labels);
   }
 

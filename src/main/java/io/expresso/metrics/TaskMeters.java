@@ -163,16 +163,34 @@ public final class TaskMeters {
   }
 
   /**
-   * Exposes {@code pool}'s size, what is leased of it and the pairs waiting for it (a worker's CPU
-   * devices lease from {@link MemoryPool#cpu()}): a device that waits for memory shows here.
+   * Exposes the memory pool of {@code device} ({@code cpu}, {@code gpu:0}: one per physical device,
+   * {@link MemoryPool#of}): its size, what the running pairs hold of it and the pairs waiting for
+   * it. A device that waits for memory shows here.
    */
-  public void memoryPool(MemoryPool pool) {
-    Gauge.builder(MEMORY_POOL_SIZE, pool, MemoryPool::total).baseUnit("bytes")
-        .description("Activation memory the CPU devices of this process share (half of the machine's)").register(registry);
-    Gauge.builder(MEMORY_POOL_LEASED, pool, p -> p.total() - p.free()).baseUnit("bytes")
-        .description("What the pairs running on CPU devices hold of the memory pool").register(registry);
-    Gauge.builder(MEMORY_POOL_WAITING, pool, MemoryPool::waiting).baseUnit("pairs")
-        .description("Pairs waiting for the memory pool to hold their passes").register(registry);
+  public void memoryPool(String device, MemoryPool pool) {
+    Gauge.builder(MEMORY_POOL_SIZE, pool, MemoryPool::total).baseUnit("bytes").tag(DEVICE, device)
+        .description("Activation memory the evaluations on the device share (half of the machine's or the GPU's)")
+        .register(registry);
+    Gauge.builder(MEMORY_POOL_LEASED, pool, p -> p.total() - p.free()).baseUnit("bytes").tag(DEVICE, device)
+        .description("What the pairs running on the device hold of its memory pool").register(registry);
+    Gauge.builder(MEMORY_POOL_WAITING, pool, MemoryPool::waiting).baseUnit("pairs").tag(DEVICE, device)
+        .description("Pairs waiting for the device's memory pool to hold their passes").register(registry);
+  }
+
+  /**
+   * Makes a device slot's series visible before its first task ({@link #registerDevice(String)}),
+   * and a GPU's memory pool (the one its slots share) where the GPU can be sized.
+   */
+  public void registerDevice(io.expresso.runtime.DeviceSlot slot) {
+    registerDevice(slot.id());
+    if (slot.isGpu()) {
+      ai.djl.Device gpu = slot.djl();
+      try {
+        memoryPool(io.expresso.engine.Devices.name(gpu), MemoryPool.of(gpu));
+      } catch (RuntimeException | LinkageError e) {
+        // no CUDA to size it with: the GPU's first task fails with the reason, no pool to show
+      }
+    }
   }
 
   private AtomicInteger inFlightOf(String device) {

@@ -156,16 +156,16 @@ class MetricsTest {
     io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry =
         new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
     MemoryPool pool = new MemoryPool(64L << 20);
-    new TaskMeters(registry, LabelGuard.fromEnvironment()).memoryPool(pool);
+    new TaskMeters(registry, LabelGuard.fromEnvironment()).memoryPool("gpu:0", pool);
     MemorySource.Lease running = pool.lease(48L << 20, () -> false);
     CompletableFuture<MemorySource.Lease> next = CompletableFuture.supplyAsync(() -> pool.lease(32L << 20, () -> false));
     for (int i = 0; i < 100 && pool.waiting() == 0; i++) {
       Thread.sleep(20);
     }
-    assertThat(registry.scrape()).contains("expresso_memory_pool_size_bytes 6.7108864E7")
-        .contains("expresso_memory_pool_leased_bytes 5.0331648E7").contains("expresso_memory_pool_waiting_pairs 1.0");
+    assertThat(registry.scrape()).contains("expresso_memory_pool_size_bytes{device=\"gpu:0\"} 6.7108864E7")
+        .contains("expresso_memory_pool_leased_bytes{device=\"gpu:0\"} 5.0331648E7").contains("expresso_memory_pool_waiting_pairs{device=\"gpu:0\"} 1.0");
     running.close();
     next.get(5, TimeUnit.SECONDS).close();
-    assertThat(registry.scrape()).contains("expresso_memory_pool_leased_bytes 0.0").contains("expresso_memory_pool_waiting_pairs 0.0");
+    assertThat(registry.scrape()).contains("expresso_memory_pool_leased_bytes{device=\"gpu:0\"} 0.0").contains("expresso_memory_pool_waiting_pairs{device=\"gpu:0\"} 0.0");
   }
 }

@@ -52,7 +52,7 @@ class ZeroAtStartupTest {
       assertThat(queried).as("the dashboards query expresso counters").isNotEmpty();
       for (String name : SIZES) {
         assertThat(queried).contains(name);
-        assertThat(scrape).as(name + " in the first scrape, above 0").containsPattern("(?m)^" + name + " [1-9][0-9.E]*$");
+        assertThat(scrape).as(name + " in the first scrape, above 0").containsPattern("(?m)^" + name + "(\\{[^}]*\\})? [1-9][0-9.E]*$");
       }
       queried.removeAll(SIZES);
       for (String name : queried) {
