@@ -106,8 +106,8 @@ final class EvalCommand implements Callable<Integer> {
 
   @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory per forward/backward pass,"
       + " e.g. 4g or 512m, for each pair; larger batches are split into micro-batches with the same result (default:"
-      + " half of a GPU's memory; on the CPU a pool of half of the machine's, from which each pair takes what it needs"
-      + " to run as alone)")
+      + " a pool of half of the GPU's memory, or on the CPU of half of the machine's, from which each pair takes what"
+      + " it needs to run as alone)")
   String memoryBudget;
 
   @Option(names = "--pairs-at-once", paramLabel = "N", description = "pairs judged side by side, each on its own"

@@ -83,8 +83,8 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Option(names = "--memory-budget", paramLabel = "SIZE", description = "activation memory one device may use per"
       + " forward/backward pass, e.g. 4g or 512m; larger batches are split into micro-batches with the same result"
-      + " (default: half of a GPU's memory split between its slots; for CPU devices a pool of half of the machine's, or the"
-      + " container's, from which each pair takes what it needs to run as alone)")
+      + " (default: a pool per device, half of a GPU's memory shared by its slots, half of the machine's, or the"
+      + " container's, shared by the CPU devices, from which each pair takes what it needs to run as alone)")
   String memoryBudget;
 
   @Option(names = "--metrics-port", paramLabel = "M|A-B", description = "serve Prometheus /metrics on this port, or on"
