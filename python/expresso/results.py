@@ -132,7 +132,8 @@ class Results:
         """BREC's leaderboard across the experiment's models (LeaderboardTable, `expresso results`'s "BREC
         leaderboard"): one dict per configuration run on BREC, ranked by its best seed's total (ties keep
         the experiment's order): model, paper_model, seeds, best_seed, pairs (the best seed's), counts (BREC's rule), failing_seeds,
-        reliability_failures (the best seed's), then per row of BREC's order the best seed's reliably
+        failing_only_through_errors (seeds whose judged pairs all passed reliability), reliability_failures (the best
+        seed's pairs judged unreliable) and errors (its pairs not judged), then per row of BREC's order the best seed's reliably
         distinguished pairs and, where Table 2 has the row, "<row> (paper)"."""
         confs = sorted((c for c in self.configurations if c.brec), key=lambda c: -c.total()["reliably_distinguished"])
         rows = []
@@ -140,7 +141,9 @@ class Results:
             total = c.total()
             row = OrderedDict(model=c.label, paper_model=c.paper[0] if c.paper else None, seeds=c.seeds,
                               best_seed=c.best_seed, pairs=total["pairs"], counts=c.counts,
-                              failing_seeds=c.failing_seeds, reliability_failures=total["pairs"] - total["reliable"])
+                              failing_seeds=c.failing_seeds, failing_only_through_errors=c.failing_only_through_errors,
+                              reliability_failures=total["pairs"] - total["errors"] - total["reliable"],
+                              errors=total["errors"])
             for ours, theirs, _ in c.lines():
                 row[ours["name"]] = ours["reliably_distinguished"]
                 if theirs is not None:

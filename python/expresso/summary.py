@@ -124,7 +124,11 @@ class Configuration:
         self.suite, self.method, self.label = suite, method, label
         self.by_seed = by_seed  # seed -> that seed's pair results, ascending seeds
         self.seed_runs = []
+        self.errors_by_seed = OrderedDict()  # seed -> its pairs that ended in an error (seeds with any)
         for seed, rs in by_seed.items():
+            errs = sum(1 for r in rs if r.HasField("error"))
+            if errs:
+                self.errors_by_seed[seed] = errs
             # an error result counts as neither distinguished nor reliable (a reliability failure)
             dist = sum(1 for r in rs if not r.HasField("error") and r.pair.distinguished)
             fails = sum(1 for r in rs if r.HasField("error") or not r.pair.reliable)
@@ -137,6 +141,9 @@ class Configuration:
                 best = run
         self.best_seed = best["seed"]
         self.failing_seeds = [r["seed"] for r in self.seed_runs if r["reliability_failures"] > 0]
+        # SeedLeaderboard.Entry.seedsFailingOnlyThroughErrors: every pair judged passed reliability
+        self.failing_only_through_errors = [r["seed"] for r in self.seed_runs if r["reliability_failures"] > 0
+                                            and r["reliability_failures"] == self.errors_by_seed.get(r["seed"], 0)]
         self.counts = not self.failing_seeds
         first = OrderedDict()  # categories in suite order: the lowest pair index seen under any seed
         for rs in by_seed.values():
@@ -195,9 +202,15 @@ class Configuration:
                  % (len(seeds), seeds[0], seeds[-1], self.best_seed))
         if self.counts:
             return which + "; counts: no seed failed reliability"
-        fs = self.failing_seeds
-        return which + "; does NOT count: seed%s %s failed reliability" % (
-            " " if len(fs) == 1 else "s ", ", ".join(str(s) for s in fs))
+        only = self.failing_only_through_errors
+        fs = [s for s in self.failing_seeds if s not in only]
+        why = []
+        if fs:
+            why.append("seed%s%s failed reliability" % (" " if len(fs) == 1 else "s ", ", ".join(str(s) for s in fs)))
+        if only:
+            why.append("seed%s%s only through pairs that ended in an error (resume to rerun them)" % (
+                " " if len(only) == 1 else "s ", ", ".join(str(s) for s in only)))
+        return which + "; does NOT count: " + "; ".join(why)
 
     def json(self):
         """The entry of `expresso results --json`'s leaderboard."""

@@ -218,6 +218,9 @@ class Baselines(Timed):
         seed = run.configuration().seed_runs[0]
         self.assertEqual((seed["distinguished"], seed["reliability_failures"], seed["real_correct"]), (1, 1, 0))
         self.assertFalse(run.counts)
+        # BREC's rule sees an undecided pair; the verdict says the seed fails only through the error
+        self.assertEqual(run.configuration().failing_only_through_errors, [0])
+        self.assertIn("seed 0 only through pairs that ended in an error", run.configuration().verdict())
         self.assertNotIn("pair tasks", str(run))
         write("py-failed.json", run.summary())
 
