@@ -198,24 +198,23 @@ final class KcSetGnnBlock extends GraphBlock {
     int first = (int) layout[1];
     int graphs = (int) layout[2];
     int rows = (int) levelHot.getShape().get(0);
-    Device device = ones.getDevice();
 
     // GraphToSubgraphs: GINE inside every connected set
-    NDArray h = ones.matMul(ps.getValue(input, device, training));
+    NDArray h = ones.matMul(PassValues.of(ps, input, ones, training));
     NDArray edgeRow = PassValues.of(ps, edge, ones, training); // the edge Linear's output then belongs to the pass
     NDArray previous = h;
     for (int l = 0; l < INNER_LAYERS; l++) {
       NDArray e = run(edgeLinears[l], ps, edgeRow, training);
       NDArray messages = inside.matMul(Activation.relu(h.add(e)));
-      NDArray self = h.mul(PassValues.of(ps, eps[l], h, training).add(1f));
+      NDArray self = h.mul(PassValues.of(ps, eps[l], ones, training).add(1f));
       h = Activation.relu(run(convNorms[l], ps, run(convs[l], ps, self.add(messages), training), training));
       h = h.add(previous);
       previous = h;
     }
     h = run(subgraphOutput, ps, h, training);
     NDArray x = members.matMul(h).mul(inverseSize)
-        .add(levelHot.matMul(ps.getValue(levelTable, device, training)))
-        .add(componentHot.matMul(ps.getValue(componentTable, device, training)));
+        .add(levelHot.matMul(PassValues.of(ps, levelTable, ones, training)))
+        .add(componentHot.matMul(PassValues.of(ps, componentTable, ones, training)));
     x = run(setEncoder, ps, x, training);
 
     // BipartiteGNN, Parallel: each layer's output added to the states
@@ -224,8 +223,8 @@ final class KcSetGnnBlock extends GraphBlock {
     }
 
     // read-out per graph and level: max and gated sum, then the levels side by side
-    NDArray kc = levelHot.matMul(ps.getValue(gateLevel, device, training))
-        .concat(componentHot.matMul(ps.getValue(gateComponents, device, training)), 1);
+    NDArray kc = levelHot.matMul(PassValues.of(ps, gateLevel, ones, training))
+        .concat(componentHot.matMul(PassValues.of(ps, gateComponents, ones, training)), 1);
     NDArray gated = x.mul(run(gate, ps, kc, training));
     List<NDArray> groups = new ArrayList<>();
     for (int g = 0; g < graphs; g++) {
@@ -234,7 +233,7 @@ final class KcSetGnnBlock extends GraphBlock {
         int to = (int) layout[3 + level * graphs + g + 1];
         if (from == to) {
           // no set at this level (a graph of fewer than k vertices): torch_scatter leaves zeros
-          groups.add(x.getManager().zeros(new Shape(1, 2L * spec.hidden()), x.getDataType(), device));
+          groups.add(ones.getManager().zeros(new Shape(1, 2L * spec.hidden()), x.getDataType(), ones.getDevice()));
           continue;
         }
         NDIndex range = new NDIndex("{}:{}", from, to);
