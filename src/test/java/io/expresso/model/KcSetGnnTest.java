@@ -141,5 +141,7 @@ class KcSetGnnTest {
         .hasMessageContaining("layers must lie in").hasMessageNotContaining("\n");
     assertThatThrownBy(() -> ModelSpec.parse("kc-setgnn:pe=4")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pe is not a kc-setgnn option").hasMessageNotContaining("\n");
+    assertThatThrownBy(() -> ModelSpec.parse("kc-setgnn:radius=2")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("radius is not a kc-setgnn option").hasMessageNotContaining("\n");
   }
 }
