@@ -1,6 +1,5 @@
 package io.expresso.model;
 
-import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDArrays;
