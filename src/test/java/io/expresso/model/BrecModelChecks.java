@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ai.djl.Device;
 import io.expresso.graph.Graph;
 import io.expresso.suite.Constructions;
+import io.expresso.suite.GraphPair;
+import io.expresso.train.EvaluationSettings;
+import io.expresso.train.PairEvaluation;
+import io.expresso.train.PairEvaluator;
 import io.expresso.train.TrainingSettings;
 import java.util.List;
 
@@ -34,6 +38,15 @@ final class BrecModelChecks {
     try (GraphModel m = GraphModel.create(spec, Head.EMBEDDING, Device.cpu(), 3)) {
       return m.embed(List.of(graphs));
     }
+  }
+
+  /**
+   * {@code pair} judged through BREC's training and T² under {@code spec} at its defaults but for 8
+   * relabelings and {@code epochs} epochs (seed 1, the CPU): a must/cannot verdict in seconds.
+   */
+  static PairEvaluation judgedQuickly(ModelSpec spec, GraphPair pair, int epochs) {
+    EvaluationSettings s = EvaluationSettings.defaults(spec);
+    return PairEvaluator.evaluate(pair, spec, s.withTraining(s.training().withQ(8).withEpochs(epochs)), 1L, Device.cpu());
   }
 
   /** {@code e} holds one row per graph, each {@code d} wide, none of it NaN. */

@@ -17,9 +17,7 @@ import ai.djl.training.ParameterStore;
 import io.expresso.graph.Graph;
 import io.expresso.suite.Constructions;
 import io.expresso.suite.GraphPair;
-import io.expresso.train.EvaluationSettings;
 import io.expresso.train.PairEvaluation;
-import io.expresso.train.PairEvaluator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -95,14 +93,12 @@ class DeltaLgnnTest {
     // T² judgement, at two layers, d 4, 8 relabelings and 3 epochs so that it takes seconds (BREC's
     // 6 × 16 at 32 relabelings and 20 epochs gives the same verdicts in minutes here)
     ModelSpec spec = ModelSpec.parse("delta-k-lgnn:layers=2,d=4");
-    EvaluationSettings s = EvaluationSettings.defaults(spec);
-    s = s.withTraining(s.training().withQ(8).withEpochs(3));
-    PairEvaluation d = PairEvaluator.evaluate(
-        new GraphPair(0, "Basic", Constructions.decalin(), Constructions.bicyclopentyl(), null), spec, s, 1L, Device.cpu());
+    PairEvaluation d = BrecModelChecks.judgedQuickly(spec,
+        new GraphPair(0, "Basic", Constructions.decalin(), Constructions.bicyclopentyl(), null), 3);
     assertThat(d.distinguished()).as("T²=%s", d.judgement().t2Test()).isTrue();
     assertThat(d.reliable()).as("reliability T²=%s", d.judgement().t2Reliability()).isTrue();
-    PairEvaluation e = PairEvaluator.evaluate(
-        new GraphPair(1, "Regular", Constructions.rook(4), Constructions.shrikhande(), null), spec, s, 1L, Device.cpu());
+    PairEvaluation e = BrecModelChecks.judgedQuickly(spec,
+        new GraphPair(1, "Regular", Constructions.rook(4), Constructions.shrikhande(), null), 3);
     assertThat(e.distinguished()).as("T²=%s", e.judgement().t2Test()).isFalse();
     assertThat(e.reliable()).as("reliability T²=%s", e.judgement().t2Reliability()).isTrue();
   }

@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 class GraphModelTest {
@@ -179,10 +180,11 @@ class GraphModelTest {
     }
   }
 
-  @Test
-  void checkpointRoundTripGivesTheSameOutputs(@TempDir Path dir) throws Exception {
-    ModelSpec s = ModelSpec.parse("ppgn:layers=2,hidden=8,d=4");
-    Path file = dir.resolve("ppgn.ckpt");
+  @ParameterizedTest
+  @ValueSource(strings = {"ppgn:layers=2,hidden=8,d=4", "kc-setgnn:layers=2,hidden=8,d=4"})
+  void checkpointRoundTripGivesTheSameOutputs(String spec, @TempDir Path dir) throws Exception {
+    ModelSpec s = ModelSpec.parse(spec);
+    Path file = dir.resolve("model.ckpt");
     List<Graph> gs = List.of(DECALIN, Constructions.prism());
     try (GraphModel a = GraphModel.create(s, Head.EMBEDDING, Device.cpu(), 11)) {
       float[][] before = a.embed(gs);
