@@ -42,7 +42,11 @@ def main():
     seconds = collections.defaultdict(lambda: collections.defaultdict(list))  # model -> category -> [s]
     errors = collections.Counter()
     for path in a.results:
-        with open(path, encoding="utf-8") as f:
+        try:
+            f = open(path, encoding="utf-8")
+        except OSError as e:
+            sys.exit(f"brec-rates: cannot read {path}: {e.strerror}")
+        with f:
             for n, line in enumerate(f, 1):
                 if not line.strip():
                     continue
@@ -58,7 +62,10 @@ def main():
                     errors[model] += 1
                     continue
                 s = float(r.get("provenance", {}).get("compute_seconds", "nan"))
-                seconds[model][category(int(pair.get("pair_index", 0)))].append(s)
+                try:
+                    seconds[model][category(int(pair.get("pair_index", 0)))].append(s)
+                except ValueError as e:
+                    sys.exit(f"{path}:{n}: {e}")
     if not seconds:
         sys.exit("no pair results in " + ", ".join(a.results))
 
