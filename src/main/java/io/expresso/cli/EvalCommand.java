@@ -346,22 +346,7 @@ final class EvalCommand implements Callable<Integer> {
         .append(", seed ").append(board.bestSeed())
         .append(", device ").append(Devices.name(dev)).append(" (").append(GpuPrecision.of(dev).label())
         .append(dev.isGpu() ? "" : ", " + NativeEngine.start().intraOpThreads() + " threads").append(")\n");
-    Table t = new Table("category", "pairs", "distinguished", "reliability failures", "reliably distinguished");
-    for (SeedLeaderboard.CategoryCounts c : board.bestSeedCategories()) {
-      t.row(c.category(), str(c.pairs()), str(c.distinguished()), str(c.reliabilityFailures()),
-          str(c.reliablyDistinguished()));
-    }
-    SeedLeaderboard.CategoryCounts total = board.total();
-    t.separator().row("total", str(total.pairs()), str(total.distinguished()), str(total.reliabilityFailures()),
-        str(total.reliablyDistinguished()));
-    sb.append(t.render());
-    if (board.seeds() > 1) {
-      Table st = new Table("seed", "distinguished", "reliability failures");
-      for (SeedRun r : board.configuration().seeds()) {
-        st.row(String.valueOf(r.seed()), str(r.distinguished()), str(r.reliabilityFailures()));
-      }
-      sb.append(st.render());
-    }
+    sb.append(categoryTables(board));
     sb.append(ResultTables.leaderboard(board)); // BREC's verdict on the seeds and, on BREC, Table 2 beside ours
     PairTimes times = PairTimes.of(runs);
     String peak = times.peakRssBytes() < 0 ? "unknown"
@@ -372,6 +357,33 @@ final class EvalCommand implements Callable<Integer> {
     sb.append(String.format(Locale.ROOT, "elapsed %.1f s in this run, %d pair%s at once%s; %.3f s per judged pair on its own"
         + " clock (%d pairs, resumed ones included); peak resident memory %s%n", elapsed, atOnce, atOnce == 1 ? "" : "s",
         wall, times.secondsPerPair(), times.pairs(), peak));
+    return sb.toString();
+  }
+
+  /**
+   * The best seed's counts per category and, over several seeds, each seed's totals. Reliability failures
+   * are the pairs judged unreliable; a pair that ended in an error was not judged and is counted apart
+   * (BREC's seed rule counts both against a seed, as the verdict line under the table says).
+   */
+  static String categoryTables(SeedLeaderboard.Entry board) {
+    StringBuilder sb = new StringBuilder();
+    Table t = new Table("category", "pairs", "distinguished", "reliability failures", "errors", "reliably distinguished");
+    for (SeedLeaderboard.CategoryCounts c : board.bestSeedCategories()) {
+      t.row(c.category(), str(c.pairs()), str(c.distinguished()), str(c.judgedReliabilityFailures()), str(c.errors()),
+          str(c.reliablyDistinguished()));
+    }
+    SeedLeaderboard.CategoryCounts total = board.total();
+    t.separator().row("total", str(total.pairs()), str(total.distinguished()), str(total.judgedReliabilityFailures()),
+        str(total.errors()), str(total.reliablyDistinguished()));
+    sb.append(t.render());
+    if (board.seeds() > 1) {
+      Table st = new Table("seed", "distinguished", "reliability failures", "errors");
+      for (SeedRun r : board.configuration().seeds()) {
+        int errors = board.errorsBySeed().getOrDefault(r.seed(), 0);
+        st.row(String.valueOf(r.seed()), str(r.distinguished()), str(r.reliabilityFailures() - errors), str(errors));
+      }
+      sb.append(st.render());
+    }
     return sb.toString();
   }
 
@@ -416,11 +428,11 @@ final class EvalCommand implements Callable<Integer> {
     ArrayNode categories = root.putArray("categories");
     for (SeedLeaderboard.CategoryCounts c : board.bestSeedCategories()) {
       categories.addObject().put("name", c.category()).put("pairs", c.pairs()).put("distinguished", c.distinguished())
-          .put("reliability_failures", c.reliabilityFailures());
+          .put("reliability_failures", c.judgedReliabilityFailures()).put("errors", c.errors());
     }
     SeedLeaderboard.CategoryCounts total = board.total();
     root.putObject("total").put("pairs", total.pairs()).put("distinguished", total.distinguished())
-        .put("reliability_failures", total.reliabilityFailures());
+        .put("reliability_failures", total.judgedReliabilityFailures()).put("errors", total.errors());
     root.put("elapsed_seconds", elapsed);
     PairTimes times = PairTimes.of(runs);
     root.put("seconds_per_pair", times.secondsPerPair()).put("peak_rss_bytes", times.peakRssBytes());
@@ -448,8 +460,9 @@ final class EvalCommand implements Callable<Integer> {
       // multi-seed runs only: every seed's totals and BREC's verdict on the configuration
       ArrayNode all = root.putArray("seeds");
       for (SeedRun r : board.configuration().seeds()) {
+        int errors = board.errorsBySeed().getOrDefault(r.seed(), 0);
         all.addObject().put("seed", r.seed()).put("distinguished", r.distinguished())
-            .put("reliability_failures", r.reliabilityFailures());
+            .put("reliability_failures", r.reliabilityFailures() - errors).put("errors", errors);
       }
       root.put("configuration_counts", board.counts());
     }

@@ -82,8 +82,8 @@ class EvalCommandTest {
     assertThat(root.get("threads").asInt()).isPositive(); // the engine's intra-op threads (every core when it loads here)
     assertThat(root.get("seed").asLong()).isEqualTo(3);
     assertThat(root.get("convention").asText()).isEqualTo("brec");
-    assertThat(keys(root.get("categories").get(0))).containsExactly("name", "pairs", "distinguished", "reliability_failures");
-    assertThat(keys(root.get("total"))).containsExactly("pairs", "distinguished", "reliability_failures");
+    assertThat(keys(root.get("categories").get(0))).containsExactly("name", "pairs", "distinguished", "reliability_failures", "errors");
+    assertThat(keys(root.get("total"))).containsExactly("pairs", "distinguished", "reliability_failures", "errors");
     JsonNode pairs = root.get("pairs");
     assertThat(pairs).hasSize(3);
     assertThat(keys(pairs.get(0))).containsExactly("index", "category", "t2_test", "t2_reliability", "distinguished",
@@ -93,6 +93,7 @@ class EvalCommandTest {
     assertThat(pairs.get(2).get("distinguished").asBoolean()).as("an isomorphic pair").isFalse();
     assertThat(root.get("total").get("distinguished").asInt()).isEqualTo(2);
     assertThat(root.get("total").get("reliability_failures").asInt()).isZero();
+    assertThat(root.get("total").get("errors").asInt()).isZero();
     assertThat(err.toString()).contains("3/3"); // the progress bar went to stderr
   }
 
@@ -179,7 +180,7 @@ class EvalCommandTest {
     out.getBuffer().setLength(0);
     assertThat(run("eval", "--model", "gin:layers=1,hidden=4", "--suite", "pairs:" + pairsFile, "--pairs", "0",
         "--epochs", "1", "--seeds", "1-2", "--results", results)).isZero();
-    assertThat(out.toString()).containsPattern("(?m)^1\\s+\\d+\\s+0\\s*$").containsPattern("(?m)^2\\s+\\d+\\s+0\\s*$")
+    assertThat(out.toString()).containsPattern("(?m)^1\\s+\\d+\\s+0\\s+0\\s*$").containsPattern("(?m)^2\\s+\\d+\\s+0\\s+0\\s*$")
         .contains("2 seeds (1..2), best seed " + root.get("seed").asLong() + " by BREC's rule; counts");
   }
 
