@@ -1,5 +1,6 @@
 package io.expresso.cli;
 
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -54,6 +55,18 @@ public final class Main implements Runnable {
       cmd.getErr().println("expresso: " + ex.getMessage()
           + " (try '" + cmd.getCommandSpec().qualifiedName() + " --help')");
       return 2;
+    });
+    cl.setExecutionStrategy(parseResult -> {
+      Integer help = CommandLine.executeHelpRequest(parseResult);
+      if (help != null) {
+        return help;
+      }
+      Optional<String> bad = ProcessSettings.problem();
+      if (bad.isPresent()) {
+        parseResult.commandSpec().commandLine().getErr().println("expresso: " + bad.get());
+        return 2;
+      }
+      return new CommandLine.RunLast().execute(parseResult);
     });
     cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
       String msg = ex.getMessage() == null ? ex.toString() : ex.getMessage();

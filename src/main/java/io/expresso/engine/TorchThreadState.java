@@ -61,14 +61,28 @@ public final class TorchThreadState {
     return s != null ? s : settle(System.getProperty(PROPERTY, "caller"), System.getenv(LIBRARY_ENV));
   }
 
-  private static synchronized Status settle(String wanted, String library) {
-    if (status != null) {
-      return status;
-    }
+  /**
+   * What this process asks for by {@value #PROPERTY}: {@code caller} (the default) or {@code device}.
+   *
+   * @throws IllegalArgumentException naming the property if it is neither
+   */
+  public static String wanted() {
+    return checked(System.getProperty(PROPERTY, "caller"));
+  }
+
+  private static String checked(String wanted) {
     String w = wanted.strip();
     if (!w.equals("caller") && !w.equals("device")) {
       throw new IllegalArgumentException("-D" + PROPERTY + "=" + wanted + ": give caller (the default) or device");
     }
+    return w;
+  }
+
+  private static synchronized Status settle(String wanted, String library) {
+    if (status != null) {
+      return status;
+    }
+    String w = checked(wanted);
     String pytorchDefault = "each GPU's backward passes on PyTorch's one autograd thread for it";
     if (library == null || library.isBlank()) {
       status = new Status(false, pytorchDefault + " (no " + LIBRARY_ENV + ": scripts/gpu-setup builds the library;"
