@@ -172,6 +172,9 @@ final class EvalCommand implements Callable<Integer> {
     System.gc();
 
     PrintWriter err = spec.commandLine().getErr();
+    if (!dev.isGpu()) {
+      io.expresso.engine.LauncherSettings.missingForCpuEvaluation().ifPresent(n -> err.println("expresso: note: " + n));
+    }
     ObjectNode config = configuration(modelSpec, settings);
     if (dev.isGpu()) { // CPU devices are always fp32: CPU results files keep their configuration
       config.put("precision", GpuPrecision.of(dev).label());
