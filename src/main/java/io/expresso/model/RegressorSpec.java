@@ -8,11 +8,12 @@ import java.util.Map;
 
 /**
  * A count-regression architecture and its sizes, parsed from text (CLI options, task fields,
- * checkpoint headers) — never a class name. Campi et al.'s two count models have their own keys:
- * {@code i2gnn[:hidden=32,layers=3,hops=2,conv=gated|gin,labels=hop]} ({@link I2Gnn}) and
- * {@code ppgn[:in=1,hidden=128,d=64,layers=4,depth=2,act=relu|tanh]} ({@link PpgnCounter}); any
- * other {@link ModelSpec} text ({@code gin}, {@code ngnn-de}, …) is that embedding network with a
- * final MLP ({@link BodyRegressor}).
+ * checkpoint headers) — never a class name. Campi et al.'s three count models have their own keys:
+ * {@code i2gnn[:hidden=32,layers=3,hops=2,conv=gated|gin,labels=hop]} ({@link I2Gnn}),
+ * {@code ppgn[:in=1,hidden=128,d=64,layers=4,depth=2,act=relu|tanh]} ({@link PpgnCounter}) and
+ * {@code gin[:in=1,hidden=128,out=64,layers=4,act=elu,pool=add,aggr=add,concat=true,bn=false]}
+ * ({@link GinCounter}); any other {@link ModelSpec} text ({@code ngnn-de}, …) is that embedding
+ * network with a final MLP ({@link BodyRegressor}).
  *
  * @param architecture {@code i2gnn}, {@code ppgn} or a {@link ModelSpec} architecture name
  * @param text the canonical text, which {@link #parse} maps back to this spec
@@ -20,11 +21,14 @@ import java.util.Map;
 public record RegressorSpec(String architecture, String text) {
 
   /**
-   * {@code readout-norm=none|batch} (GIN, PPGN, NGNN): {@code batch} puts a graph-level batch norm
+   * {@code readout-norm=none|batch} (the {@link BodyRegressor} bodies, NGNN…): {@code batch} puts a graph-level batch norm
    * between the embedding and the final MLP — the layer Expresso's PPGN regressor once had and Campi
    * et al.'s has not; kept to measure what it costs (docs/results/robustness-readout-bn.md).
    */
   private static final String READOUT_BATCH_NORM = ",readout-norm=batch";
+
+  /** The authors' GIN as their {@code tests/model.json} records it (batch_norm left at its default, off). */
+  private static final String GIN_DEFAULTS = "in=1,hidden=128,out=64,layers=4,act=elu,pool=add,aggr=add,concat=true,bn=false";
 
   /**
    * Splits a list of specs (a regex, usable as a picocli {@code split}): on {@code ;}, and on
@@ -43,7 +47,7 @@ public record RegressorSpec(String architecture, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     int colon = t.indexOf(':');
     String arch = colon < 0 ? t : t.substring(0, colon);
-    if (!arch.equals("i2gnn") && !arch.equals("ppgn")) {
+    if (!arch.equals("i2gnn") && !arch.equals("ppgn") && !arch.equals("gin")) {
       // readout-norm is the regressor's own key (a norm between body and head), not the body's
       String readoutNorm = "none";
       if (colon >= 0) {
@@ -75,7 +79,11 @@ public record RegressorSpec(String architecture, String text) {
       return new RegressorSpec(spec.architecture().cliName(),
           spec.toText() + (readoutNorm.equals("batch") ? READOUT_BATCH_NORM : ""));
     }
-    return arch.equals("ppgn") ? parsePpgn(text, t, colon) : parseI2Gnn(text, t, colon);
+    return switch (arch) {
+      case "ppgn" -> parsePpgn(text, t, colon);
+      case "gin" -> parseGin(text, t, colon);
+      default -> parseI2Gnn(text, t, colon);
+    };
   }
 
   /** {@code key=value} pairs after the colon, every key one of {@code defaults}' (values kept as text). */
@@ -151,6 +159,36 @@ public record RegressorSpec(String architecture, String text) {
         + ",depth=" + depth + (act.equals("relu") ? "" : ",act=" + act));
   }
 
+  /**
+   * GIN ({@link GinCounter}, the authors' {@code tests/model.json} by default: in 1, hidden 128, out 64,
+   * 4 layers, ELU, add pooling, add aggregation, concatenated layers, no batch norm): {@code in},
+   * {@code hidden}, {@code out}, {@code layers}, {@code act=relu|tanh|elu|softmax},
+   * {@code pool=add|mean|max}, {@code aggr=add|mean}, {@code concat=true|false}, {@code bn=true|false};
+   * the canonical text names the options only where they differ from those defaults.
+   */
+  private static RegressorSpec parseGin(String text, String t, int colon) {
+    Map<String, String> defaults = new LinkedHashMap<>();
+    for (String kv : GIN_DEFAULTS.split(",")) {
+      String[] p = kv.split("=", 2);
+      defaults.put(p[0], p[1]);
+    }
+    Map<String, String> v = keyValues(text, t, colon, defaults);
+    int in = positive(text, v, "in", 1);
+    int hidden = positive(text, v, "hidden", 1);
+    int out = positive(text, v, "out", 1);
+    int layers = positive(text, v, "layers", 2);
+    StringBuilder canonical = new StringBuilder("gin:in=" + in + ",hidden=" + hidden + ",out=" + out + ",layers=" + layers);
+    String[][] options = {{"act", "relu", "tanh", "elu", "softmax"}, {"pool", "add", "mean", "max"},
+        {"aggr", "add", "mean"}, {"concat", "true", "false"}, {"bn", "true", "false"}};
+    for (String[] o : options) {
+      String x = oneOf(text, v, o[0], java.util.Arrays.copyOfRange(o, 1, o.length));
+      if (!x.equals(defaults.get(o[0]))) {
+        canonical.append(',').append(o[0]).append('=').append(x);
+      }
+    }
+    return new RegressorSpec("gin", canonical.toString());
+  }
+
   /** This spec with width and depth at most the given values (0: that size uncapped). */
   public RegressorSpec withSizes(int maxHidden, int maxLayers) {
     String t = text;
@@ -158,6 +196,9 @@ public record RegressorSpec(String architecture, String text) {
     t = cap(t, "layers", maxLayers);
     if (architecture.equals("ppgn")) {
       t = cap(t, "d", maxHidden);
+    }
+    if (architecture.equals("gin")) {
+      t = cap(t, "out", maxHidden);
     }
     return parse(t);
   }
@@ -173,11 +214,25 @@ public record RegressorSpec(String architecture, String text) {
 
   /** A fresh, uninitialised network of this spec. */
   public GraphRegressor create() {
-    if (architecture.equals("i2gnn") || architecture.equals("ppgn")) {
+    if (architecture.equals("i2gnn") || architecture.equals("ppgn") || architecture.equals("gin")) {
       Map<String, String> v = new LinkedHashMap<>();
+      if (architecture.equals("gin")) {
+        for (String kv : GIN_DEFAULTS.split(",")) {
+          String[] p = kv.split("=", 2);
+          v.put(p[0], p[1]);
+        }
+      }
       for (String kv : text.substring(text.indexOf(':') + 1).split(",")) {
         String[] p = kv.split("=", 2);
         v.put(p[0], p[1]);
+      }
+      if (architecture.equals("gin")) {
+        return new GinCounter(new GinCounter.Options(Integer.parseInt(v.get("in")), Integer.parseInt(v.get("hidden")),
+            Integer.parseInt(v.get("out")), Integer.parseInt(v.get("layers")),
+            GinCounter.Act.valueOf(v.get("act").toUpperCase(Locale.ROOT)),
+            GinCounter.Pool.valueOf(v.get("pool").toUpperCase(Locale.ROOT)),
+            GinCounter.Aggr.valueOf(v.get("aggr").toUpperCase(Locale.ROOT)),
+            Boolean.parseBoolean(v.get("concat")), Boolean.parseBoolean(v.get("bn"))));
       }
       if (architecture.equals("ppgn")) {
         return new PpgnCounter(new PpgnCounter.Options(Integer.parseInt(v.get("in")), Integer.parseInt(v.get("hidden")),

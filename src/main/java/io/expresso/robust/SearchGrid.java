@@ -21,7 +21,8 @@ import java.util.Locale;
  * </ul>
  *
  * Width and depth replace the spec's {@code hidden} and {@code layers} (PPGN's {@code in} and
- * {@code d} become half the width, as their channel triples); everything else in the spec (I²-GNN's
+ * {@code d}, GIN's {@code in} and {@code out} become half the width, as their channel triples;
+ * both need 2 layers at least); everything else in the spec (I²-GNN's
  * radius) stays the recipe's or the user's. {@code --grid} gives a grid of one's own ({@link #parse}).
  */
 public record SearchGrid(float[] learningRates, int[] batchSizes, int[] widths, int[] depths) {
@@ -125,13 +126,17 @@ public record SearchGrid(float[] learningRates, int[] batchSizes, int[] widths, 
   public List<Point> points(String spec) {
     LinkedHashSet<Point> out = new LinkedHashSet<>();
     boolean ppgn = spec.startsWith("ppgn");
+    boolean gin = spec.startsWith("gin:") || spec.equals("gin");
     // I²-GNN: their constructor's width is 64 whatever the grid's channels; a smaller grid's width is kept
     int[] ws = spec.startsWith("i2gnn") && widths.length > 1 ? new int[] {Math.min(64, widths[widths.length - 1])} : widths;
     for (int width : ws) {
       for (int depth : depths) {
-        String s = set(set(spec, "hidden", width), "layers", ppgn ? Math.max(2, depth) : depth);
+        String s = set(set(spec, "hidden", width), "layers", ppgn || gin ? Math.max(2, depth) : depth);
         if (ppgn) {
           s = set(set(s, "in", Math.max(1, width / 2)), "d", Math.max(1, width / 2));
+        }
+        if (gin) {
+          s = set(set(s, "in", Math.max(1, width / 2)), "out", Math.max(1, width / 2));
         }
         String sized = io.expresso.model.RegressorSpec.parse(s).toString();
         for (float lr : learningRates) {

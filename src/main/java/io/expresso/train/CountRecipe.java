@@ -17,7 +17,9 @@ import java.util.Locale;
  * constructor builds it (width 64, 5 layers, subgraph radius = the pattern's {@code hops}: 1 for
  * triangles and 4-cliques, 2 for 4-cycles, chordal cycles, tailed triangles, 2-paths and 3-stars,
  * 3 for 3-paths); PPGN at the sizes of their {@code tests/model.json} (in 1, hidden 128, out 64,
- * 4 layers) with {@code depth_of_mlp} 2 (their notebooks'); GIN and NGNN width 64, 3 layers.
+ * 4 layers) with {@code depth_of_mlp} 2 (their notebooks'); GIN ({@code src/baseline/model_gcn.py})
+ * at their {@code tests/model.json}, whose keys are its constructor's (in 1, hidden 128, out 64, 4
+ * layers, ELU, add pooling and aggregation, concatenated layers, no batch norm); NGNN width 64, 3 layers.
  * Adam at 1e-3 and batches of 16, inside their grid (rates 1e-5…1e-2, batches 16, 64, 128); the
  * grid search ({@code robust.SearchGrid}) picks per pattern on validation ℓ1 as the paper does.
  *
@@ -44,7 +46,7 @@ public record CountRecipe(String spec, int batchSize, float learningRate, int ma
     String spec = switch (arch) {
       case "i2gnn" -> "i2gnn:hidden=64,layers=5,hops=" + pattern.diameter();
       case "ppgn" -> "ppgn:in=1,hidden=128,d=64,layers=4,depth=2";
-      case "gin" -> "gin:layers=3,hidden=64";
+      case "gin" -> "gin:in=1,hidden=128,out=64,layers=4,act=elu,pool=add,aggr=add,concat=true,bn=false";
       case "ngnn-de" -> "ngnn-de:layers=3,hidden=64,radius=" + Math.max(2, pattern.diameter());
       default -> throw new IllegalArgumentException("no counting recipe for architecture '" + architecture
           + "' (known: i2gnn, ppgn, gin, ngnn-de)");

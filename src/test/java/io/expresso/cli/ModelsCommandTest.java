@@ -52,5 +52,10 @@ class ModelsCommandTest {
         .contains("  i2gnn: each label embedding holds the 22 rows").contains("  ds-gnn: BREC's committed script builds in_dim=1")
         .contains("  dropgnn: each copy's edges are offset by the batch's vertex count");
     assertThat(out.lines().filter(l -> l.startsWith("dropgnn ")).findFirst().orElseThrow()).endsWith(" 5");
+    // Campi et al.'s count models at their recipes' specs: trainable parameters as their constructors' (CountModelsTest)
+    assertThat(out).containsPattern("i2gnn +i2gnn:hidden=64,layers=5,hops=1 +229569 ")
+        .containsPattern("ppgn +ppgn:in=1,hidden=128,d=64,layers=4,depth=2 +343105 ")
+        .containsPattern("gin +gin:in=1,hidden=128,out=64,layers=4 +243525 +GIN\\(1, 128, 4, 64")
+        .contains("gin leaves out dropout");
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.DataType;
@@ -17,7 +18,7 @@ import java.util.List;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
-/** Campi et al.'s count models ({@link I2Gnn}, {@link PpgnCounter}) against their code's sizes and small cases by hand. */
+/** Campi et al.'s count models ({@link I2Gnn}, {@link PpgnCounter}, {@link GinCounter}) against their code's sizes and small cases by hand. */
 class CountModelsTest {
 
   private static long parameters(GraphRegressor net) {
@@ -26,7 +27,9 @@ class CountModelsTest {
       b.initialize(m, DataType.FLOAT32, net.inputShapes(m));
       long total = 0;
       for (Pair<String, Parameter> p : b.getParameters()) {
-        total += p.getValue().getArray().size();
+        if (p.getValue().requiresGradient()) { // batch norm's running statistics are not PyTorch parameters
+          total += p.getValue().getArray().size();
+        }
       }
       return total;
     }
@@ -48,6 +51,258 @@ class CountModelsTest {
     assertThat(parameters(RegressorSpec.parse("ppgn:in=32,hidden=64,d=32,layers=3").create())).isEqualTo(63_521);
     assertThat(parameters(RegressorSpec.parse("ppgn:in=64,hidden=128,d=64,layers=5").create())).isEqualTo(482_625);
     assertThat(parameters(RegressorSpec.parse("ppgn:in=1,hidden=8,d=4,layers=2").create())).isEqualTo(549);
+  }
+
+  @Test
+  void ginHasTheAuthorsParameterCounts() {
+    // GIN(in_channels, hidden_channels, num_layers, out_channels, ...) of src/baseline/model_gcn.py, counted with
+    // torch (scripts/robust-reference-counts.py); the recipe's spec is their tests/model.json
+    String recipe = io.expresso.train.CountRecipe.of("gin", io.expresso.count.Pattern.TRIANGLE).spec();
+    assertThat(recipe).isEqualTo("gin:in=1,hidden=128,out=64,layers=4");
+    assertThat(parameters(RegressorSpec.parse(recipe).create())).isEqualTo(243_525); // 1, 128, 4, 64, elu, concat
+    assertThat(parameters(RegressorSpec.parse(recipe + ",bn=true").create())).isEqualTo(246_469);
+    assertThat(parameters(RegressorSpec.parse("gin:in=32,hidden=64,out=32,layers=3,concat=false").create()))
+        .isEqualTo(42_596);
+    assertThat(parameters(RegressorSpec.parse("gin:in=64,hidden=128,out=64,layers=5").create())).isEqualTo(333_766);
+    assertThat(parameters(RegressorSpec.parse("gin:in=1,hidden=8,out=4,layers=2,bn=true").create())).isEqualTo(527);
+  }
+
+  @Test
+  void ginWithHandSetWeightsCountsWedges() {
+    // eps = -1 drops the node's own term, identity MLPs keep ReLU's non-negative inputs: layer 0 gives each
+    // vertex its degree d, layer 1 the sum of its neighbours' degrees; the concatenated add-pool is
+    // [2m, Σ d²] and the head's (-1/2, 1/2) makes Σ d(d - 1)/2, the wedges (2-paths, not induced)
+    GinCounter net = (GinCounter) RegressorSpec.parse("gin:in=1,hidden=1,out=1,layers=2,act=relu").create();
+    Graph p4 = Graph.fromEdges(4, 0, 1, 1, 2, 2, 3);
+    Graph star = Graph.fromEdges(5, 0, 1, 0, 2, 0, 3); // and an isolated vertex 4
+    Graph k4 = Graph.fromEdges(4, 0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3);
+    Graph c5 = Graph.fromEdges(5, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0);
+    try (NDManager m = NDManager.newBaseManager()) {
+      net.initialize(m, DataType.FLOAT32, net.inputShapes(m));
+      net.getDirectParameters().values().forEach(eps -> eps.getArray().set(new float[] {-1}));
+      for (int l = 0; l < 2; l++) {
+        List<Parameter> conv = linears(child(net, "conv" + l));
+        conv.get(0).getArray().set(new float[] {1, 0}); // (2, 1)
+        conv.get(1).getArray().set(new float[] {0, 0});
+        conv.get(2).getArray().set(new float[] {1, 0}); // (1, 2)
+        conv.get(3).getArray().set(new float[] {0});
+      }
+      List<Parameter> head = linears(net.head());
+      head.get(0).getArray().set(new float[] {-0.5f, 0.5f});
+      head.get(1).getArray().set(new float[] {0});
+      head.get(2).getArray().set(new float[] {1});
+      head.get(3).getArray().set(new float[] {0});
+      NDList in = net.inputs(m, List.of(p4, star, k4, c5));
+      assertThat(in.get(0).getShape().getShape()).containsExactly(18, 1); // all-ones features, one row per vertex
+      assertThat(in.get(3).getShape().getShape()).containsExactly(4, 5); // pooling table, padded to 5
+      float[] y = net.forward(new ParameterStore(m, false), in, false).head().toFloatArray();
+      assertThat(y).containsExactly(new float[] {2, 3, 12, 5}, Offset.offset(1e-5f));
+      for (int g = 0; g < 4; g++) { // the same as induced 2-paths plus three per triangle
+        Graph graph = List.of(p4, star, k4, c5).get(g);
+        assertThat(y[g]).isCloseTo(io.expresso.count.InducedCounts.count(graph, io.expresso.count.Pattern.TWO_PATH)
+            + 3 * io.expresso.count.InducedCounts.count(graph, io.expresso.count.Pattern.TRIANGLE), Offset.offset(1e-5f));
+      }
+    }
+  }
+
+  @Test
+  void ginMatchesItsDefinitionOnEveryOption() {
+    // a plain reference of their forward (GINConv(mlp, eps, aggr), concat, pooling, final MLP) on the
+    // network's own random parameters, ε moved off 0, batch norm at inference
+    Graph tailed = Graph.fromEdges(5, 0, 1, 1, 2, 2, 0, 2, 3); // and an isolated vertex 4
+    Graph c4 = Graph.fromEdges(4, 0, 1, 1, 2, 2, 3, 3, 0);
+    for (String spec : List.of("gin:in=2,hidden=3,out=2,layers=3", "gin:in=1,hidden=4,out=3,layers=2,act=tanh,"
+        + "pool=max,aggr=mean,concat=false", "gin:in=3,hidden=2,out=2,layers=3,act=softmax,pool=mean,bn=true",
+        "gin:in=1,hidden=3,out=3,layers=2,act=relu,pool=max,aggr=mean")) {
+      Engine.getInstance().setRandomSeed(11);
+      GinCounter net = (GinCounter) RegressorSpec.parse(spec).create();
+      GinCounter.Options o = net.options();
+      try (NDManager m = NDManager.newBaseManager()) {
+        net.initialize(m, DataType.FLOAT32, net.inputShapes(m));
+        float[] eps = {0.3f, -0.2f, 0.5f};
+        int l = 0;
+        for (Parameter e : net.getDirectParameters().values()) {
+          e.getArray().set(new float[] {eps[l++]});
+        }
+        float[] y = net.forward(new ParameterStore(m, false), net.inputs(m, List.of(tailed, c4)), false).head()
+            .toFloatArray();
+        for (int g = 0; g < 2; g++) {
+          Graph graph = g == 0 ? tailed : c4;
+          float[][] h = new float[graph.n()][o.in()];
+          for (float[] row : h) {
+            Arrays.fill(row, 1f);
+          }
+          List<float[][]> outs = new java.util.ArrayList<>();
+          for (int k = 0; k < o.layers(); k++) {
+            float[][] z = new float[graph.n()][];
+            for (int v = 0; v < graph.n(); v++) {
+              z[v] = new float[h[v].length];
+              int[] nb = graph.neighbors(v);
+              for (int c = 0; c < h[v].length; c++) {
+                float agg = 0;
+                for (int u : nb) {
+                  agg += h[u][c];
+                }
+                if (o.aggr() == GinCounter.Aggr.MEAN && nb.length > 0) {
+                  agg /= nb.length;
+                }
+                z[v][c] = (1 + eps[k]) * h[v][c] + agg;
+              }
+            }
+            h = reference(child(net, "conv" + k), z, o.act());
+            outs.add(h);
+          }
+          float[][] x = o.concat() ? concat(outs) : h;
+          float[] pooled = new float[x[0].length];
+          for (int c = 0; c < pooled.length; c++) {
+            float acc = o.pool() == GinCounter.Pool.MAX ? Float.NEGATIVE_INFINITY : 0;
+            for (float[] row : x) {
+              acc = o.pool() == GinCounter.Pool.MAX ? Math.max(acc, row[c]) : acc + row[c];
+            }
+            pooled[c] = o.pool() == GinCounter.Pool.MEAN ? acc / x.length : acc;
+          }
+          float expected = reference(net.head(), new float[][] {pooled}, o.act())[0][0];
+          assertThat(y[g]).as(spec + ", graph " + g).isCloseTo(expected, Offset.offset(1e-5f));
+        }
+      }
+    }
+  }
+
+  @Test
+  void ginLearnsToCountAndItsEpsIsTrained() {
+    // a training sanity check: 30 full-batch Adam steps on 24 ER(10, 0.3) graphs bring the L1 on their
+    // edge counts below half of what predicting the mean would make; ε gets gradients (GINConv(train_eps=True))
+    List<Graph> graphs = io.expresso.count.RobustnessData.erdosRenyi(80, 0.3, 5).train().graphs();
+    float[] edges = new float[graphs.size()];
+    float mean = 0;
+    for (int g = 0; g < graphs.size(); g++) {
+      edges[g] = graphs.get(g).m();
+      mean += edges[g] / graphs.size();
+    }
+    float meanError = 0;
+    for (float e : edges) {
+      meanError += Math.abs(e - mean) / edges.length;
+    }
+    Engine.getInstance().setRandomSeed(5);
+    GinCounter net = (GinCounter) RegressorSpec.parse("gin:hidden=16,out=8,layers=2,act=relu").create();
+    try (ai.djl.Model model = ai.djl.Model.newInstance("gin")) {
+      model.setBlock(net);
+      try (ai.djl.training.Trainer trainer = model.newTrainer(new ai.djl.training.DefaultTrainingConfig(
+          ai.djl.training.loss.Loss.l1Loss()).optOptimizer(ai.djl.training.optimizer.Optimizer.adam()
+          .optLearningRateTracker(ai.djl.training.tracker.Tracker.fixed(0.03f)).build()))) {
+        trainer.initialize(net.inputShapes(trainer.getManager()));
+        NDList in = net.inputs(trainer.getManager(), graphs);
+        NDList label = new NDList(trainer.getManager().create(edges));
+        float first = 0;
+        float last = 0;
+        for (int step = 0; step < 30; step++) {
+          try (ai.djl.training.GradientCollector gc = trainer.newGradientCollector()) {
+            NDArray loss = trainer.getLoss().evaluate(label, trainer.forward(in));
+            last = loss.getFloat();
+            first = step == 0 ? last : first;
+            gc.backward(loss);
+          }
+          trainer.step();
+        }
+        assertThat(last).as("L1 from %.2f, the mean's %.2f", first, meanError).isLessThan(meanError / 2);
+      }
+    }
+    net = (GinCounter) RegressorSpec.parse("gin:hidden=4,out=2,layers=2").create();
+    try (NDManager m = NDManager.newBaseManager()) {
+      net.initialize(m, DataType.FLOAT32, net.inputShapes(m));
+      try (ai.djl.training.GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+        NDList in = net.inputs(m, graphs.subList(0, 4));
+        gc.backward(net.forward(new ParameterStore(m, false), in, true).head().sum());
+      }
+      assertThat(net.getDirectParameters().values()).hasSize(2)
+          .allSatisfy(e -> assertThat(e.getArray().getGradient().getFloat(0)).isNotZero());
+    }
+  }
+
+  /** A child block by its name (DJL prefixes the names with their position). */
+  private static Block child(Block parent, String name) {
+    return parent.getChildren().stream().filter(p -> p.getKey().endsWith(name)).findFirst().orElseThrow().getValue();
+  }
+
+  /** The Linear weights and biases of a sequence, in order. */
+  private static List<Parameter> linears(Block sequence) {
+    List<Parameter> out = new java.util.ArrayList<>();
+    for (Block child : sequence.getChildren().values()) {
+      if (child instanceof ai.djl.nn.core.Linear) {
+        out.add(child.getParameters().get("weight"));
+        out.add(child.getParameters().get("bias"));
+      }
+    }
+    return out;
+  }
+
+  /** A GIN MLP or head (Linear, activation, BatchNorm at inference) applied row by row in plain Java. */
+  private static float[][] reference(Block sequence, float[][] x, GinCounter.Act act) {
+    for (Block child : sequence.getChildren().values()) {
+      float[][] next = new float[x.length][];
+      if (child instanceof ai.djl.nn.core.Linear) {
+        float[] w = child.getParameters().get("weight").getArray().toFloatArray();
+        float[] b = child.getParameters().get("bias").getArray().toFloatArray();
+        int in = x[0].length;
+        for (int r = 0; r < x.length; r++) {
+          next[r] = new float[b.length];
+          for (int o = 0; o < b.length; o++) {
+            float acc = b[o];
+            for (int i = 0; i < in; i++) {
+              acc += w[o * in + i] * x[r][i];
+            }
+            next[r][o] = acc;
+          }
+        }
+      } else if (child instanceof ai.djl.nn.norm.BatchNorm) {
+        float[] gamma = child.getParameters().get("gamma").getArray().toFloatArray();
+        float[] beta = child.getParameters().get("beta").getArray().toFloatArray();
+        float[] mu = child.getParameters().get("runningMean").getArray().toFloatArray();
+        float[] var = child.getParameters().get("runningVar").getArray().toFloatArray();
+        for (int r = 0; r < x.length; r++) {
+          next[r] = new float[x[r].length];
+          for (int c = 0; c < x[r].length; c++) {
+            next[r][c] = (float) ((x[r][c] - mu[c]) / Math.sqrt(var[c] + 1e-5) * gamma[c] + beta[c]);
+          }
+        }
+      } else { // the activation
+        for (int r = 0; r < x.length; r++) {
+          next[r] = new float[x[r].length];
+          double sum = 0;
+          for (float v : x[r]) {
+            sum += Math.exp(v);
+          }
+          for (int c = 0; c < x[r].length; c++) {
+            float v = x[r][c];
+            next[r][c] = switch (act) {
+              case RELU -> Math.max(0, v);
+              case TANH -> (float) Math.tanh(v);
+              case ELU -> v > 0 ? v : (float) Math.expm1(v);
+              case SOFTMAX -> (float) (Math.exp(v) / sum);
+            };
+          }
+        }
+      }
+      x = next;
+    }
+    return x;
+  }
+
+  private static float[][] concat(List<float[][]> parts) {
+    float[][] out = new float[parts.get(0).length][];
+    for (int r = 0; r < out.length; r++) {
+      int width = 0;
+      for (float[][] p : parts) {
+        width += p[r].length;
+      }
+      out[r] = new float[width];
+      int at = 0;
+      for (float[][] p : parts) {
+        System.arraycopy(p[r], 0, out[r], at, p[r].length);
+        at += p[r].length;
+      }
+    }
+    return out;
   }
 
   @Test
@@ -89,7 +344,7 @@ class CountModelsTest {
     Graph k4 = Graph.fromEdges(4, 0, 1, 0, 2, 0, 3, 1, 2, 1, 3, 2, 3);
     Graph relabelled = c5.relabel(new int[] {2, 4, 1, 0, 3});
     for (String spec : List.of("i2gnn:hidden=8,layers=2,hops=2", "i2gnn:hidden=8,layers=2,hops=1,conv=gin",
-        "ppgn:hidden=8,d=4,layers=3")) {
+        "ppgn:hidden=8,d=4,layers=3", "gin:hidden=8,out=4,layers=3", "gin:hidden=8,out=4,layers=2,pool=max,act=tanh")) {
       Engine.getInstance().setRandomSeed(3);
       GraphRegressor net = RegressorSpec.parse(spec).create();
       try (NDManager m = NDManager.newBaseManager()) {
@@ -118,6 +373,12 @@ class CountModelsTest {
     assertThatThrownBy(() -> RegressorSpec.parse("ppgn:layers=1")).hasMessageContaining("layers must be >= 2");
     assertThatThrownBy(() -> RegressorSpec.parse("ppgn:width=3")).hasMessageContaining("got 'width=3'");
     assertThatThrownBy(() -> RegressorSpec.parse("i2gnn:conv=gcn")).hasMessageContaining("conv must be one of gated, gin");
+    assertThatThrownBy(() -> RegressorSpec.parse("gin:layers=1")).hasMessageContaining("layers must be >= 2");
+    assertThatThrownBy(() -> RegressorSpec.parse("gin:pool=sum")).hasMessageContaining("pool must be one of add, mean, max");
+    assertThatThrownBy(() -> RegressorSpec.parse("gin:jk=cat")).hasMessageContaining("got 'jk=cat'");
+    assertThat(RegressorSpec.parse("gin:hidden=16,act=relu,bn=true").toString())
+        .isEqualTo("gin:in=1,hidden=16,out=64,layers=4,act=relu,bn=true");
+    assertThat(RegressorSpec.parse("gin").withSizes(16, 2).toString()).isEqualTo("gin:in=1,hidden=16,out=16,layers=2");
     assertThat(RegressorSpec.parse("ppgn:hidden=16,layers=3").toString())
         .isEqualTo("ppgn:in=1,hidden=16,d=64,layers=3,depth=2");
     assertThat(RegressorSpec.parse("ppgn").withSizes(16, 2).toString()).isEqualTo("ppgn:in=1,hidden=16,d=16,layers=2,depth=2");

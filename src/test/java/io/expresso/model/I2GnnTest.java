@@ -129,12 +129,12 @@ class I2GnnTest {
 
   @Test
   void aReadoutBatchNormIsTheRegressorsKeyAndChangesTheNetwork() {
-    RegressorSpec plain = RegressorSpec.parse("gin:layers=2,hidden=8");
-    RegressorSpec normed = RegressorSpec.parse("gin:readout-norm=batch,layers=2,hidden=8");
+    RegressorSpec plain = RegressorSpec.parse("ngnn-de:layers=2,hidden=8");
+    RegressorSpec normed = RegressorSpec.parse("ngnn-de:readout-norm=batch,layers=2,hidden=8");
     assertThat(normed.toString()).isEqualTo(plain + ",readout-norm=batch");
     assertThat(RegressorSpec.parse(normed.toString())).isEqualTo(normed);
-    assertThat(RegressorSpec.parse("gin:layers=2,hidden=8,readout-norm=none")).isEqualTo(plain);
-    assertThatThrownBy(() -> RegressorSpec.parse("gin:readout-norm=layer")).hasMessageContaining("none or batch");
+    assertThat(RegressorSpec.parse("ngnn-de:layers=2,hidden=8,readout-norm=none")).isEqualTo(plain);
+    assertThatThrownBy(() -> RegressorSpec.parse("ngnn-de:readout-norm=layer")).hasMessageContaining("none or batch");
     assertThat(normed.create().block().getChildren().keys()).anyMatch(k -> k.contains("readoutNorm"));
     assertThat(plain.create().block().getChildren().keys()).noneMatch(k -> k.contains("readoutNorm"));
   }
