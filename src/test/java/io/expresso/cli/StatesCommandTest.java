@@ -95,7 +95,7 @@ class StatesCommandTest {
   void aMissingForeignOrCorruptFileIsOneLineNamingIt(@TempDir Path dir) throws Exception {
     Path good = dir.resolve("good.bin");
     TrainJob job = TrainResumeTest.job("carry", 1);
-    TrainingState state = new TrainingState(2, 1, new byte[] {1, 2, 3, 4, 5}, null, 0, Double.POSITIVE_INFINITY,
+    TrainingState state = new TrainingState(2, 1, new byte[] {1, 2, 3, 4, 5}, new byte[] {1, 2, 3, 4, 6}, 1, 0.7,
         0.5, new PlateauSchedule.State(1e-3f, Double.POSITIVE_INFINITY, 0), 7);
     TrainStateArchive.write(good, List.of(new TrainStateArchive.Entry(job, state)));
     assertThat(TrainStateArchive.read(good)).singleElement().satisfies(e -> {

@@ -36,12 +36,18 @@ import java.util.zip.ZipException;
  * ({@code io.expresso.robust.JobRunner}).
  *
  * <p>Compact: gzip at its best level, each state's bytes regrouped by their position in 4-byte words
- * first (the parameters are float32: exponents compress, mantissas barely do); and a finished run's
- * state keeps its best parameters only, since resuming it trains nothing and restores those.
+ * first (the parameters are float32: exponents compress, mantissas barely do); a running state's best
+ * parameters stored as their bitwise XOR with its last ones (a few epochs apart, their signs,
+ * exponents and leading mantissa bits mostly agree: zeros); and a finished run's state keeps its best
+ * parameters only, since resuming it trains nothing and restores those.
  */
 public final class TrainStateArchive {
 
   static final String MAGIC = "expresso-train-states-1";
+  /** How an entry's state is stored: whole; finished (best parameters only); best as XOR with the last. */
+  private static final byte WHOLE = 0;
+  private static final byte FINISHED = 1;
+  private static final byte BEST_AS_XOR = 2;
   private static final int MAX_ENTRY_BYTES = 256 << 20;
 
   private TrainStateArchive() {}
@@ -99,16 +105,22 @@ public final class TrainStateArchive {
       out.writeInt(entries.size());
       for (Entry e : entries) {
         byte[] job = RobustProtos.message(e.job()).toByteArray();
-        boolean finished = e.finished() && e.state().bestParameters() != null;
         TrainingState s = e.state();
-        if (finished) { // resuming trains nothing and restores the best: the last parameters are never read
+        byte form = WHOLE;
+        if (s.bestParameters() != null && e.finished()) {
+          // resuming trains nothing and restores the best: the last parameters are never read
+          form = FINISHED;
           s = new TrainingState(s.epoch(), s.seed(), new byte[0], s.bestParameters(), s.bestEpoch(),
               s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
+        } else if (s.bestParameters() != null && s.bestParameters().length == s.parameters().length) {
+          form = BEST_AS_XOR;
+          s = new TrainingState(s.epoch(), s.seed(), s.parameters(), xor(s.bestParameters(), s.parameters()),
+              s.bestEpoch(), s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
         }
         byte[] state = byWordPosition(s.toBytes());
         out.writeInt(job.length);
         out.write(job);
-        out.writeBoolean(finished);
+        out.writeByte(form);
         out.writeInt(state.length);
         out.write(state);
       }
@@ -147,7 +159,10 @@ public final class TrainStateArchive {
         } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
           throw bad(file, "entry " + (i + 1) + " of " + n + ": its train job is unreadable (" + e.getMessage() + ")");
         }
-        boolean finished = in.readBoolean();
+        byte form = in.readByte();
+        if (form != WHOLE && form != FINISHED && form != BEST_AS_XOR) {
+          throw bad(file, "entry " + (i + 1) + " (" + job.modelId() + "): corrupt (form " + form + ")");
+        }
         byte[] stateBytes = fromWordPosition(block(in, file));
         TrainingState s;
         try {
@@ -155,9 +170,16 @@ public final class TrainStateArchive {
         } catch (IllegalArgumentException e) {
           throw bad(file, "entry " + (i + 1) + " (" + job.modelId() + "): " + e.getMessage());
         }
-        if (finished) {
+        if (form != WHOLE && (s.bestParameters() == null
+            || (form == BEST_AS_XOR && s.bestParameters().length != s.parameters().length))) {
+          throw bad(file, "entry " + (i + 1) + " (" + job.modelId() + "): corrupt (its best parameters)");
+        }
+        if (form == FINISHED) {
           s = new TrainingState(s.epoch(), s.seed(), s.bestParameters(), s.bestParameters(), s.bestEpoch(),
               s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
+        } else if (form == BEST_AS_XOR) {
+          s = new TrainingState(s.epoch(), s.seed(), s.parameters(), xor(s.bestParameters(), s.parameters()),
+              s.bestEpoch(), s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
         }
         if (s.seed() != job.seed()) {
           throw bad(file, "entry " + (i + 1) + " (" + job.modelId() + "): a state of seed " + s.seed()
@@ -197,6 +219,14 @@ public final class TrainStateArchive {
   private static String printable(String s) {
     String t = s.replaceAll("[^\\x20-\\x7e]", "?");
     return t.length() > 40 ? t.substring(0, 40) + "…" : t;
+  }
+
+  private static byte[] xor(byte[] a, byte[] b) {
+    byte[] out = new byte[a.length];
+    for (int k = 0; k < a.length; k++) {
+      out[k] = (byte) (a[k] ^ b[k]);
+    }
+    return out;
   }
 
   /** The bytes at word positions 0, then 1, 2 and 3 (the tail of a length not divisible by 4 last). */
