@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       WorkerCommand.class,
       PublishCommand.class,
       ResultsCommand.class,
+      StatesCommand.class,
       UpCommand.class,
       WatchCommand.class,
       BenchCommand.class,

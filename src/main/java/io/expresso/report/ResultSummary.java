@@ -43,10 +43,11 @@ public final class ResultSummary {
    * @param maxEpochs the job's epoch cap, 0 for its scale's
    * @param validationL1 the validation ℓ1 at the best epoch
    * @param trainSeconds the training time of the attempt that finished the job
+   * @param resumedFromEpoch the saved epoch that attempt continued after (0: it trained from scratch)
    */
   public record TrainRow(String taskId, String checkpoint, String model, String pattern, String dataset, long seed,
       double testL1, double testLc, int epochs, int correctTest, double seconds, int bestEpoch, int maxEpochs,
-      double validationL1, double trainSeconds) {}
+      double validationL1, double trainSeconds, int resumedFromEpoch) {}
 
   /**
    * One attacked model in one space (a successful attack result).
@@ -180,7 +181,7 @@ public final class ResultSummary {
     TrainResult t = r.getTrain();
     return new TrainRow(r.getTaskId(), t.getCheckpointKey(), t.getModel(), t.getPattern(), t.getDataset(), t.getSeed(),
         t.getTestMae(), t.getTestLc(), t.getEpochs(), t.getCorrectTest(), r.getProvenance().getComputeSeconds(),
-        t.getBestEpoch(), t.getJob().getMaxEpochs(), t.getValidationMae(), t.getSeconds());
+        t.getBestEpoch(), t.getJob().getMaxEpochs(), t.getValidationMae(), t.getSeconds(), t.getResumedFromEpoch());
   }
 
   private static AttackRow attackRow(Result r) {
@@ -341,7 +342,8 @@ public final class ResultSummary {
         n.put("best_epoch", t.bestEpoch());
         n.put("max_epochs", t.maxEpochs()); // the job's cap, 0 = its scale's
         number(n, "validation_l1", t.validationL1());
-        number(n, "train_seconds", t.trainSeconds());
+        number(n, "train_seconds", t.trainSeconds()); // this attempt's: a resumed run's earlier ones not included
+        n.put("resumed_from_epoch", t.resumedFromEpoch()); // 0: trained from scratch
       }
     }
     if (!attackRows.isEmpty()) {

@@ -39,8 +39,12 @@ public final class JobRunner implements AutoCloseable {
   private final Map<String, TrainedCountModel> loaded = new LinkedHashMap<>();
   private final CountRegressionTrainer trainer = new CountRegressionTrainer();
 
-  /** Save a running train job's state this often (epochs), or after this long, whichever comes first. */
-  static final int SAVE_EVERY_EPOCHS = 5;
+  /**
+   * Save a running train job's state this often (epochs), or after this long, whichever comes first.
+   * {@code -Dexpresso.train.save-every-epochs=N} changes the epochs: a run cut off at a fixed time (a
+   * GPU lent for one session) loses at most that many, and a save costs a copy of the parameters.
+   */
+  static final int SAVE_EVERY_EPOCHS = Integer.getInteger("expresso.train.save-every-epochs", 5);
   static final Duration SAVE_EVERY = Duration.ofMinutes(2);
 
   private final ModelStore store;

@@ -117,6 +117,11 @@ public final class CountRegressionTrainer {
       return new Settings(e, batchSize, learningRate, seed, device, plateauFactor, plateauPatience, stopPatience,
           rawTargets);
     }
+
+    /** Whether a run that has trained {@code epoch} epochs, its best at {@code bestEpoch}, trains no more. */
+    public boolean finished(int epoch, int bestEpoch) {
+      return epoch >= epochs || (stopPatience > 0 && epoch - bestEpoch >= stopPatience);
+    }
   }
 
   /**
@@ -259,7 +264,7 @@ public final class CountRegressionTrainer {
       int resumedFrom = epoch;
       int savedAt = epoch;
       long savedNanos = System.nanoTime();
-      while (diverged == 0 && epoch < s.epochs() && (s.stopPatience() == 0 || epoch - bestEpoch < s.stopPatience())) {
+      while (diverged == 0 && !s.finished(epoch, bestEpoch)) {
         epoch++;
         float rate = lr.rate();
         int[] order = rnd.permutation(n);
@@ -325,7 +330,7 @@ public final class CountRegressionTrainer {
         if (progress != null) {
           progress.accept(new Epoch(epoch, lastLoss, val, rate));
         }
-        boolean last = epoch >= s.epochs() || (s.stopPatience() > 0 && epoch - bestEpoch >= s.stopPatience());
+        boolean last = s.finished(epoch, bestEpoch);
         if (!last && saving.saves() && saving.due(epoch - savedAt, System.nanoTime() - savedNanos)) {
           saving.save().accept(new TrainingState(epoch, s.seed(), ParameterValues.snapshot(block), best, bestEpoch,
               bestVal, lastLoss, lr.state(), rnd.state()));

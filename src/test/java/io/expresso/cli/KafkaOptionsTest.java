@@ -22,14 +22,15 @@ class KafkaOptionsTest {
   void everyCommandOnAnExistingClusterTakesAClientConfigFile() {
     for (List<String> cmd : List.of(List.of("worker"), List.of("publish", "brec"), List.of("publish", "synthetic"),
         List.of("publish", "train"), List.of("publish", "attack"), List.of("results"), List.of("watch"),
-        List.of("experiment", "robustness"))) {
+        List.of("experiment", "robustness"), List.of("states", "export"), List.of("states", "import"))) {
       int before = console.out().length();
       String[] args = Stream.concat(cmd.stream(), Stream.of("--help")).toArray(String[]::new);
       assertThat(Main.execute(args)).as(String.join(" ", cmd)).isZero();
       String help = console.out().substring(before);
       assertThat(help).as(String.join(" ", cmd)).contains("--kafka-config=FILE", KafkaClients.CONFIG_ENV);
       // topics are created only by commands that write to them, and only when asked
-      boolean writes = !cmd.get(0).equals("results") && !cmd.get(0).equals("watch");
+      boolean writes = !cmd.get(0).equals("results") && !cmd.get(0).equals("watch")
+          && !cmd.equals(List.of("states", "export"));
       assertThat(help.contains("--create-topics")).as(String.join(" ", cmd)).isEqualTo(writes);
       if (writes) {
         assertThat(help).contains("--replication-factor=N", "--results-retention=T");

@@ -58,7 +58,7 @@ class ResultSummaryTest {
         .setProvenance(Provenance.newBuilder().setTaskKind("train").setComputeSeconds(2.5))
         .setTrain(TrainResult.newBuilder().setModel("ppgn:hidden=16").setPattern("triangle").setDataset("er-0.3")
             .setSeed(1).setCheckpointKey("k").setEpochs(20).setTestMae(0.25).setTestLc(0.1).setCorrectTest(30)
-            .setBestEpoch(12).setValidationMae(0.3).setSeconds(2.0)
+            .setBestEpoch(12).setValidationMae(0.3).setSeconds(2.0).setResumedFromEpoch(7)
             .setJob(io.expresso.proto.v1.TrainJob.newBuilder().setMaxEpochs(40))).build();
     AttackResult.Builder a = AttackResult.newBuilder().setModel("ppgn:hidden=16").setCheckpointKey("k")
         .setPattern("triangle").setSpace("count").setBeamWidth(2).setNr(0.5).setNrTransfer(Double.NaN).setAttacked(3)
@@ -83,6 +83,7 @@ class ResultSummaryTest {
     assertThat(j.get("train").get(0).get("best_epoch").asInt()).isEqualTo(12);
     assertThat(j.get("train").get(0).get("validation_l1").asDouble()).isEqualTo(0.3);
     assertThat(j.get("train").get(0).get("train_seconds").asDouble()).isEqualTo(2.0);
+    assertThat(j.get("train").get(0).get("resumed_from_epoch").asInt()).as("a run continued over sessions").isEqualTo(7);
     assertThat(j.get("attack").get(0).get("nr_transfer").isNull()).isTrue();
     assertThat(j.get("attack").get(0).get("fooled")).hasSize(2);
     assertThat(ReportFiles.markdown(s)).contains("## Trained models", "## Attacks",

@@ -11,10 +11,12 @@ import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.Topics;
 import io.expresso.train.TrainedCountModel;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -144,6 +146,36 @@ public final class KafkaModelStore implements ModelStore, AutoCloseable {
   }
 
   static final String PROGRESS_FORMAT = "expresso-training-state-1";
+
+  /** A training state on the topic and the train job that saved it. */
+  public record SavedProgress(TrainJob job, byte[] state) {}
+
+  /**
+   * Every training state on the topic whose model id starts with {@code prefix} (e.g. an
+   * experiment's {@code E/}), by model id, read fresh from the topic's start.
+   *
+   * @throws IllegalArgumentException when a state's record holds no readable train job
+   */
+  public List<SavedProgress> progressUnder(String prefix) {
+    readToEnd();
+    String suffix = ModelStore.progressKey("");
+    List<SavedProgress> out = new ArrayList<>();
+    for (String key : new TreeSet<>(seen.keySet())) {
+      if (!key.startsWith(prefix) || !key.endsWith(suffix)) {
+        continue;
+      }
+      io.expresso.proto.v1.TrainJob m = jobs.get(key);
+      try {
+        if (m == null || m.getModelId().isEmpty()) {
+          throw new IllegalArgumentException("no train job in the record");
+        }
+        out.add(new SavedProgress(RobustProtos.job(m), seen.get(key).clone()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("training state '" + key + "' in " + Topics.MODELS + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
 
   @Override
   public Optional<byte[]> get(String modelId) {
