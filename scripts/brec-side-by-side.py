@@ -26,7 +26,7 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|sun|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300]
@@ -97,6 +97,26 @@ SUN_IN_DIM_3 = """
 _get_model = get_model
 def get_model(args, in_dim, out_dim, device):
     return _get_model(args, in_dim=3, out_dim=out_dim, device=device)
+"""
+
+# SUN's SubgraphData (data.py) keeps each vertex's subgraph number within its own graph in
+# `subgraph_batch` and leaves everything but `original_edge_index` to Data.__inc__, written for PyG 1.7.2
+# (SUN/environment.yml), whose Data.__inc__ offsets only keys matching 'index' or 'face' by num_nodes and
+# everything else by 0. PyG 2 also offsets every key holding 'batch' by its max + 1, so a DataLoader batch
+# offsets subgraph_batch by the graphs before it, and models.py's get_subgraph_idx, which adds that same
+# offset itself (cumsum of num_subgraphs), counts it twice: 630 subgraph rows against subgraph_idx_batch's
+# 320 for 32 ten-vertex graphs. Here SubgraphData's batching is PyG 1.7.2's again: a 'batch' key that is
+# not an index one is not offset; every other key is as before. The model, its inputs per graph and the
+# training recipe are unchanged; only the batch's numbering is what the code was written against.
+SUN_PYG_1_INCREMENT = """
+import re as _re, sys as _sys
+_SubgraphData = _sys.modules["data"].SubgraphData
+_subgraph_inc = _SubgraphData.__inc__
+def _inc_as_pyg_1_7(self, key, value, *rest, **kwargs):
+    if "batch" in key and not _re.search("(index|face)", key):
+        return 0
+    return _subgraph_inc(self, key, value, *rest, **kwargs)
+_SubgraphData.__inc__ = _inc_as_pyg_1_7
 """
 
 # DropGNN's test_BREC.py sets p = 2/(1 + n) from num_node.npy[id], n of pair id of the full file: on a
@@ -200,16 +220,27 @@ REFERENCES = {
         "SUN", "test_BREC_ds.py", ".",
         ["--policy=ego_nets_plus", "--model=deepsets", "--channels=64-64", "--gnn_type=originalgin",
          "--drop_ratio=0.0", "--jk=last", "--num_hops=6", "--num_layer=10", "--emb_dim=32", "--BATCH_SIZE=32"],
-        "--SEED={}", "brec_v3.npy", "ds-gnn", patch=SUN_IN_DIM_3,
+        "--SEED={}", "brec_v3.npy", "ds-gnn", patch=SUN_IN_DIM_3 + SUN_PYG_1_INCREMENT,
         note="test_BREC_ds.py with in_dim=3 where the committed script passes 1 (its first forward fails on"
-             " ego_nets_plus's 3 columns)"),
+             " ego_nets_plus's 3 columns); SubgraphData batched as under PyG 1.7.2 (subgraph_batch not offset)"),
     "dss-gnn": Reference(
         "SUN", "test_BREC_dss.py", ".",
         ["--policy=ego_nets_plus", "--model=dss", "--channels=64-64", "--gnn_type=originalgin", "--drop_ratio=0.0",
          "--jk=last", "--num_hops=6", "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
          "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"],
-        "--SEED={}", "brec_v3.npy", "dss-gnn", patch=SUN_IN_DIM_3,
-        note="test_BREC_dss.py with in_dim=3 where the committed script passes 1"),
+        "--SEED={}", "brec_v3.npy", "dss-gnn", patch=SUN_IN_DIM_3 + SUN_PYG_1_INCREMENT,
+        note="test_BREC_dss.py with in_dim=3 where the committed script passes 1; SubgraphData batched as under"
+             " PyG 1.7.2 (subgraph_batch not offset)"),
+    "sun": Reference(
+        "SUN", "test_BREC_sun.py", ".",
+        ["--policy=ego_nets_plus", "--model=sun", "--channels=64-64", "--gnn_type=originalgin", "--drop_ratio=0.0",
+         "--jk=last", "--num_hops=6", "--num_layer=9", "--emb_dim=32", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+         "--WEIGHT_DECAY=1e-4", "--LOSS_THRESHOLD=0.01", "--EPOCH=20"],
+        "--SEED={}", "brec_v3.npy", "sun", patch=SUN_IN_DIM_3 + SUN_PYG_1_INCREMENT,
+        note="test_BREC_sun.py with in_dim=3 where the committed script passes 1; SubgraphData batched as under"
+             " PyG 1.7.2 (subgraph_batch not offset); its search script's --device=1 left out as for DS/DSS (the"
+             " harness picks the device); BREC's SUN run reads 270 pairs (Basic, 60-109, Extension, CFI 260-319),"
+             " the pairs here are taken by their brec_v3.npy index"),
     "ngnn-de": Reference(
         "NestedGNN", "test_BREC.py", ".",
         ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
@@ -251,9 +282,9 @@ REFERENCES = {
              " reads its 3-WL file's 270 pairs (Basic, 60-109, Extension, CFI 260-319), the pairs here are taken by"
              " their brec_v3.npy index; torch_scatter's max stands in as PyG's (a tie's gradient to every tied set)"),
 }
-# a BREC directory names its model too (SUN holds two: ds-gnn and dss-gnn)
+# a BREC directory names its model too (SUN holds three: ds-gnn, dss-gnn and sun)
 DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
-                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn",
+                     "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn", "SUN/sun": "sun",
                      "DropGNN": "dropgnn", "SWL": "sswl-p",
                      "SparseWL": "delta-k-lgnn", "KCSetGNN": "kc-setgnn"}
 
