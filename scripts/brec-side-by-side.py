@@ -29,7 +29,7 @@ usage:
       [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|sun|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
-      [--rounds 3] [--ref-seeds 100,200,300]
+      [--rounds 3] [--ref-seeds 100,200,300] [--threads N]
 
 --brec is a clone (a work tree) or a bare git directory of GraphPKU/BREC. --raw builds brec_v3.npy
 with `expresso suite build-brec`; --brec-file uses a file you have. --pythonpath adds folders to the
@@ -766,6 +766,11 @@ def main():
     ap.add_argument("--pairs-at-once", type=int, default=1,
                     help="Expresso's pairs judged at once (default 1: each pair alone, as the reference's; 0: eval's"
                     " own default, one per two cores)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="intra-op threads for both sides: OMP_NUM_THREADS and MKL_NUM_THREADS for the reference's"
+                    " PyTorch, ai.djl.pytorch.num_threads for Expresso's (default 0: each side's own, two on this"
+                    " machine for both). On a 2-core machine shared with other work, two threads per side made"
+                    " BatchNorm-heavy models (SUN) 20-30x slower on both sides (docs/results/brec-side-by-side-models.md)")
     ap.add_argument("--seed", type=int, default=0, help="Expresso's seed (default 0)")
     ap.add_argument("--ref-seed", type=int, default=100, help="the script's --SEED (default 100, BREC's first)")
     ap.add_argument("--ref-seeds", default="", help="after the rounds, run the reference alone once per seed"
@@ -799,6 +804,12 @@ def main():
         raise SystemExit("--rounds must be at least 1")
     if a.pairs_at_once < 0:
         raise SystemExit("--pairs-at-once must be 0 (eval's default) or more")
+    if a.threads < 0:
+        raise SystemExit("--threads must be 0 (each side's own) or more")
+    if a.threads:
+        # inherited by both: the reference's environment is a copy of this one, Expresso runs in it
+        for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "ai.djl.pytorch.num_threads"):
+            os.environ[var] = str(a.threads)
     gpu = a.device.startswith("gpu")
     if a.skip is None and os.path.isdir(a.work):
         for name in os.listdir(a.work):  # all but the reference's converted dataset (minutes to make)
@@ -807,7 +818,8 @@ def main():
                 shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.remove(p)
     os.makedirs(a.work, exist_ok=True)
     expresso = shlex.split(a.expresso)
-    notes = [f"pairs {a.pairs}, device {a.device}, {os.cpu_count()} CPUs, {uptime()} at the start"]
+    notes = [f"pairs {a.pairs}, device {a.device}, {os.cpu_count()} CPUs, {uptime()} at the start"
+             + (f", {a.threads} intra-op thread(s) per side" if a.threads else "")]
     if ref_row.note:
         notes.append("reference: " + ref_row.note)
 
