@@ -36,6 +36,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import picocli.CommandLine.Command;
@@ -146,9 +147,10 @@ final class DemoCommand implements Callable<Integer> {
       FutureTask<RobustnessReport> robustnessStage = null;
       ResultSummary.DuplicateRecords duplicates;
       boolean complete;
-      try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
-           Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
-           Publisher publisher = new Publisher(clients)) {
+      CompletableFuture<Worker> starting = startWorker(clients, ds);
+      try (Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
+           Publisher publisher = new Publisher(clients);
+           Worker worker = started(starting)) {
         // as a fleet that is already serving: tasks published now start at once instead of waiting for the join
         if (!worker.awaitJoined(Duration.ofSeconds(30))) {
           System.err.println("demo: the worker has not joined the share group within 30 s; publishing anyway");
@@ -233,6 +235,32 @@ final class DemoCommand implements Callable<Integer> {
       System.err.println("demo: the robustness stage has not published its trainings within 30 s; going on");
     }
     return stage;
+  }
+
+  /**
+   * Starts the worker on a thread of its own, so that its actor system, group configs and cluster
+   * check overlap the aggregator's and publisher's start.
+   */
+  private static CompletableFuture<Worker> startWorker(KafkaClients clients, List<DeviceSlot> ds) {
+    CompletableFuture<Worker> starting = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        starting.complete(Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE));
+      } catch (Throwable e) {
+        starting.completeExceptionally(e);
+      }
+    }, "demo-worker-start");
+    t.setDaemon(true);
+    t.start();
+    return starting;
+  }
+
+  private static Worker started(CompletableFuture<Worker> starting) throws Exception {
+    try {
+      return starting.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
   }
 
   /** The first {@code k} pairs of every category. */
