@@ -30,10 +30,13 @@ import io.expresso.suite.Suite;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import io.expresso.engine.NativeEngine;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import picocli.CommandLine.Command;
@@ -120,6 +123,20 @@ final class DemoCommand implements Callable<Integer> {
     }
     methods.addAll(gnns);
     int total = pairTasks.size() + synthetic;
+    if (!gnns.isEmpty() || !robustness.equals("off")) {
+      // PyTorch's native libraries load while the broker starts, not in the first training's time
+      Thread engine = new Thread(() -> {
+        try {
+          NativeEngine.start();
+        } catch (RuntimeException | LinkageError e) {
+          // the first task that needs the engine starts it again and reports why it cannot
+        }
+      }, "demo-engine-start");
+      engine.setDaemon(true);
+      engine.start();
+    }
+    // long tasks ahead of the short: the GNN trainings start first and the suite's quick pairs fill in after
+    pairTasks.sort(Comparator.comparing(t -> !gnns.contains(t.getMethod())));
     System.err.println("demo: starting an embedded Kafka broker (KRaft)...");
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       KafkaClients clients = broker.clients();
@@ -130,9 +147,10 @@ final class DemoCommand implements Callable<Integer> {
       FutureTask<RobustnessReport> robustnessStage = null;
       ResultSummary.DuplicateRecords duplicates;
       boolean complete;
-      try (Worker worker = Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE);
-           Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
-           Publisher publisher = new Publisher(clients)) {
+      CompletableFuture<Worker> starting = startWorker(clients, ds);
+      try (Aggregator aggregator = new Aggregator(clients, EXPERIMENT);
+           Publisher publisher = new Publisher(clients);
+           Worker worker = started(starting)) {
         // as a fleet that is already serving: tasks published now start at once instead of waiting for the join
         if (!worker.awaitJoined(Duration.ofSeconds(30))) {
           System.err.println("demo: the worker has not joined the share group within 30 s; publishing anyway");
@@ -144,6 +162,10 @@ final class DemoCommand implements Callable<Integer> {
           for (int i = 0; i < synthetic; i++) {
             publisher.send(EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, workMs));
           }
+          publisher.flush();
+          // the robustness stage runs beside the suite, its first trainings queued ahead of the suite's
+          // tasks: its later waves (retrain heads, attack) wait for them, the suite's tasks do not
+          robustnessStage = robustness.equals("off") ? null : startRobustness(clients);
           for (PairTask t : pairTasks) {
             publisher.send(t.getHeader().getTaskId(), t);
           }
@@ -151,9 +173,6 @@ final class DemoCommand implements Callable<Integer> {
           System.err.printf(Locale.ROOT, "demo: published %d tasks (%d synthetic; built-in suite, %d pairs x 1-wl, 3-wl;"
               + " %s on %d pairs)%n", total, synthetic, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns),
               gnnSuite.size());
-          // the robustness stage runs beside the suite: between its waves (train, retrain heads,
-          // attack) the devices would otherwise idle
-          robustnessStage = robustness.equals("off") ? null : startRobustness(clients);
           complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         }
         results = aggregator.results();
@@ -193,22 +212,55 @@ final class DemoCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The robustness study at the demo's scale, on a thread of its own through the same broker and worker. */
-  private FutureTask<RobustnessReport> startRobustness(KafkaClients clients) {
+  /**
+   * The robustness study at the demo's scale, on a thread of its own through the same broker and worker;
+   * returns once its first trainings are published.
+   */
+  private FutureTask<RobustnessReport> startRobustness(KafkaClients clients) throws InterruptedException {
     RobustnessExperiment exp = new RobustnessExperiment(
         EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
         List.of("i2gnn"), List.of(Pattern.TRIANGLE), true);
     System.err.printf(Locale.ROOT, "demo: robustness stage (scale %s): %d train, %d head-retrain, %d attack tasks%n",
         robustness, exp.trainJobs().size(), exp.headJobs().size(), exp.attackJobs().size());
+    KafkaExecutor ex = new KafkaExecutor(clients, exp.experimentId(), Duration.ofSeconds(timeoutSeconds));
     FutureTask<RobustnessReport> stage = new FutureTask<>(() -> {
-      try (KafkaExecutor ex = new KafkaExecutor(clients, exp.experimentId(), Duration.ofSeconds(timeoutSeconds))) {
+      try (ex) {
         return exp.run(ex, line -> System.err.println("demo: robustness: " + line));
       }
     });
     Thread t = new Thread(stage, "demo-robustness");
     t.setDaemon(true);
     t.start();
+    if (!ex.awaitFirstPublish(Duration.ofSeconds(30))) {
+      System.err.println("demo: the robustness stage has not published its trainings within 30 s; going on");
+    }
     return stage;
+  }
+
+  /**
+   * Starts the worker on a thread of its own, so that its actor system, group configs and cluster
+   * check overlap the aggregator's and publisher's start.
+   */
+  private static CompletableFuture<Worker> startWorker(KafkaClients clients, List<DeviceSlot> ds) {
+    CompletableFuture<Worker> starting = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        starting.complete(Worker.start(Worker.Settings.of(clients, ds), EvaluatorRegistry.defaults(), TaskObserver.NONE));
+      } catch (Throwable e) {
+        starting.completeExceptionally(e);
+      }
+    }, "demo-worker-start");
+    t.setDaemon(true);
+    t.start();
+    return starting;
+  }
+
+  private static Worker started(CompletableFuture<Worker> starting) throws Exception {
+    try {
+      return starting.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
+    }
   }
 
   /** The first {@code k} pairs of every category. */

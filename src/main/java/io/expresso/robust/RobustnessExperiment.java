@@ -3,12 +3,20 @@ package io.expresso.robust;
 import io.expresso.attack.PerturbationSpace;
 import io.expresso.count.Pattern;
 import io.expresso.model.RegressorSpec;
-import java.util.ArrayList;
-import java.util.List;
 import io.expresso.stats.MeanStd;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
@@ -326,17 +334,75 @@ public record RobustnessExperiment(String experimentId, Scale scale, List<String
     Map<String, TrainOutcome> done = new LinkedHashMap<>();
     searched.forEach(o -> done.put(o.job().modelId(), o));
     List<TrainJob> toTrain = trainJobs().stream().filter(j -> !done.containsKey(j.modelId())).toList();
-    List<TrainOutcome> trained = new ArrayList<>(executor.train(toTrain, o -> progress.accept(describe(o))));
+    Consumer<TrainOutcome> trainedLine = o -> progress.accept(describe(o));
+    Consumer<AttackOutcome> attackedLine = o -> progress.accept(String.format(Locale.ROOT,
+        "attacked %s: %d graphs, NR %.3f, NR(tr.) %.3f, %.1fs", o.job().attackId(), o.summary().attacked(),
+        o.summary().nr(), o.nrTransfer(), o.seconds()));
+    Phases phases = executor.overlapsPhases()
+        ? overlapped(executor, toTrain, trainedLine, attackedLine)
+        : new Phases(executor.train(toTrain, trainedLine), executor.train(headJobs(), trainedLine),
+            executor.attack(attackJobs(), attackedLine));
+    List<TrainOutcome> trained = new ArrayList<>(phases.trained());
     for (TrainJob j : trainJobs()) {
       if (done.containsKey(j.modelId())) {
         trained.add(done.get(j.modelId())); // trained in the search, with this job's settings
       }
     }
-    trained.addAll(executor.train(headJobs(), o -> progress.accept(describe(o))));
-    List<AttackOutcome> attacks = executor.attack(attackJobs(), o -> progress.accept(String.format(Locale.ROOT,
-        "attacked %s: %d graphs, NR %.3f, NR(tr.) %.3f, %.1fs", o.job().attackId(), o.summary().attacked(),
-        o.summary().nr(), o.nrTransfer(), o.seconds())));
-    return new RobustnessReport(this, trained, attacks, (System.nanoTime() - start) / 1e9, rows);
+    trained.addAll(phases.heads());
+    return new RobustnessReport(this, trained, phases.attacks(), (System.nanoTime() - start) / 1e9, rows);
+  }
+
+  /** The outcomes of phase 1 (models trained now), 2a (heads) and 2b (attacks), each in job order. */
+  private record Phases(List<TrainOutcome> trained, List<TrainOutcome> heads, List<AttackOutcome> attacks) {}
+
+  /**
+   * Phases 1 and 2 on an executor that runs phases side by side ({@link StudyExecutor#overlapsPhases}):
+   * phase 2 needs only the d1 models whose heads it retrains and the models it attacks (and transfers
+   * to), so it is published as soon as those are trained, while phase 1's other models (d2's) still
+   * train; those are published after the ones phase 2 needs. Waiting for the whole of phase 1 left
+   * devices idle.
+   */
+  private Phases overlapped(StudyExecutor executor, List<TrainJob> toTrain, Consumer<TrainOutcome> trainedLine,
+      Consumer<AttackOutcome> attackedLine) {
+    List<TrainJob> heads = headJobs();
+    List<AttackJob> attackJobs = attackJobs();
+    Set<String> needed = ConcurrentHashMap.newKeySet();
+    heads.forEach(h -> needed.add(h.headOf()));
+    attackJobs.forEach(a -> {
+      needed.add(a.modelId());
+      needed.addAll(a.transferTo());
+    });
+    needed.retainAll(toTrain.stream().map(TrainJob::modelId).toList()); // the rest were trained in the search
+    CompletableFuture<Void> ready = new CompletableFuture<>();
+    ExecutorService phase2 = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "robustness-phase-2");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      CompletableFuture<List<TrainOutcome>> headsDone = ready.thenApplyAsync(v -> executor.train(heads, trainedLine), phase2);
+      CompletableFuture<List<AttackOutcome>> attacksDone = ready.thenApplyAsync(
+          v -> executor.attack(attackJobs, attackedLine), phase2);
+      if (needed.isEmpty()) {
+        ready.complete(null);
+      }
+      List<TrainJob> neededFirst = new ArrayList<>(toTrain);
+      neededFirst.sort(Comparator.comparing(j -> !needed.contains(j.modelId()))); // stable: job order otherwise
+      Map<String, TrainOutcome> byId = new HashMap<>();
+      for (TrainOutcome o : executor.train(neededFirst, o -> {
+        trainedLine.accept(o);
+        if (needed.remove(o.job().modelId()) && needed.isEmpty()) {
+          ready.complete(null);
+        }
+      })) {
+        byId.put(o.job().modelId(), o);
+      }
+      return new Phases(toTrain.stream().map(j -> byId.get(j.modelId())).toList(), headsDone.join(), attacksDone.join());
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    } finally {
+      phase2.shutdownNow();
+    }
   }
 
   private static String describe(TrainOutcome o) {

@@ -13,6 +13,14 @@ public interface StudyExecutor extends AutoCloseable {
 
   List<AttackOutcome> attack(List<AttackJob> jobs, Consumer<AttackOutcome> done);
 
+  /**
+   * Whether {@link #train} and {@link #attack} may be called from several threads at once, so that a
+   * phase starts while another still runs (true where the jobs run elsewhere, as tasks on workers).
+   */
+  default boolean overlapsPhases() {
+    return false;
+  }
+
   @Override
   void close();
 }

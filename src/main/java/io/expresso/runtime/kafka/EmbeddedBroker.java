@@ -182,9 +182,10 @@ public final class EmbeddedBroker implements AutoCloseable {
     p.put("group.share.min.record.lock.duration.ms", "1000");
     p.put("group.share.min.session.timeout.ms", "1000");
     p.put("group.share.min.heartbeat.interval.ms", "100");
-    // a joining member gets its partitions at its second or third heartbeat's answer: within half a
-    // second here (10-15 s at Kafka's default of 5 s); a slot growing its batch joins anew
-    p.put("group.share.heartbeat.interval.ms", "200");
+    // a joining member gets its partitions at its second or third heartbeat's answer: within a
+    // quarter of a second here, at the broker's least (10-15 s at Kafka's default of 5 s); a slot
+    // growing its batch joins anew, and until it has, the demo's tiny tasks go one a round trip
+    p.put("group.share.heartbeat.interval.ms", "100");
     p.put("group.share.max.delivery.count.limit", "10");
     try {
       KafkaConfig config = new KafkaConfig(p, false);
