@@ -26,7 +26,7 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|ds-gnn|dss-gnn|sun|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|gsn|ds-gnn|dss-gnn|sun|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300] [--threads N]
@@ -80,13 +80,18 @@ class Reference:
     ids_from_file_start: its log's 'ID: k' counts from the file's first pair (I2GNN, NestedGNN, SparseWL),
         not from the part's (the others)
     prelude: Python run in the script's folder before the script is loaded (None: nothing)
+    data: where in the model directory the script's dataset folder is (WORK/ref-data is linked there), and
+        raw_dir: the folder in it that holds the raw file (a .g6 raw file is written one graph6 string a line)
+    cpu_flags: flags added on the CPU (a script that asks for a GPU unless told otherwise)
+    pairs_below: the script's own file holds BREC's pairs below this index only (None: all 400)
     """
 
     def __init__(self, directory, script, cwd, flags, seed_flag, raw, expresso, patch=None, note="",
-                 ids_from_file_start=False, prelude=None):
+                 ids_from_file_start=False, prelude=None, data="Data", raw_dir="raw", cpu_flags=(), pairs_below=None):
         self.directory, self.script, self.cwd, self.flags = directory, script, cwd, flags
         self.seed_flag, self.raw, self.expresso, self.patch, self.note = seed_flag, raw, expresso, patch, note
         self.ids_from_file_start, self.prelude = ids_from_file_start, prelude
+        self.data, self.raw_dir, self.cpu_flags, self.pairs_below = data, raw_dir, list(cpu_flags), pairs_below
 
 
 # SUN's test_BREC_ds.py and test_BREC_dss.py build get_model(args, in_dim=1, ...) while their
@@ -201,6 +206,43 @@ pre = sys.modules["preprocessing"] = types.ModuleType("preprocessing")
 pre.get_all_matrices_brec, pre.get_all_node_labels_brec = get_all_matrices_brec, get_all_node_labels_brec
 """
 
+# GSN's encode() one-hot encodes each count column over the values that column takes in the whole file
+# the script loads (one_hot_unique): on BREC's brec_v3_s4.g6 (pairs 0-259) 273 slots over the 12
+# columns. On a file of the chosen pairs alone it would see fewer values, so a model of another width
+# and other ranks. The values a column takes over the file are those of the pairs' two graphs (every
+# other graph of a pair, its reliability graphs too, is a relabelling of one of them, and counts do
+# not change with the labels): the script's own prepare_dataset counts, once (kept in WORK/ref-data),
+# the two graphs of each of pairs 0-259 of brec_v3.npy, and encode() sees them after the file's graphs
+# and returns the file's alone: the ranks and widths of BREC's run on its whole file. A chosen pair
+# outside 0-259 (CFI, ...) adds its own values, as BREC's encoder would on a file holding it.
+GSN_WHOLE_FILE_VALUES = """
+import os as _os
+import numpy as _np
+_vocabulary_dir = _os.path.join("datasets", "BREC", "brec_v3_s4", "whole-file-values")
+_vocabulary = []
+_prepare_dataset = prepare_dataset
+def prepare_dataset(path, *args, **kwargs):
+    out = _prepare_dataset(path, *args, **kwargs)
+    g6 = _os.path.join(_vocabulary_dir, "brec_v3_s4.g6")
+    if not _os.path.exists(g6):
+        _os.makedirs(_vocabulary_dir, exist_ok=True)
+        graphs = _np.load(BREC_FILE, allow_pickle=True)
+        with open(g6 + ".part", "wb") as f:
+            for i in range(260):
+                for g in (graphs[i * 64], graphs[i * 64 + 1]):
+                    f.write(bytes(g).strip() + b"\\n")
+        _os.replace(g6 + ".part", g6)
+    print("counting the values of BREC's whole GSN file (pairs 0-259, two graphs each)", flush=True)
+    _vocabulary[:] = _prepare_dataset(_vocabulary_dir, *args, **kwargs)[0]
+    return out
+_encode = encode
+def encode(graphs, *args, **kwargs):
+    n = len(graphs)
+    out = _encode(list(graphs) + list(_vocabulary), *args, **kwargs)
+    print("one-hot widths of the count columns:", out[2], "total", sum(out[2]), flush=True)
+    return (out[0][:n],) + tuple(out[1:])
+"""
+
 # One row per BREC model: the flags are its test_BREC_search*.py's, word for word.
 REFERENCES = {
     "ppgn": Reference(
@@ -216,6 +258,19 @@ REFERENCES = {
          "--WEIGHT_DECAY=1e-4"], "--SEED={}", "brec_v3_no4v_60cfi.npy", "i2gnn",
         note="BREC's I2GNN search runs test_BREC_no4v_60cfi.py, whose file has no 4-vertex part and 60 CFI pairs;"
              " the pairs here are taken by their brec_v3.npy index", ids_from_file_start=True),
+    "gsn": Reference(
+        "GSN", "test_BREC.py", ".",
+        ["--mode", "BREC_test", "--dataset", "BREC", "--dataset_name", "brec_v3_s4", "--root_folder", "./datasets",
+         "--id_type", "all_simple_graphs", "--induced", "True", "--model_name", "GSN_sparse", "--msg_kind", "general",
+         "--num_layers", "4", "--d_out", "64", "--wandb", "False", "--k", "4", "--id_scope", "local"],
+        "--seed={}", "brec_v3_s4.g6", "gsn", patch=GSN_WHOLE_FILE_VALUES, ids_from_file_start=True,
+        data="datasets/BREC/brec_v3_s4", raw_dir="", cpu_flags=["--GPU", "False"], pairs_below=260,
+        note="BREC's GSN search runs GSN-4e (--k 4 --id_scope local) on its own datasets/BREC/brec_v3_s4/brec_v3_s4.g6,"
+             " pairs 0-259 in brec_v3.npy's layout (each pair's 64 graphs, then 260 pairs on its reliability graphs),"
+             " the same graphs as brec_v3.npy's pairs 0-259 relabelled otherwise: its file here holds the chosen pairs'"
+             " graphs of brec_v3.npy, as Expresso's; its count one-hot widths and ranks are those of its whole file"
+             " (GSN_WHOLE_FILE_VALUES); --GPU False on the CPU (its default True asks CUDA for a device name);"
+             " --seed is the seed it sets (its --SEED is only logged)"),
     "ds-gnn": Reference(
         "SUN", "test_BREC_ds.py", ".",
         ["--policy=ego_nets_plus", "--model=deepsets", "--channels=64-64", "--gnn_type=originalgin",
@@ -283,7 +338,7 @@ REFERENCES = {
              " their brec_v3.npy index; torch_scatter's max stands in as PyG's (a tie's gradient to every tied set)"),
 }
 # a BREC directory names its model too (SUN holds three: ds-gnn, dss-gnn and sun)
-DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
+DIRECTORY_ALIASES = {"ProvablyPowerfulGraphNetworks_torch": "ppgn", "GSN": "gsn", "PPGN": "ppgn", "KP-GNN": "kp-gnn",
                      "I2GNN": "i2gnn", "NestedGNN": "ngnn-de", "GNNAsKernel": "gnn-ak", "SUN/ds": "ds-gnn", "SUN/dss": "dss-gnn", "SUN/sun": "sun",
                      "DropGNN": "dropgnn", "SWL": "sswl-p",
                      "SparseWL": "delta-k-lgnn", "KCSetGNN": "kc-setgnn"}
@@ -435,16 +490,20 @@ if cfg.get("prelude"):
 print("stand-ins:", ", ".join(used) or "none", flush=True)
 ns = {"__name__": "test_BREC_limited", "__file__": script, "__builtins__": __builtins__}
 exec(compile(open(script, encoding="utf-8").read(), script, "exec"), ns)
-if "main" not in ns:  # a script whose steps sit in its `if __name__ == "__main__":` block: that block is its main()
+import inspect
+run_main = ns.get("main")
+if run_main is None or inspect.signature(run_main).parameters:
+    # a script whose steps sit in its `if __name__ == "__main__":` block (GSN's main(args) is called from there):
+    # that block is its main()
     import ast
     tree = ast.parse(open(script, encoding="utf-8").read())
     block = [n.body for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)]
     block_code = compile(ast.Module(body=block[0], type_ignores=[]), script, "exec")
-    ns["main"] = lambda: exec(block_code, ns)
+    run_main = lambda: exec(block_code, ns)  # (not ns["main"]: the block may call the script's main(args))
     print("main(): the script's __main__ block", flush=True)
 import inspect
 for module in list(sys.modules.values()):  # PyG 1.x's Data subclasses: __inc__(self, key, value), PyG 2 passes more
-    for cls in [o for o in vars(module).values() if isinstance(o, type) and issubclass(o, Data) and o is not Data]:
+    for cls in [o for o in list(vars(module).values()) if isinstance(o, type) and issubclass(o, Data) and o is not Data]:
         for name in ("__inc__", "__cat_dim__"):
             f = cls.__dict__.get(name)
             if f is not None and len(inspect.signature(f).parameters) == 3:
@@ -454,10 +513,11 @@ ns["part_dict"].clear()
 ns["part_dict"].update({k: tuple(v) for k, v in cfg["parts"].items()})
 ns["SAMPLE_NUM"] = cfg["samples"]
 ns["BREC_PAIRS"] = cfg["pairs"]  # the chosen pairs' indices in the full file, in the compact file's order
+ns["BREC_FILE"] = cfg["brec_file"]  # the whole brec_v3.npy the chosen pairs come from
 if cfg["patch"]:
     exec(cfg["patch"], ns)
 print("part_dict narrowed to", ns["part_dict"], "SAMPLE_NUM", ns["SAMPLE_NUM"], flush=True)
-ns["main"]()
+run_main()
 '''
 
 LOG_LINE = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) \| \w+\s*\| .*? - (.*)$")
@@ -506,7 +566,21 @@ def write_compact_file(brec_file, chosen, dest):
     pairs = len(graphs) // (2 * PAIR_GRAPHS)
     take = [i * PAIR_GRAPHS + g for i in chosen for g in range(PAIR_GRAPHS)]
     take += [(i + pairs) * PAIR_GRAPHS + g for i in chosen for g in range(PAIR_GRAPHS)]
-    np.save(dest, graphs[take])
+    if dest.endswith(".g6"):  # graph6 text, one graph a line (GSN's load_g6_graphs reads it with networkx)
+        with open(dest, "wb") as f:
+            for g in graphs[take]:
+                f.write(bytes(g).strip() + b"\n")
+    else:
+        np.save(dest, graphs[take])
+
+
+def file_md5(path):
+    import hashlib
+    h = hashlib.md5()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def uptime():
@@ -650,16 +724,19 @@ def prepare_reference(a, ref_row, brec_file, chosen, gpu):
     env["CUDA_VISIBLE_DEVICES"] = a.device.split(":", 1)[1] if gpu else ""
     fetch_reference(a.brec, ref_row.directory, ref)
     data = os.path.join(a.work, "ref-data")
-    key = json.dumps({"model": a.model, "file": brec_file, "mtime": os.path.getmtime(brec_file), "pairs": chosen})
+    # the file's content, not its path and time: --raw rebuilds the same file in every run
+    key = json.dumps({"model": a.model, "file_md5": file_md5(brec_file), "pairs": chosen})
     key_file = os.path.join(data, "pairs.json")
     if not os.path.exists(key_file) or open(key_file, encoding="utf-8").read() != key:
         shutil.rmtree(data, ignore_errors=True)  # another model, file or pair set: convert anew
-        os.makedirs(os.path.join(data, "raw"))
-        write_compact_file(brec_file, chosen, os.path.join(data, "raw", ref_row.raw))
+        os.makedirs(os.path.join(data, ref_row.raw_dir), exist_ok=True)
+        write_compact_file(brec_file, chosen, os.path.join(data, ref_row.raw_dir, ref_row.raw))
         with open(key_file, "w", encoding="utf-8") as f:
             f.write(key)
-    shutil.rmtree(os.path.join(ref, "Data"), ignore_errors=True)
-    os.symlink(data, os.path.join(ref, "Data"))
+    link = os.path.join(ref, ref_row.data)
+    shutil.rmtree(link, ignore_errors=True)
+    os.makedirs(os.path.dirname(link), exist_ok=True)
+    os.symlink(os.path.abspath(data), link)
     env["PYTHONPATH"] = ":".join(p for p in [a.pythonpath, env.get("PYTHONPATH", "")] if p)
     env["PYTHONUNBUFFERED"] = "1"
     # the scripts torch.load the dataset they saved themselves, written before PyTorch 2.6 made
@@ -677,9 +754,9 @@ def run_reference(a, ref_row, env, ref, parts, seed, out_dir):
     for d in results():
         shutil.rmtree(d, ignore_errors=True)
     cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "pairs": a.chosen, "patch": ref_row.patch,
-                      "prelude": ref_row.prelude})
+                      "prelude": ref_row.prelude, "brec_file": a.brec_file_path})
     rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, ref_row.script), cfg] + ref_row.flags
-                + shlex.split(a.ref_args) + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
+                + (ref_row.cpu_flags if a.device == "cpu" else []) + shlex.split(a.ref_args) + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
                 cwd=os.path.join(ref, ref_row.cwd))
     logs = sorted((os.path.join(r, f) for d in results() for r, _, fs in os.walk(d) for f in fs if f.startswith("log")),
                   key=os.path.getmtime)  # loguru rotates log.txt at 5 MB
@@ -790,14 +867,13 @@ def main():
     a = ap.parse_args()
 
     a.model = DIRECTORY_ALIASES.get(a.model.rstrip("/"), a.model)
-    if a.model in ("gsn", "GSN"):
-        raise SystemExit("--model gsn: BREC's GSN/test_BREC.py reads its own datasets/BREC/brec_v3_s4.g6 (pairs 0-259) and"
-                         " counts substructures with graph-tool, which needs Debian's python3-graph-tool and numpy 1.x"
-                         " beside PyTorch and PyG: not run by this harness yet (docs/results/brec-side-by-side-models.md)")
     if a.model not in REFERENCES:
         raise SystemExit(f"--model: '{a.model}' is none of " + ", ".join(list(REFERENCES) + list(DIRECTORY_ALIASES)))
     ref_row = REFERENCES[a.model]
     ranges = parse_pairs(a.pairs)
+    if ref_row.pairs_below is not None and any(hi >= ref_row.pairs_below for _, hi in ranges):
+        print(f"note: BREC's {ref_row.directory} file holds pairs 0-{ref_row.pairs_below - 1}; pairs from"
+              f" {ref_row.pairs_below} on are run by its script all the same, beyond BREC's own run", file=sys.stderr)
     a.chosen = chosen_pairs(ranges)
     ref_seeds = [int(x) for x in a.ref_seeds.split(",") if x.strip()]
     if a.rounds < 1:
@@ -831,7 +907,7 @@ def main():
                         os.path.join(a.work, "build-brec.log"))
             if rc != 0:
                 raise SystemExit(f"build-brec failed (rc {rc}), see {a.work}/build-brec.log")
-    brec_file = os.path.abspath(brec_file)
+    brec_file = a.brec_file_path = os.path.abspath(brec_file)
     parts = compact_parts(a.chosen)
 
     if a.prepare_only:
