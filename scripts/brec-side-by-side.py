@@ -66,6 +66,8 @@ BREC_PARTS = [
     ("4-Vertex_Condition", 360, 380),
     ("Distance_Regular", 380, 400),
 ]
+GSN_VALUES_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                               "src", "main", "resources", "io", "expresso", "model", "gsn-brec-count-values.txt")
 PAIR_GRAPHS = 64  # NUM_RELABEL * 2: a pair's graphs in brec_v3.npy; its reliability graphs sit 400 pairs on
 
 
@@ -208,37 +210,43 @@ pre.get_all_matrices_brec, pre.get_all_node_labels_brec = get_all_matrices_brec,
 
 # GSN's encode() one-hot encodes each count column over the values that column takes in the whole file
 # the script loads (one_hot_unique): on BREC's brec_v3_s4.g6 (pairs 0-259) 273 slots over the 12
-# columns. On a file of the chosen pairs alone it would see fewer values, so a model of another width
-# and other ranks. The values a column takes over the file are those of the pairs' two graphs (every
-# other graph of a pair, its reliability graphs too, is a relabelling of one of them, and counts do
-# not change with the labels): the script's own prepare_dataset counts, once (kept in WORK/ref-data),
-# the two graphs of each of pairs 0-259 of brec_v3.npy, and encode() sees them after the file's graphs
-# and returns the file's alone: the ranks and widths of BREC's run on its whole file. A chosen pair
-# outside 0-259 (CFI, ...) adds its own values, as BREC's encoder would on a file holding it.
+# columns. On a file of the chosen pairs alone it would see fewer values: a model of another width and
+# other ranks. Counting the whole file with graph-tool takes hours here (a 40-vertex strongly regular
+# graph 15-20 s), so encode() is handed, after the file's graphs, one more row block holding each
+# column's values over the whole file, read from Expresso's gsn-brec-count-values.txt by the column's
+# name (GSN's column order: its all_simple_graphs k = 4 edge orbits, as its log prints them), and
+# returns the file's graphs alone: the ranks and widths of BREC's run on its whole file. Every value
+# GSN's own count gives on a chosen pair below 260 must be in that file's column, or the run stops;
+# a pair from 260 on (CFI, ...) adds its own values, as BREC's encoder would on a file holding it.
 GSN_WHOLE_FILE_VALUES = """
-import os as _os
-import numpy as _np
-_vocabulary_dir = _os.path.join("datasets", "BREC", "brec_v3_s4", "whole-file-values")
-_vocabulary = []
-_prepare_dataset = prepare_dataset
-def prepare_dataset(path, *args, **kwargs):
-    out = _prepare_dataset(path, *args, **kwargs)
-    g6 = _os.path.join(_vocabulary_dir, "brec_v3_s4.g6")
-    if not _os.path.exists(g6):
-        _os.makedirs(_vocabulary_dir, exist_ok=True)
-        graphs = _np.load(BREC_FILE, allow_pickle=True)
-        with open(g6 + ".part", "wb") as f:
-            for i in range(260):
-                for g in (graphs[i * 64], graphs[i * 64 + 1]):
-                    f.write(bytes(g).strip() + b"\\n")
-        _os.replace(g6 + ".part", g6)
-    print("counting the values of BREC's whole GSN file (pairs 0-259, two graphs each)", flush=True)
-    _vocabulary[:] = _prepare_dataset(_vocabulary_dir, *args, **kwargs)[0]
-    return out
+import torch as _torch
+_COLUMNS = ["2-path(1,2)", "triangle(2,2)", "3-star(1,3)", "3-path(1,2)", "3-path(2,2)", "tailed-triangle(2,2)",
+            "tailed-triangle(2,3)", "tailed-triangle(1,3)", "4-cycle(2,2)", "chordal-cycle(2,3)",
+            "chordal-cycle(3,3)", "4-clique(3,3)"]
+_values = {}
+for _line in open(GSN_VALUES_FILE, encoding="utf-8"):
+    if _line.strip() and not _line.startswith("#"):
+        _name, _, _vals = _line.rpartition(":")
+        _values[_name.strip()] = sorted(int(v) for v in _vals.split(","))
+class _WholeFileValues:  # a row block per value; encode() reads .identifiers and sets it
+    def __init__(self):
+        width = max(len(_values[c]) for c in _COLUMNS)
+        self.identifiers = _torch.tensor([[_values[c][min(r, len(_values[c]) - 1)] for c in _COLUMNS]
+                                          for r in range(width)], dtype=_torch.long)
 _encode = encode
 def encode(graphs, *args, **kwargs):
-    n = len(graphs)
-    out = _encode(list(graphs) + list(_vocabulary), *args, **kwargs)
+    n, per = len(graphs), 2 * NUM_RELABEL
+    for j, pair in enumerate(BREC_PAIRS):
+        if pair >= 260:
+            continue
+        for at in list(range(j * per, (j + 1) * per)) + list(range((j + SAMPLE_NUM) * per, (j + SAMPLE_NUM + 1) * per)):
+            ids = graphs[at].identifiers
+            for c, name in enumerate(_COLUMNS):
+                extra = set(ids[:, c].tolist()) - set(_values[name])
+                if extra:
+                    raise SystemExit(f"GSN's count of pair {pair} (graph {at}) has {name} values {sorted(extra)} that"
+                                     f" {GSN_VALUES_FILE} does not hold for BREC's file")
+    out = _encode(list(graphs) + [_WholeFileValues()], *args, **kwargs)
     print("one-hot widths of the count columns:", out[2], "total", sum(out[2]), flush=True)
     return (out[0][:n],) + tuple(out[1:])
 """
@@ -268,7 +276,8 @@ REFERENCES = {
         note="BREC's GSN search runs GSN-4e (--k 4 --id_scope local) on its own datasets/BREC/brec_v3_s4/brec_v3_s4.g6,"
              " pairs 0-259 in brec_v3.npy's layout (each pair's 64 graphs, then 260 pairs on its reliability graphs),"
              " the same graphs as brec_v3.npy's pairs 0-259 relabelled otherwise: its file here holds the chosen pairs'"
-             " graphs of brec_v3.npy, as Expresso's; its count one-hot widths and ranks are those of its whole file"
+             " graphs of brec_v3.npy, as Expresso's; its count one-hot widths and ranks are those of its whole file,"
+             " the values read from Expresso's gsn-brec-count-values.txt, checked against its own counts"
              " (GSN_WHOLE_FILE_VALUES); --GPU False on the CPU (its default True asks CUDA for a device name);"
              " --seed is the seed it sets (its --SEED is only logged)"),
     "ds-gnn": Reference(
@@ -514,6 +523,7 @@ ns["part_dict"].update({k: tuple(v) for k, v in cfg["parts"].items()})
 ns["SAMPLE_NUM"] = cfg["samples"]
 ns["BREC_PAIRS"] = cfg["pairs"]  # the chosen pairs' indices in the full file, in the compact file's order
 ns["BREC_FILE"] = cfg["brec_file"]  # the whole brec_v3.npy the chosen pairs come from
+ns["GSN_VALUES_FILE"] = cfg["gsn_values_file"]  # Expresso's per-column count values of BREC's GSN file
 if cfg["patch"]:
     exec(cfg["patch"], ns)
 print("part_dict narrowed to", ns["part_dict"], "SAMPLE_NUM", ns["SAMPLE_NUM"], flush=True)
@@ -754,7 +764,8 @@ def run_reference(a, ref_row, env, ref, parts, seed, out_dir):
     for d in results():
         shutil.rmtree(d, ignore_errors=True)
     cfg = json.dumps({"parts": parts, "samples": len(a.chosen), "pairs": a.chosen, "patch": ref_row.patch,
-                      "prelude": ref_row.prelude, "brec_file": a.brec_file_path})
+                      "prelude": ref_row.prelude, "brec_file": a.brec_file_path,
+                      "gsn_values_file": GSN_VALUES_FILE})
     rc, s = run([a.python, "-c", LIMITER, os.path.join(ref, ref_row.script), cfg] + ref_row.flags
                 + (ref_row.cpu_flags if a.device == "cpu" else []) + shlex.split(a.ref_args) + [ref_row.seed_flag.format(seed)], os.path.join(out_dir, "reference-stdout.txt"), env=env,
                 cwd=os.path.join(ref, ref_row.cwd))
