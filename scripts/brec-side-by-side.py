@@ -603,7 +603,7 @@ def uptime():
 
 def run(cmd, log, env=None, cwd=None):
     # the harness's own code (LIMITER, a row's prelude inside the JSON) shown by name, not in full
-    shown = ["LIMITER" if c == LIMITER else re.sub(r'"prelude": "(?:[^"\\]|\\.)+"', '"prelude": "..."', c) for c in cmd]
+    shown = ["LIMITER" if c == LIMITER else re.sub(r'"(prelude|patch)": "(?:[^"\\]|\\.)+"', r'"\1": "..."', c) for c in cmd]
     print(f"$ {' '.join(shlex.quote(c) for c in shown)}", file=sys.stderr, flush=True)
     t = time.monotonic()
     with open(log, "w", encoding="utf-8") as f:

@@ -13,6 +13,7 @@ import ai.djl.util.PairList;
 import io.expresso.count.EdgeOrbitCounts;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,19 +35,23 @@ import java.util.Map;
  */
 final class GsnBlock extends GraphBlock {
 
-  /** Counts of recently encoded graphs: training encodes the same 2q relabelings every epoch. */
+  /**
+   * Counts of recently encoded graphs: training encodes the same 2q relabelings every epoch.
+   * Synchronized: an eval's embedding passes encode from several threads (one intra-op thread each
+   * where the engine runs one).
+   */
   private static final int COUNT_CACHE = 512;
 
   private final ModelSpec spec;
   private final List<Block> messages = new ArrayList<>();
   private final List<Block> updates = new ArrayList<>();
   private final List<Block> readouts = new ArrayList<>();
-  private final Map<Graph, long[][]> counts = new LinkedHashMap<>(64, 0.75f, true) {
+  private final Map<Graph, long[][]> counts = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Graph, long[][]> eldest) {
       return size() > COUNT_CACHE;
     }
-  };
+  });
 
   GsnBlock(ModelSpec spec) {
     this.spec = spec;

@@ -18,6 +18,7 @@ import ai.djl.training.initializer.UniformInitializer;
 import ai.djl.util.PairList;
 import io.expresso.graph.Graph;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,12 +75,14 @@ final class KpGnnBlock extends GraphBlock {
   private final Block output;
   private final Block readout;
   private final Block embeddingNorm;
-  private final Map<Graph, PeripheralSubgraphs> cache = new LinkedHashMap<>(64, 0.75f, true) {
+  /** Per graph; synchronized: an eval's embedding passes encode from several threads. */
+  private final Map<Graph, PeripheralSubgraphs> cache =
+      Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Graph, PeripheralSubgraphs> eldest) {
       return size() > CACHE;
     }
-  };
+  });
 
   /** One KPGINConv and its norm. */
   private record Layer(Parameter hop1Edge, Parameter hopKEdge, Parameter w1, Parameter b1, Parameter w2,
