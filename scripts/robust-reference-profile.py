@@ -22,6 +22,7 @@ def main():
     p.add_argument("--model", default="i2gnn", choices=("i2gnn", "ppgn"))
     p.add_argument("--pattern", default="triangle")
     p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--trace", help="write torch.profiler's Chrome trace of the last epoch here")
     p.add_argument("--work", default=os.path.join(tempfile.gettempdir(), "robust-reference-profile"))
     a = p.parse_args()
     import torch
@@ -44,8 +45,13 @@ def main():
     loss_fn = torch.nn.L1Loss()
     print(f"{a.model}: {torch.get_num_threads()} threads, OMP_WAIT_POLICY {os.environ.get('OMP_WAIT_POLICY', 'default')}")
     for e in range(a.epochs):
+        prof = None
+        if a.trace and e == a.epochs - 1:
+            prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], record_shapes=True)
+            prof.__enter__()
         t = dict(collate=0.0, forward=0.0, loss=0.0, backward=0.0, step=0.0)
         e0 = time.perf_counter()
+        c0 = time.process_time()
         gnn.train()
         batches = iter(train)
         while True:
@@ -70,8 +76,12 @@ def main():
         v0 = time.perf_counter()
         val_l1 = ref.evaluate_epoch(val, gnn, loss_fn, "cpu").item()
         v = time.perf_counter() - v0
-        print(f"epoch {e + 1}: {time.perf_counter() - e0:.3f} s (validation l1 {val_l1:.3f}) "
+        print(f"epoch {e + 1}: {time.perf_counter() - e0:.3f} s (process CPU {time.process_time() - c0:.3f} s,"
+              f" validation l1 {val_l1:.3f}) "
               + " ".join(f"{k} {x:.3f}" for k, x in t.items()) + f" validate {v:.3f}", flush=True)
+        if prof is not None:
+            prof.__exit__(None, None, None)
+            prof.export_chrome_trace(a.trace)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.nn.AbstractBlock;
@@ -157,19 +158,37 @@ public final class PpgnCounter extends AbstractBlock implements GraphRegressor {
       PairList<String, Object> params) {
     NDArray x = in.get(0);
     NDArray mask = in.size() > 1 ? in.get(1) : null;
-    NDList outputs = new NDList();
+    long b = x.getShape().get(0);
+    int n = (int) x.getShape().get(2);
+    NDArray sums = sumSelector(x.getManager(), n);
+    NDList pooled = new NDList();
     for (int l = 0; l < left.size(); l++) {
       NDArray m1 = masked(forward1(left.get(l), ps, x, training), mask);
       NDArray m2 = masked(forward1(right.get(l), ps, x, training), mask);
       x = masked(forward1(skip.get(l), ps, x.concat(m1.matMul(m2), 1), training), mask);
-      outputs.add(x);
+      // each block's diagonal and total sums as it ends (B × c × 2), not from one concatenation of
+      // every block's n×n output as theirs: the same sums without copying all blocks' cells again
+      pooled.add(x.reshape(b, x.getShape().get(1), (long) n * n).matMul(sums));
     }
-    NDArray all = NDArrays.concat(outputs, 1);                  // B × C × n × n
-    NDArray total = all.sum(new int[] {2, 3});
-    long n = all.getShape().get(2);
-    NDArray diagonal = all.mul(all.getManager().eye((int) n).reshape(1, 1, n, n)).sum(new int[] {2, 3});
-    NDArray pooled = diagonal.concat(total.sub(diagonal), 1);   // B × 2C: diagonal sums, then off-diagonal
-    return new NDList(head.forward(ps, new NDList(pooled), training).singletonOrThrow().reshape(-1));
+    NDArray perChannel = NDArrays.concat(pooled, 1);               // B × C × 2: diagonal sum, total sum
+    NDArray diagonal = perChannel.get(new NDIndex(":, :, 0"));
+    NDArray total = perChannel.get(new NDIndex(":, :, 1"));
+    NDArray features = diagonal.concat(total.sub(diagonal), 1);   // B × 2C: diagonal sums, then off-diagonal
+    return new NDList(head.forward(ps, new NDList(features), training).singletonOrThrow().reshape(-1));
+  }
+
+  /**
+   * n² × 2: the diagonal cells' indicator, then ones. A block's cells (B × c × n²) times this are
+   * its per-channel diagonal and total sums in one product, whose backward writes each cell's
+   * gradient once (where a diagonal mask and a sum would read and write every cell again).
+   */
+  private static NDArray sumSelector(NDManager manager, int n) {
+    float[] selector = new float[n * n * 2];
+    for (int cell = 0; cell < n * n; cell++) {
+      selector[2 * cell] = cell % (n + 1) == 0 ? 1f : 0f;
+      selector[2 * cell + 1] = 1f;
+    }
+    return manager.create(selector, new Shape((long) n * n, 2));
   }
 
   private static NDArray masked(NDArray x, NDArray mask) {

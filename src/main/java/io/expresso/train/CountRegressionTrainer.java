@@ -13,6 +13,7 @@ import ai.djl.training.GradientCollector;
 import ai.djl.training.Trainer;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
+import ai.djl.training.tracker.ParameterTracker;
 import io.expresso.count.CountingDataset;
 import io.expresso.count.Pattern;
 import io.expresso.count.SplitMix64;
@@ -228,7 +229,7 @@ public final class CountRegressionTrainer {
         s.learningRate() * 1e-4f);
     // a fresh Adam per trainer: a recovery below needs its moments afresh, not only the parameters
     Supplier<Trainer> newTrainer = () -> m.model().newTrainer(new DefaultTrainingConfig(Loss.l1Loss())
-        .optOptimizer(Optimizer.adam().optLearningRateTracker(lr).build()));
+        .optOptimizer(optimizer(lr)));
     SplitMix64 rnd = new SplitMix64(s.seed() * 0x9E3779B97F4A7C15L + 1);
     double bestVal = Double.POSITIVE_INFINITY;
     int bestEpoch = 0;
@@ -355,6 +356,11 @@ public final class CountRegressionTrainer {
     }
     return new Run(m, trained, lastLoss, bestVal, bestEpoch, (System.nanoTime() - start) / 1e9, resumed, diverged,
         Math.min(recoveries, MAX_RECOVERIES));
+  }
+
+  /** Adam as DJL's, updating on the calling thread ({@link SerialAdam}). */
+  static Optimizer optimizer(ParameterTracker learningRate) {
+    return new SerialAdam(learningRate);
   }
 
   private static void checkCancelled(BooleanSupplier cancelled, int epoch, Settings s, String before) {

@@ -289,6 +289,138 @@ class CountModelsTest {
   }
 
   @Test
+  void ppgnComputesTheAuthorsForwardPassAlsoInBatchesOfMixedSizes() {
+    // their PPGN.forward (pooling 'add', concat) by hand in doubles, from the network's own parameters
+    Graph c5 = Graph.fromEdges(5, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0);
+    Graph tailed = Graph.fromEdges(6, 0, 1, 1, 2, 2, 0, 2, 3, 3, 4, 0, 5);
+    Engine.getInstance().setRandomSeed(5);
+    GraphRegressor net = RegressorSpec.parse("ppgn:in=1,hidden=4,d=3,layers=3,depth=2").create();
+    try (NDManager m = NDManager.newBaseManager()) {
+      net.block().initialize(m, DataType.FLOAT32, net.inputShapes(m));
+      java.util.Random random = new java.util.Random(7);
+      List<float[]> values = new java.util.ArrayList<>();
+      for (Pair<String, Parameter> p : net.block().getParameters()) {
+        NDArray a = p.getValue().getArray();
+        if (p.getKey().endsWith("bias")) { // their biases start at zero: random ones test them too
+          float[] b = new float[(int) a.size()];
+          for (int i = 0; i < b.length; i++) {
+            b[i] = (float) random.nextGaussian() * 0.3f;
+          }
+          a.set(b);
+        }
+        values.add(a.toFloatArray());
+      }
+      float[] both = forward(net, m, List.of(c5, tailed)); // padded to 6 vertices
+      float[] alone = {forward(net, m, List.of(c5))[0], forward(net, m, List.of(tailed))[0]};
+      Graph[] graphs = {c5, tailed};
+      for (int g = 0; g < 2; g++) {
+        double expected = authorsPpgn(graphs[g], values, 1, 4, 3, 3);
+        assertThat((double) alone[g]).as("graph %d alone", g).isCloseTo(expected, Offset.offset(1e-4 * (1 + Math.abs(expected))));
+        assertThat((double) both[g]).as("graph %d in a padded batch", g).isCloseTo(expected, Offset.offset(1e-4 * (1 + Math.abs(expected))));
+      }
+    }
+  }
+
+  /**
+   * src/ppgn/ppgn.py's PPGN(in, hidden, out, layers, depth 2) on one graph: parameters in the
+   * network's order (per block: left MLP, right MLP, skip; then the final MLP), each weight row-major.
+   */
+  private static double authorsPpgn(Graph g, List<float[]> p, int in, int hidden, int out, int layers) {
+    int n = g.n();
+    double[][][] x = new double[in + 1][n][n];
+    for (int v = 0; v < n; v++) {
+      for (int c = 0; c < in; c++) {
+        x[c][v][v] = 1;
+      }
+      for (int w = 0; w < n; w++) {
+        x[in][v][w] = g.adjacent(v, w) ? 1 : 0;
+      }
+    }
+    int k = 0;
+    List<double[][][]> blocks = new java.util.ArrayList<>();
+    for (int l = 0; l < layers; l++) {
+      int width = l == layers - 1 ? out : hidden;
+      double[][][] m1 = relu(conv(relu(conv(x, p.get(k), p.get(k + 1), width)), p.get(k + 2), p.get(k + 3), width));
+      double[][][] m2 = relu(conv(relu(conv(x, p.get(k + 4), p.get(k + 5), width)), p.get(k + 6), p.get(k + 7), width));
+      double[][][] joined = new double[x.length + width][][];
+      System.arraycopy(x, 0, joined, 0, x.length);
+      for (int c = 0; c < width; c++) {
+        joined[x.length + c] = new double[n][n];
+        for (int i = 0; i < n; i++) {
+          for (int j = 0; j < n; j++) {
+            for (int t = 0; t < n; t++) {
+              joined[x.length + c][i][j] += m1[c][i][t] * m2[c][t][j];
+            }
+          }
+        }
+      }
+      x = conv(joined, p.get(k + 8), p.get(k + 9), width);
+      blocks.add(x);
+      k += 10;
+    }
+    List<Double> diagonal = new java.util.ArrayList<>();
+    List<Double> offDiagonal = new java.util.ArrayList<>();
+    for (double[][][] b : blocks) {
+      for (double[][] channel : b) {
+        double d = 0;
+        double all = 0;
+        for (int i = 0; i < n; i++) {
+          d += channel[i][i];
+          for (int j = 0; j < n; j++) {
+            all += channel[i][j];
+          }
+        }
+        diagonal.add(d);
+        offDiagonal.add(all - d);
+      }
+    }
+    diagonal.addAll(offDiagonal);
+    double[] features = diagonal.stream().mapToDouble(Double::doubleValue).toArray();
+    float[] w1 = p.get(k);
+    float[] b1 = p.get(k + 1);
+    float[] w2 = p.get(k + 2);
+    double y = p.get(k + 3)[0];
+    for (int o = 0; o < out; o++) {
+      double h = b1[o];
+      for (int i = 0; i < features.length; i++) {
+        h += w1[o * features.length + i] * features[i];
+      }
+      y += w2[o] * Math.max(0, h);
+    }
+    return y;
+  }
+
+  /** A 1×1 convolution: out[o] = Σ_c w[o][c] x[c] + b[o] per cell. */
+  private static double[][][] conv(double[][][] x, float[] w, float[] b, int outChannels) {
+    int n = x[0].length;
+    assertThat(w).hasSize(outChannels * x.length);
+    double[][][] y = new double[outChannels][n][n];
+    for (int o = 0; o < outChannels; o++) {
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+          double s = b[o];
+          for (int c = 0; c < x.length; c++) {
+            s += w[o * x.length + c] * x[c][i][j];
+          }
+          y[o][i][j] = s;
+        }
+      }
+    }
+    return y;
+  }
+
+  private static double[][][] relu(double[][][] x) {
+    for (double[][] c : x) {
+      for (double[] row : c) {
+        for (int i = 0; i < row.length; i++) {
+          row[i] = Math.max(0, row[i]);
+        }
+      }
+    }
+    return x;
+  }
+
+  @Test
   void ppgnInputsHoldTheDiagonalChannelsThenTheAdjacency() {
     GraphRegressor net = RegressorSpec.parse("ppgn:in=2,hidden=4,d=2,layers=2").create();
     try (NDManager m = NDManager.newBaseManager()) {

@@ -8,7 +8,6 @@ import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.DefaultTrainingConfig;
 import ai.djl.training.Trainer;
 import ai.djl.training.loss.Loss;
-import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
 import io.expresso.count.CountingSplit;
 import io.expresso.count.Pattern;
@@ -59,16 +58,24 @@ public final class CountEpochProfile {
     }
   }
 
+  /** This process's CPU time, all threads: the work done, which a loaded machine's waits do not inflate. */
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
   private static void timeTrainer(CountRecipe recipe, Pattern pattern, CountingSplit split, int epochs) {
     CountRegressionTrainer.Settings s = new CountRegressionTrainer.Settings(epochs, recipe.batchSize(),
         recipe.learningRate(), 0, "cpu", 0.5f, 20, 0, true);
-    long[] last = {System.nanoTime()};
+    long[] last = {System.nanoTime(), cpuNanos()};
     try (TrainedCountModel m = new CountRegressionTrainer().train(RegressorSpec.parse(recipe.spec()), pattern,
         split.train(), split.validation(), s, e -> {
           long now = System.nanoTime();
-          System.out.printf(Locale.ROOT, "trainer epoch %d: %.3f s, train l1 %.4f, validation l1 %.4f%n", e.epoch(),
-              (now - last[0]) / 1e9, e.trainLoss(), e.validationL1());
+          long cpu = cpuNanos();
+          System.out.printf(Locale.ROOT, "trainer epoch %d: %.3f s (process CPU %.3f s), train l1 %.4f, validation l1"
+              + " %.4f%n", e.epoch(), (now - last[0]) / 1e9, (cpu - last[1]) / 1e9, e.trainLoss(), e.validationL1());
           last[0] = now;
+          last[1] = cpu;
         }).model()) {
       // closed
     }
@@ -81,14 +88,19 @@ public final class CountEpochProfile {
     model.setBlock(net.block());
     TrainedCountModel m = new TrainedCountModel(model, spec, net, pattern, 0, 1);
     Trainer trainer = model.newTrainer(new DefaultTrainingConfig(Loss.l1Loss())
-        .optOptimizer(Optimizer.adam().optLearningRateTracker(Tracker.fixed(recipe.learningRate())).build()));
+        .optOptimizer(CountRegressionTrainer.optimizer(Tracker.fixed(recipe.learningRate()))));
     EngineSeeds.seeded(0, () -> trainer.initialize(net.inputShapes(model.getNDManager())));
     SplitMix64 rnd = new SplitMix64(1);
     int n = split.train().graphs().size();
     String[] names = {"collate", "forward", "loss", "backward", "step", "validate"};
+    String trace = System.getProperty("trace");
     for (int epoch = 1; epoch <= epochs; epoch++) {
+      if (trace != null && epoch == epochs) {
+        JniUtils.startProfile(false, true, false); // libtorch's op-level trace of the last epoch
+      }
       long[] t = new long[names.length];
       long e0 = System.nanoTime();
+      long cpu0 = cpuNanos();
       int[] order = rnd.permutation(n);
       for (int from = 0; from < n; from += recipe.batchSize()) {
         List<Graph> batch = new ArrayList<>();
@@ -124,12 +136,16 @@ public final class CountEpochProfile {
       long v = System.nanoTime();
       double val = m.evaluate(split.validation()).l1();
       t[5] = System.nanoTime() - v;
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "epoch %d: %.3f s (validation l1 %.3f)",
-          epoch, (System.nanoTime() - e0) / 1e9, val));
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+          "epoch %d: %.3f s (process CPU %.3f s, validation l1 %.3f)", epoch, (System.nanoTime() - e0) / 1e9,
+          (cpuNanos() - cpu0) / 1e9, val));
       for (int i = 0; i < names.length; i++) {
         line.append(String.format(Locale.ROOT, " %s %.3f", names[i], t[i] / 1e9));
       }
       System.out.println(line);
+    }
+    if (trace != null) {
+      JniUtils.stopProfile(trace);
     }
     trainer.close();
     model.close();
