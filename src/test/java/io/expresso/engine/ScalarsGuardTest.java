@@ -46,10 +46,17 @@ class ScalarsGuardTest {
       Pattern.compile("\\b(mul|div|pow|maximum|minimum|muli|divi|powi|scaleGradient|swish|relu6)\\(");
 
   /** Calls outside any backward pass, as {@code File: call}, with why. */
-  private static final Map<String, String> OUTSIDE_AUTOGRAD = Map.of(
-      "I2GnnNetwork: runningMean.muli(1 - batchWeight)", "running statistics: a buffer without gradient",
-      "I2GnnNetwork: runningVar.muli(1 - batchWeight)", "running statistics: a buffer without gradient",
-      "TorchScriptBlock: p.getValue().muli(0)", "initialisation, grad mode off");
+  private static final Map<String, String> OUTSIDE_AUTOGRAD = Map.ofEntries(
+      Map.entry("I2GnnNetwork: runningMean.muli(1 - batchWeight)", "running statistics: a buffer without gradient"),
+      Map.entry("I2GnnNetwork: runningVar.muli(1 - batchWeight)", "running statistics: a buffer without gradient"),
+      Map.entry("TorchScriptBlock: p.getValue().muli(0)", "initialisation, grad mode off"),
+      Map.entry("SerialAdam: g.mul(1 - BETA1)", "optimiser step, grad mode off"),
+      Map.entry("SerialAdam: m.muli(BETA1)", "optimiser step, grad mode off"),
+      Map.entry("SerialAdam: g.muli(g).muli(1 - BETA2)", "optimiser step, grad mode off"),
+      Map.entry("SerialAdam: v.muli(BETA2)", "optimiser step, grad mode off"),
+      Map.entry("SerialAdam: v.pow(-0.5F)", "optimiser step, grad mode off"),
+      Map.entry("SerialAdam: rootInverse.pow(-1.0F)", "optimiser step, grad mode off"),
+      Map.entry("SerialAdam: ratio.muli(corrected)", "optimiser step, grad mode off"));
 
   @Test
   void noConstantThatBackwardReadsIsFreedFirst() throws IOException {
