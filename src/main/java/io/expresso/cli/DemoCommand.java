@@ -32,7 +32,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import io.expresso.engine.NativeEngine;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -135,8 +134,6 @@ final class DemoCommand implements Callable<Integer> {
       engine.setDaemon(true);
       engine.start();
     }
-    // long tasks ahead of the short: the GNN trainings start first and the suite's quick pairs fill in after
-    pairTasks.sort(Comparator.comparing(t -> !gnns.contains(t.getMethod())));
     System.err.println("demo: starting an embedded Kafka broker (KRaft)...");
     try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
       KafkaClients clients = broker.clients();
@@ -162,10 +159,6 @@ final class DemoCommand implements Callable<Integer> {
           for (int i = 0; i < synthetic; i++) {
             publisher.send(EXPERIMENT + "/synthetic/" + i, TaskMessages.syntheticTask(EXPERIMENT, i, workMs));
           }
-          publisher.flush();
-          // the robustness stage runs beside the suite, its first trainings queued ahead of the suite's
-          // tasks: its later waves (retrain heads, attack) wait for them, the suite's tasks do not
-          robustnessStage = robustness.equals("off") ? null : startRobustness(clients);
           for (PairTask t : pairTasks) {
             publisher.send(t.getHeader().getTaskId(), t);
           }
@@ -173,6 +166,9 @@ final class DemoCommand implements Callable<Integer> {
           System.err.printf(Locale.ROOT, "demo: published %d tasks (%d synthetic; built-in suite, %d pairs x 1-wl, 3-wl;"
               + " %s on %d pairs)%n", total, synthetic, suite.size(), gnns.isEmpty() ? "no GNN" : String.join(", ", gnns),
               gnnSuite.size());
+          // the robustness stage runs beside the suite: between its waves (train, retrain heads,
+          // attack) the devices would otherwise idle
+          robustnessStage = robustness.equals("off") ? null : startRobustness(clients);
           complete = aggregator.awaitUnique(total, Duration.ofSeconds(timeoutSeconds));
         }
         results = aggregator.results();
@@ -213,10 +209,9 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /**
-   * The robustness study at the demo's scale, on a thread of its own through the same broker and worker;
-   * returns once its first trainings are published.
+   * The robustness study at the demo's scale, on a thread of its own through the same broker and worker.
    */
-  private FutureTask<RobustnessReport> startRobustness(KafkaClients clients) throws InterruptedException {
+  private FutureTask<RobustnessReport> startRobustness(KafkaClients clients) {
     RobustnessExperiment exp = new RobustnessExperiment(
         EXPERIMENT + "-robustness-" + System.currentTimeMillis(), Scale.fromName(robustness),
         List.of("i2gnn"), List.of(Pattern.TRIANGLE), true);
@@ -231,9 +226,6 @@ final class DemoCommand implements Callable<Integer> {
     Thread t = new Thread(stage, "demo-robustness");
     t.setDaemon(true);
     t.start();
-    if (!ex.awaitFirstPublish(Duration.ofSeconds(30))) {
-      System.err.println("demo: the robustness stage has not published its trainings within 30 s; going on");
-    }
     return stage;
   }
 

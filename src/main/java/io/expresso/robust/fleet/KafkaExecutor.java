@@ -24,10 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -51,8 +47,6 @@ public final class KafkaExecutor implements StudyExecutor {
   private final Publisher publisher;
   private final Aggregator aggregator;
   private final Duration phaseTimeout;
-  /** Completes once a phase's tasks have all been sent (see {@link #awaitFirstPublish}). */
-  private final CompletableFuture<Void> published = new CompletableFuture<>();
 
   /** An executor on the plaintext cluster at {@code bootstrap} (the embedded broker, tests). */
   public KafkaExecutor(String bootstrap, String experimentId, Duration phaseTimeout) {
@@ -126,25 +120,11 @@ public final class KafkaExecutor implements StudyExecutor {
       publisher.send(t.getKey(), t.getValue());
     }
     publisher.flush();
-    published.complete(null);
     if (skipped > 0) {
       LOG.info("{}: {} of {} {} tasks already succeeded; not published again", experimentId, skipped, tasks.size(),
           kind.name().toLowerCase(Locale.ROOT));
     }
     return staleErrors;
-  }
-
-  /**
-   * Waits until the first phase run through this executor has published its tasks (so that tasks a
-   * caller publishes next queue behind them); false if none has within {@code timeout}.
-   */
-  public boolean awaitFirstPublish(Duration timeout) throws InterruptedException {
-    try {
-      published.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return true;
-    } catch (TimeoutException | ExecutionException e) {
-      return false;
-    }
   }
 
   private <T> List<T> collect(List<String> ids, Map<String, Result> staleErrors, Function<Result, T> decode,
