@@ -20,10 +20,13 @@ import java.util.Locale;
  *       layers only (36 points).
  * </ul>
  *
- * Width and depth replace the spec's {@code hidden} and {@code layers} (PPGN's {@code in} and
- * {@code d}, GIN's {@code in} and {@code out} become half the width, as their channel triples;
- * both need 2 layers at least); everything else in the spec (I²-GNN's
- * radius) stays the recipe's or the user's. {@code --grid} gives a grid of one's own ({@link #parse}).
+ * Width and depth replace the spec's {@code hidden} and {@code layers} (PPGN's {@code d} and GIN's
+ * {@code out} become half the width, as their channel triples; both need 2 layers at least); everything
+ * else in the spec stays the recipe's or the user's: I²-GNN's radius, and the input channels {@code in}
+ * (1 in the recipes). Their triples' first entry is not used for {@code in}: the runs behind the paper
+ * took one input channel, since their {@code pipelines/GNN_retrain.py} loads the selected models from
+ * their saved hyper-parameters and feeds them {@code GraphDataset(..., in_channels=1)} (lines 153–155,
+ * {@code #channels[0]} commented out), which only a model built with {@code in_channels=1} accepts. {@code --grid} gives a grid of one's own ({@link #parse}).
  */
 public record SearchGrid(float[] learningRates, int[] batchSizes, int[] widths, int[] depths) {
 
@@ -133,10 +136,10 @@ public record SearchGrid(float[] learningRates, int[] batchSizes, int[] widths, 
       for (int depth : depths) {
         String s = set(set(spec, "hidden", width), "layers", ppgn || gin ? Math.max(2, depth) : depth);
         if (ppgn) {
-          s = set(set(s, "in", Math.max(1, width / 2)), "d", Math.max(1, width / 2));
+          s = set(s, "d", Math.max(1, width / 2));
         }
         if (gin) {
-          s = set(set(s, "in", Math.max(1, width / 2)), "out", Math.max(1, width / 2));
+          s = set(s, "out", Math.max(1, width / 2));
         }
         String sized = io.expresso.model.RegressorSpec.parse(s).toString();
         for (float lr : learningRates) {

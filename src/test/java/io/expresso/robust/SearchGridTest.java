@@ -15,7 +15,11 @@ class SearchGridTest {
     assertThat(paper.batchSizes()).containsExactly(16, 64, 128);
     assertThat(paper.widths()).containsExactly(64, 128, 256);
     assertThat(paper.depths()).containsExactly(2, 3, 5);
-    assertThat(paper.points("ppgn:layers=3,hidden=64,in=32,d=32")).hasSize(4 * 3 * 3 * 3);
+    List<SearchGrid.Point> ppgn = paper.points(StudyJobs.resolveSpec("ppgn", io.expresso.count.Pattern.TRIANGLE, Scale.PAPER));
+    assertThat(ppgn).hasSize(4 * 3 * 3 * 3);
+    // their selected models took one input channel (GNN_retrain.py feeds in_channels=1); d is half the width
+    assertThat(ppgn).extracting(SearchGrid.Point::spec).allSatisfy(s -> assertThat(s).contains("in=1,"))
+        .contains("ppgn:in=1,hidden=256,d=128,layers=5,depth=2");
     // I²-GNN's constructor fixes its width at 64: rate × batch × depth only
     assertThat(paper.points(StudyJobs.resolveSpec("i2gnn", io.expresso.count.Pattern.TRIANGLE, Scale.PAPER)))
         .hasSize(4 * 3 * 3);

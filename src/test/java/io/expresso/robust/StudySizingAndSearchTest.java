@@ -88,7 +88,7 @@ class StudySizingAndSearchTest {
     assertThat(grid).hasSize(4 * 2); // rate 0.01, 0.003 x batch 8, 16 at width 16, depth 2; 2 seeds
     assertThat(grid.stream().map(TrainJob::modelId).distinct()).hasSize(8);
     assertThat(grid).allSatisfy(j -> {
-      assertThat(j.spec()).isEqualTo("gin:in=8,hidden=16,out=8,layers=2"); // channels [8, 16, 8]
+      assertThat(j.spec()).isEqualTo("gin:in=1,hidden=16,out=8,layers=2"); // channels [1, 16, 8]: one input channel
       assertThat(j.recipe("gin").learningRate()).isEqualTo(j.learningRate()); // the worker trains the point
       assertThat(j.recipe("gin").batchSize()).isEqualTo(j.batchSize());
       assertThat(RobustProtos.job(RobustProtos.message(j))).isEqualTo(j);
