@@ -96,7 +96,7 @@ class StatesCommandTest {
     Path good = dir.resolve("good.bin");
     TrainJob job = TrainResumeTest.job("carry", 1);
     TrainingState state = new TrainingState(2, 1, new byte[] {1, 2, 3, 4, 5}, new byte[] {1, 2, 3, 4, 6}, 1, 0.7,
-        0.5, new PlateauSchedule.State(1e-3f, Double.POSITIVE_INFINITY, 0), 7);
+        0.5, new PlateauSchedule.State(1e-3f, Double.POSITIVE_INFINITY, 0), 7, new byte[] {9, 8, 7}, 1);
     TrainStateArchive.write(good, List.of(new TrainStateArchive.Entry(job, state)));
     assertThat(TrainStateArchive.read(good)).singleElement().satisfies(e -> {
       assertThat(e.job()).isEqualTo(job);
