@@ -3,6 +3,7 @@ package io.expresso.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.robust.JobRunner;
+import io.expresso.robust.ModelStore;
 import io.expresso.robust.TrainJob;
 import io.expresso.robust.TrainOutcome;
 import io.expresso.robust.TrainResumeTest;
@@ -70,6 +71,15 @@ class StatesCommandTest {
         TrainOutcome resumed = runner.train(cut, () -> false, (j, max, e) -> epochs.add(e.epoch()));
         assertThat(resumed.resumedFromEpoch()).isEqualTo(2);
         assertThat(epochs).as("epochs 1-2 are not trained again").containsExactly(3, 4);
+        // Adam's moments travelled too: the resumed job is the uninterrupted one, bit for bit
+        ModelStore memory = ModelStore.inMemory();
+        try (JobRunner alone = new JobRunner(memory, "cpu", 1, null)) {
+          TrainOutcome straight = alone.train(cut);
+          assertThat(resumed.errors()).isEqualTo(straight.errors());
+          assertThat(resumed.bestValidationL1()).isEqualTo(straight.bestValidationL1());
+          assertThat(store.get(cut.modelId()).orElseThrow()).as("the same checkpoint as trained in one go")
+              .isEqualTo(memory.get(cut.modelId()).orElseThrow());
+        }
 
         // the finished run: nothing trained, the same model and errors as the uninterrupted run
         epochs.clear();
