@@ -55,6 +55,15 @@ class StatesCommandTest {
       }
       assertThat(Main.execute("states", "export", "--bootstrap", a.bootstrap(), "--experiment", "carry",
           "--to", file.toString())).isZero();
+      // smaller without Adam's moments (the running state's; a finished one carries none anyway)
+      Path lean = dir.resolve("lean.bin");
+      assertThat(Main.execute("states", "export", "--bootstrap", a.bootstrap(), "--experiment", "carry",
+          "--to", lean.toString(), "--without-moments")).isZero();
+      assertThat(console.out()).contains("without Adam's moments");
+      assertThat(TrainStateArchive.read(lean)).allSatisfy(e -> assertThat(e.state().adam()).isNull());
+      assertThat(TrainStateArchive.read(file)).filteredOn(e -> !e.finished())
+          .singleElement().satisfies(e -> assertThat(e.state().adam()).isNotNull());
+      assertThat(Files.size(lean)).isLessThan(Files.size(file));
     }
     assertThat(console.out()).contains("exported 2 train states of experiment carry (1 finished, 1 to continue)",
         cut.modelId() + ": epoch 2", done.modelId() + ": epoch 4").doesNotContain(elsewhere.modelId());

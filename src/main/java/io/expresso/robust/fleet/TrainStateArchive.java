@@ -62,6 +62,11 @@ public final class TrainStateArchive {
           .settings(job.seed(), "cpu");
       return s.finished(state.epoch(), state.bestEpoch());
     }
+
+    /** This entry without Adam's moments: its task resumes with Adam afresh (a warm restart), in fewer bytes. */
+    public Entry withoutMoments() {
+      return new Entry(job, state.with(state.parameters(), state.bestParameters(), null));
+    }
   }
 
   /** The states saved for experiment {@code experiment}'s train jobs, by model id. */
