@@ -268,8 +268,8 @@ public final class CountRegressionTrainer {
             OptimizerStep.markChecked(trainer);
           }
         } else if (!s.finished(epoch, bestEpoch)) {
-          LOG.warn("training state of epoch {} has no Adam moments (format 2): Adam starts afresh on its parameters,"
-              + " a warm restart whose trajectory differs from an uninterrupted run's", epoch);
+          LOG.warn("training state of epoch {} has no Adam moments (format 2, or exported without them): Adam starts"
+              + " afresh on its parameters, a warm restart whose trajectory differs from an uninterrupted run's", epoch);
         }
       }
       int resumedFrom = epoch;

@@ -29,6 +29,9 @@ import java.io.IOException;
  * still loads, as a state without moments and without recoveries: Adam then starts afresh on the
  * saved parameters (a warm restart, whose trajectory differs from an uninterrupted run's).
  *
+ * <p>Not saved, because it follows from what is: whether DJL's trainer has passed its check against
+ * gradients that sum to zero — it has exactly when Adam has taken a step ({@link OptimizerStep}).
+ *
  * @param epoch epochs finished
  * @param seed the run's seed (a state resumes only the run it came from)
  * @param parameters the network's parameters after {@code epoch} (a {@link ParameterValues} snapshot)
@@ -39,7 +42,8 @@ import java.io.IOException;
  * @param plateau the learning-rate schedule's state
  * @param orderState the state of the generator that draws each epoch's batch order
  * @param adam Adam's moments and update counts after {@code epoch} (an {@link AdamMoments} snapshot),
- *     null: none saved (a format-2 state; a finished state stripped to its best parameters)
+ *     null: none saved (a format-2 state; one exported {@code --without-moments}; a finished state
+ *     stripped to its best parameters)
  * @param recoveries the divergence recoveries spent so far (each one back to the best epoch at a
  *     smaller rate, at most {@link CountRegressionTrainer#MAX_RECOVERIES} per run)
  */
