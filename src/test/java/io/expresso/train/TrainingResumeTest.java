@@ -103,6 +103,17 @@ class TrainingResumeTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageMatching("Adam's moments for parameter \\S+ float32\\(\\d+(, \\d+)*\\)"
             + " do not fit the network's float32\\(.*\\)");
+    // and moments naming a parameter this network lacks (one name's "conv0" renamed "convX", same length)
+    byte[] renamed = atK.adam().clone();
+    byte[] from = "conv0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    int at = java.util.Collections.indexOfSubList(toList(renamed), toList(from));
+    assertThat(at).isPositive();
+    renamed[at + 4] = 'X';
+    TrainingState misnamed = atK.with(atK.parameters(), atK.bestParameters(), renamed);
+    assertThatThrownBy(() -> trainer.train(SPEC, Pattern.TRIANGLE, d.train(), d.validation(), settings, null,
+        () -> false, new ProgressSaving(misnamed, 1, null, s -> {})))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageMatching("Adam's moments for parameter \\S*convX\\S* \\(.*\\): the network has no such parameter");
   }
 
   @Test
@@ -212,6 +223,14 @@ class TrainingResumeTest {
     assertThat(said.split("no Adam moments", -1)).as("said once: " + said).hasSize(2);
     // a warm restart: Adam's first steps from zero moments take another path than the saved moments'
     assertThat(afresh.get(0).validationL1()).isNotEqualTo(withMoments.get(0).validationL1());
+  }
+
+  private static List<Byte> toList(byte[] b) {
+    List<Byte> out = new ArrayList<>(b.length);
+    for (byte x : b) {
+      out.add(x);
+    }
+    return out;
   }
 
   /** {@code s} as format 2 wrote it: format 3 without the recoveries and Adam's moments. */
