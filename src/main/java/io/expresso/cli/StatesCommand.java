@@ -45,12 +45,21 @@ final class StatesCommand implements Runnable {
     @Option(names = "--to", required = true, paramLabel = "FILE", description = "the file to write (replaced whole)")
     Path to;
 
+    @Option(names = "--without-moments", description = {"leave Adam's moments out (about half of a running state's"
+        + " bytes): each task then resumes with Adam afresh on its saved parameters, a warm restart whose"
+        + " trajectory differs from an uninterrupted run's; by default a resumed task is its uninterrupted run,"
+        + " bit for bit"})
+    boolean withoutMoments;
+
     @Override
     public Integer call() {
       KafkaClients clients = kafka.clients(spec);
       List<TrainStateArchive.Entry> entries;
       try (KafkaModelStore store = new KafkaModelStore(clients, "states-export")) {
         entries = TrainStateArchive.export(store, experiment);
+      }
+      if (withoutMoments) {
+        entries = entries.stream().map(TrainStateArchive.Entry::withoutMoments).toList();
       }
       long bytes;
       try {
@@ -61,9 +70,9 @@ final class StatesCommand implements Runnable {
       }
       PrintWriter o = spec.commandLine().getOut();
       long finished = entries.stream().filter(TrainStateArchive.Entry::finished).count();
-      o.printf(Locale.ROOT, "exported %d train state%s of experiment %s (%d finished, %d to continue) to %s, %s%n",
+      o.printf(Locale.ROOT, "exported %d train state%s of experiment %s (%d finished, %d to continue) to %s, %s%s%n",
           entries.size(), entries.size() == 1 ? "" : "s", experiment, finished, entries.size() - finished, to,
-          size(bytes));
+          size(bytes), withoutMoments ? ", without Adam's moments" : "");
       for (TrainStateArchive.Entry e : entries) {
         o.println("  " + describe(e));
       }

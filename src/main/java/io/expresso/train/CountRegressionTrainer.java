@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Trains a network to regress one pattern's count as Campi et al. §6 do: L1 loss on standardised
@@ -145,6 +144,7 @@ public final class CountRegressionTrainer {
    *     {@link #MAX_RECOVERIES} recoveries (each back to the best epoch at a smaller rate), ending
    *     training with the best epoch restored (0: training did not give up)
    * @param recoveries how often a non-finite loss sent training back to its best epoch at a smaller rate
+   *     (a resumed run's count includes its earlier attempts': the saved state carries them)
    */
   public record Run(TrainedCountModel model, int epochs, double finalLoss, double bestValidationL1,
       int bestEpoch, double seconds, int resumedFromEpoch, int divergedInEpoch, int recoveries) {}
@@ -227,9 +227,6 @@ public final class CountRegressionTrainer {
     // the plateau is judged on validation l1, as the paper's scheduler.step(validation_loss)
     PlateauSchedule lr = new PlateauSchedule(s.learningRate(), s.plateauFactor(), s.plateauPatience(),
         s.learningRate() * 1e-4f);
-    // a fresh Adam per trainer: a recovery below needs its moments afresh, not only the parameters
-    Supplier<Trainer> newTrainer = () -> m.model().newTrainer(new DefaultTrainingConfig(Loss.l1Loss())
-        .optOptimizer(optimizer(lr)));
     SplitMix64 rnd = new SplitMix64(s.seed() * 0x9E3779B97F4A7C15L + 1);
     double bestVal = Double.POSITIVE_INFINITY;
     int bestEpoch = 0;
@@ -239,7 +236,9 @@ public final class CountRegressionTrainer {
     int diverged = 0;
     int recoveries = 0;
     int resumed;
-    Trainer trainer = newTrainer.get();
+    // a fresh Adam per trainer: a recovery below needs its moments afresh, not only the parameters
+    SerialAdam adam = new SerialAdam(lr);
+    Trainer trainer = newTrainer(m, adam);
     try {
       if (initialise) {
         Trainer first = trainer;
@@ -252,7 +251,6 @@ public final class CountRegressionTrainer {
           throw new IllegalArgumentException("training state of seed " + saved.seed() + " cannot resume a run of seed "
               + s.seed());
         }
-        // everything but Adam's moments (see TrainingState): the optimiser restarts on these parameters
         ParameterValues.restore(block, saved.parameters());
         epoch = saved.epoch();
         bestVal = saved.bestValidationL1();
@@ -261,6 +259,18 @@ public final class CountRegressionTrainer {
         lastLoss = saved.lastLoss();
         lr.restore(saved.plateau());
         rnd = new SplitMix64(saved.orderState());
+        recoveries = saved.recoveries();
+        if (saved.adam() != null) {
+          AdamMoments.restore(adam, block, saved.adam());
+          if (adam.step() > 0) {
+            // a trainer has passed DJL's zero-gradient check once its Adam has stepped (OptimizerStep):
+            // unchecked, this one would skip an all-zero step that the uninterrupted run applied
+            OptimizerStep.markChecked(trainer);
+          }
+        } else if (!s.finished(epoch, bestEpoch)) {
+          LOG.warn("training state of epoch {} has no Adam moments (format 2, or exported without them): Adam starts"
+              + " afresh on its parameters, a warm restart whose trajectory differs from an uninterrupted run's", epoch);
+        }
       }
       int resumedFrom = epoch;
       int savedAt = epoch;
@@ -314,7 +324,8 @@ public final class CountRegressionTrainer {
           // Adam's moments took in the step that overflowed: kept, they would put it back at once
           trainer.close();
           trainer = null;
-          trainer = newTrainer.get();
+          adam = new SerialAdam(lr);
+          trainer = newTrainer(m, adam);
           lr.decay();
           diverged = 0;
           continue;
@@ -334,7 +345,7 @@ public final class CountRegressionTrainer {
         boolean last = s.finished(epoch, bestEpoch);
         if (!last && saving.saves() && saving.due(epoch - savedAt, System.nanoTime() - savedNanos)) {
           saving.save().accept(new TrainingState(epoch, s.seed(), ParameterValues.snapshot(block), best, bestEpoch,
-              bestVal, lastLoss, lr.state(), rnd.state()));
+              bestVal, lastLoss, lr.state(), rnd.state(), AdamMoments.snapshot(adam, block), recoveries));
           savedAt = epoch;
           savedNanos = System.nanoTime();
         }
@@ -342,7 +353,7 @@ public final class CountRegressionTrainer {
       if (diverged == 0 && epoch > resumedFrom && saving.saves()) {
         // the finished run's state: another delivery of the same job resumes here and trains nothing
         saving.save().accept(new TrainingState(epoch, s.seed(), ParameterValues.snapshot(block), best, bestEpoch,
-            bestVal, lastLoss, lr.state(), rnd.state()));
+            bestVal, lastLoss, lr.state(), rnd.state(), AdamMoments.snapshot(adam, block), recoveries));
       }
       trained = epoch;
       resumed = resumedFrom;
@@ -361,6 +372,11 @@ public final class CountRegressionTrainer {
   /** Adam as DJL's, updating on the calling thread ({@link SerialAdam}). */
   static Optimizer optimizer(ParameterTracker learningRate) {
     return new SerialAdam(learningRate);
+  }
+
+  /** A trainer of {@code m}'s model that steps with {@code adam} (held by the caller: its moments are saved). */
+  private static Trainer newTrainer(TrainedCountModel m, SerialAdam adam) {
+    return m.model().newTrainer(new DefaultTrainingConfig(Loss.l1Loss()).optOptimizer(adam));
   }
 
   private static void checkCancelled(BooleanSupplier cancelled, int epoch, Settings s, String before) {

@@ -56,12 +56,29 @@ final class OptimizerStep {
   /** DJL has no switch for its check: its flag is set as a passed check sets it. */
   private static void markChecked(Trainer trainer, IllegalStateException refusal) {
     try {
-      Field checked = Trainer.class.getDeclaredField("gradientsChecked");
-      checked.setAccessible(true);
-      checked.setBoolean(trainer, true);
+      setChecked(trainer);
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new IllegalStateException("DJL refused an optimiser step whose gradients sum to zero without all being"
           + " zero, and its check could not be passed (" + e + ")", refusal);
     }
+  }
+
+  /**
+   * Marks a fresh trainer as one whose check has passed. A trainer's flag is set exactly when its
+   * optimiser has taken a step (a skipped step leaves both untouched), so a run resumed with Adam's
+   * moments sets it on its new trainer where its Adam had stepped, as the uninterrupted run's was.
+   */
+  static void markChecked(Trainer trainer) {
+    try {
+      setChecked(trainer);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      throw new IllegalStateException("cannot mark the resumed trainer's gradient check as passed (" + e + ")", e);
+    }
+  }
+
+  private static void setChecked(Trainer trainer) throws ReflectiveOperationException {
+    Field checked = Trainer.class.getDeclaredField("gradientsChecked");
+    checked.setAccessible(true);
+    checked.setBoolean(trainer, true);
   }
 }

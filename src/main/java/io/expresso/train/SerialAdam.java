@@ -22,6 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * PyTorch Adam's (docs/results/robustness-side-by-side.md). Here each parameter is updated in pieces
  * of at most {@link #PIECE} values, below libtorch's parallel grain, and √v is taken as 1 / v^−½
  * (libtorch's vectorised rsqrt), at most one float ulp from √v: the same update up to float rounding.
+ *
+ * <p>Its whole state — each parameter's moments and update count, and the step of bias correction —
+ * is reachable ({@link #moments}, {@link #updates}, {@link #step}, {@link #resume}), so a saved run
+ * continues with the very moments it stopped with ({@link AdamMoments}).
  */
 final class SerialAdam extends Optimizer {
 
@@ -32,8 +36,12 @@ final class SerialAdam extends Optimizer {
   private static final float EPSILON = 1e-8f;
 
   private final ParameterTracker learningRate;
-  /** Per parameter: the first and second moment estimates, flat. */
+  /** Per parameter id: the first and second moment estimates, flat. */
   private final Map<String, NDArray[]> moments = new ConcurrentHashMap<>();
+  /** Per parameter id: its updates so far (DJL's {@code Optimizer.updateCounts}, kept here to be saved). */
+  private final Map<String, Integer> updates = new ConcurrentHashMap<>();
+  /** The most updates of any parameter: bias correction's t (DJL's {@code numUpdate}). */
+  private int latestStep;
 
   SerialAdam(ParameterTracker learningRate) {
     super(new Defaults());
@@ -42,7 +50,7 @@ final class SerialAdam extends Optimizer {
 
   @Override
   public void update(String parameterId, NDArray weight, NDArray grad) {
-    int t = updateCount(parameterId);
+    int t = nextStep(parameterId);
     double coef1 = 1.0 - Math.pow(BETA1, t);
     double coef2 = 1.0 - Math.pow(BETA2, t);
     float rate = learningRate.getNewValue(parameterId, t);
@@ -66,11 +74,11 @@ final class SerialAdam extends Optimizer {
       g.attach(scope);
       long size = w.size();
       if (size <= PIECE) {
-        step(w, g, mv[0], mv[1], corrected);
+        stepPiece(w, g, mv[0], mv[1], corrected);
       } else {
         for (long from = 0; from < size; from += PIECE) {
           NDIndex piece = new NDIndex().addSliceDim(from, Math.min(size, from + PIECE));
-          step(w.get(piece), g.get(piece), attached(mv[0].get(piece), scope), attached(mv[1].get(piece), scope),
+          stepPiece(w.get(piece), g.get(piece), attached(mv[0].get(piece), scope), attached(mv[1].get(piece), scope),
               corrected);
         }
       }
@@ -80,8 +88,47 @@ final class SerialAdam extends Optimizer {
     JniUtils.zeroGrad((PtNDArray) weight);
   }
 
+  /** DJL's {@code Optimizer.updateCount}: this parameter's count goes up, t is the most of any parameter's. */
+  private synchronized int nextStep(String parameterId) {
+    int count = updates.merge(parameterId, 1, Integer::sum);
+    latestStep = Math.max(latestStep, count);
+    return latestStep;
+  }
+
+  /** Bias correction's step t of the last update (0: none yet). */
+  synchronized int step() {
+    return latestStep;
+  }
+
+  /** How often the parameter of this id was updated (0: never). */
+  int updates(String parameterId) {
+    return updates.getOrDefault(parameterId, 0);
+  }
+
+  /** The parameter's first and second moments, flat, held by this optimiser; null before its first update. */
+  NDArray[] moments(String parameterId) {
+    return moments.get(parameterId);
+  }
+
+  /**
+   * Continues from a saved state: the parameter of this id has had {@code count} updates and has these
+   * moments (flat, its size), which this optimiser holds from now on. The step t is the most updates of
+   * any parameter, as it was when saved: counts only grow, so DJL's running maximum is theirs.
+   */
+  synchronized void resume(String parameterId, int count, NDArray first, NDArray second) {
+    first.detach();
+    second.detach();
+    NDArray[] old = moments.put(parameterId, new NDArray[] {first, second});
+    if (old != null) {
+      old[0].close();
+      old[1].close();
+    }
+    updates.put(parameterId, count);
+    latestStep = Math.max(latestStep, count);
+  }
+
   /** One piece, in place: {@code g} is this step's own copy of the gradient, used as scratch. */
-  private static void step(NDArray w, NDArray g, NDArray m, NDArray v, float corrected) {
+  private static void stepPiece(NDArray w, NDArray g, NDArray m, NDArray v, float corrected) {
     try (NDManager scope = w.getManager().newSubManager()) {
       NDArray scaled = g.mul(1 - BETA1);
       scaled.attach(scope);

@@ -3,6 +3,7 @@ package io.expresso.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.expresso.robust.JobRunner;
+import io.expresso.robust.ModelStore;
 import io.expresso.robust.TrainJob;
 import io.expresso.robust.TrainOutcome;
 import io.expresso.robust.TrainResumeTest;
@@ -54,6 +55,15 @@ class StatesCommandTest {
       }
       assertThat(Main.execute("states", "export", "--bootstrap", a.bootstrap(), "--experiment", "carry",
           "--to", file.toString())).isZero();
+      // smaller without Adam's moments (the running state's; a finished one carries none anyway)
+      Path lean = dir.resolve("lean.bin");
+      assertThat(Main.execute("states", "export", "--bootstrap", a.bootstrap(), "--experiment", "carry",
+          "--to", lean.toString(), "--without-moments")).isZero();
+      assertThat(console.out()).contains("without Adam's moments");
+      assertThat(TrainStateArchive.read(lean)).allSatisfy(e -> assertThat(e.state().adam()).isNull());
+      assertThat(TrainStateArchive.read(file)).filteredOn(e -> !e.finished())
+          .singleElement().satisfies(e -> assertThat(e.state().adam()).isNotNull());
+      assertThat(Files.size(lean)).isLessThan(Files.size(file));
     }
     assertThat(console.out()).contains("exported 2 train states of experiment carry (1 finished, 1 to continue)",
         cut.modelId() + ": epoch 2", done.modelId() + ": epoch 4").doesNotContain(elsewhere.modelId());
@@ -70,6 +80,15 @@ class StatesCommandTest {
         TrainOutcome resumed = runner.train(cut, () -> false, (j, max, e) -> epochs.add(e.epoch()));
         assertThat(resumed.resumedFromEpoch()).isEqualTo(2);
         assertThat(epochs).as("epochs 1-2 are not trained again").containsExactly(3, 4);
+        // Adam's moments travelled too: the resumed job is the uninterrupted one, bit for bit
+        ModelStore memory = ModelStore.inMemory();
+        try (JobRunner alone = new JobRunner(memory, "cpu", 1, null)) {
+          TrainOutcome straight = alone.train(cut);
+          assertThat(resumed.errors()).isEqualTo(straight.errors());
+          assertThat(resumed.bestValidationL1()).isEqualTo(straight.bestValidationL1());
+          assertThat(store.get(cut.modelId()).orElseThrow()).as("the same checkpoint as trained in one go")
+              .isEqualTo(memory.get(cut.modelId()).orElseThrow());
+        }
 
         // the finished run: nothing trained, the same model and errors as the uninterrupted run
         epochs.clear();
@@ -96,7 +115,7 @@ class StatesCommandTest {
     Path good = dir.resolve("good.bin");
     TrainJob job = TrainResumeTest.job("carry", 1);
     TrainingState state = new TrainingState(2, 1, new byte[] {1, 2, 3, 4, 5}, new byte[] {1, 2, 3, 4, 6}, 1, 0.7,
-        0.5, new PlateauSchedule.State(1e-3f, Double.POSITIVE_INFINITY, 0), 7);
+        0.5, new PlateauSchedule.State(1e-3f, Double.POSITIVE_INFINITY, 0), 7, new byte[] {9, 8, 7}, 1);
     TrainStateArchive.write(good, List.of(new TrainStateArchive.Entry(job, state)));
     assertThat(TrainStateArchive.read(good)).singleElement().satisfies(e -> {
       assertThat(e.job()).isEqualTo(job);

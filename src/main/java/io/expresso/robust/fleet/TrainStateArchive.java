@@ -39,7 +39,8 @@ import java.util.zip.ZipException;
  * first (the parameters are float32: exponents compress, mantissas barely do); a running state's best
  * parameters stored as their bitwise XOR with its last ones (a few epochs apart, their signs,
  * exponents and leading mantissa bits mostly agree: zeros); and a finished run's state keeps its best
- * parameters only, since resuming it trains nothing and restores those.
+ * parameters only (no last parameters, no Adam moments), since resuming it trains nothing and
+ * restores those.
  */
 public final class TrainStateArchive {
 
@@ -60,6 +61,11 @@ public final class TrainStateArchive {
       CountRegressionTrainer.Settings s = job.recipe(RegressorSpec.parse(job.spec()).architecture())
           .settings(job.seed(), "cpu");
       return s.finished(state.epoch(), state.bestEpoch());
+    }
+
+    /** This entry without Adam's moments: its task resumes with Adam afresh (a warm restart), in fewer bytes. */
+    public Entry withoutMoments() {
+      return new Entry(job, state.with(state.parameters(), state.bestParameters(), null));
     }
   }
 
@@ -108,14 +114,12 @@ public final class TrainStateArchive {
         TrainingState s = e.state();
         byte form = WHOLE;
         if (s.bestParameters() != null && e.finished()) {
-          // resuming trains nothing and restores the best: the last parameters are never read
+          // resuming trains nothing and restores the best: the last parameters and Adam's moments are never read
           form = FINISHED;
-          s = new TrainingState(s.epoch(), s.seed(), new byte[0], s.bestParameters(), s.bestEpoch(),
-              s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
+          s = s.with(new byte[0], s.bestParameters(), null);
         } else if (s.bestParameters() != null && s.bestParameters().length == s.parameters().length) {
           form = BEST_AS_XOR;
-          s = new TrainingState(s.epoch(), s.seed(), s.parameters(), xor(s.bestParameters(), s.parameters()),
-              s.bestEpoch(), s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
+          s = s.with(s.parameters(), xor(s.bestParameters(), s.parameters()), s.adam());
         }
         byte[] state = byWordPosition(s.toBytes());
         out.writeInt(job.length);
@@ -175,11 +179,9 @@ public final class TrainStateArchive {
           throw bad(file, "entry " + (i + 1) + " (" + job.modelId() + "): corrupt (its best parameters)");
         }
         if (form == FINISHED) {
-          s = new TrainingState(s.epoch(), s.seed(), s.bestParameters(), s.bestParameters(), s.bestEpoch(),
-              s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
+          s = s.with(s.bestParameters(), s.bestParameters(), s.adam());
         } else if (form == BEST_AS_XOR) {
-          s = new TrainingState(s.epoch(), s.seed(), s.parameters(), xor(s.bestParameters(), s.parameters()),
-              s.bestEpoch(), s.bestValidationL1(), s.lastLoss(), s.plateau(), s.orderState());
+          s = s.with(s.parameters(), xor(s.bestParameters(), s.parameters()), s.adam());
         }
         if (s.seed() != job.seed()) {
           throw bad(file, "entry " + (i + 1) + " (" + job.modelId() + "): a state of seed " + s.seed()
