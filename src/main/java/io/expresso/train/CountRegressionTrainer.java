@@ -321,11 +321,7 @@ public final class CountRegressionTrainer {
         }
         lastLoss = lossSum / n * m.scale();
         checkCancelled(cancelled, epoch, s, "validation");
-        // validated in passes of the training batch size, as the authors' evaluate_epoch (the same
-        // DataLoader batch size): the passes' activations then fit the memory the training steps just
-        // freed. In larger passes PPGN's n×n activations did not, and each validation faulted in
-        // 70,000-190,000 fresh pages (40 graphs of 30 nodes; none in passes of 16). Same ℓ1 either way
-        double val = validation.graphs().isEmpty() ? lastLoss : m.evaluate(validation, s.batchSize()).l1();
+        double val = validation.graphs().isEmpty() ? lastLoss : m.evaluate(validation).l1();
         if (val < bestVal) {
           bestVal = val;
           bestEpoch = epoch;

@@ -80,24 +80,12 @@ public final class TrainedCountModel implements CountModel, AutoCloseable {
 
   @Override
   public double[] predict(List<Graph> graphs) {
-    return predict(graphs, PREDICT_BATCH);
-  }
-
-  /**
-   * Predictions in passes of at most {@code batchSize} graphs. The values do not depend on the
-   * batching beyond float rounding (padded cells are masked, packed graphs never mix); only the time
-   * and memory of a pass do.
-   */
-  public double[] predict(List<Graph> graphs, int batchSize) {
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batch size must be positive, got " + batchSize);
-    }
     double[] out = new double[graphs.size()];
     boolean before = JniUtils.isGradMode();
     JniUtils.setGradMode(false); // inference only: no autograd graph (grad mode is per thread)
     try {
-      for (int from = 0; from < graphs.size(); from += batchSize) {
-        List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + batchSize));
+      for (int from = 0; from < graphs.size(); from += PREDICT_BATCH) {
+        List<Graph> batch = graphs.subList(from, Math.min(graphs.size(), from + PREDICT_BATCH));
         try (NDManager m = model.getNDManager().newSubManager()) {
           NDList in = net.inputs(m, batch);
           NDArray y = net.block().forward(new ParameterStore(m, false), in, false).head();
@@ -115,16 +103,11 @@ public final class TrainedCountModel implements CountModel, AutoCloseable {
 
   /** ℓ1 and ℓc of this model on {@code data}. */
   public CountErrors evaluate(CountingDataset data) {
-    return evaluate(data, PREDICT_BATCH);
-  }
-
-  /** ℓ1 and ℓc of this model on {@code data}, predicted in passes of at most {@code batchSize} graphs. */
-  public CountErrors evaluate(CountingDataset data, int batchSize) {
     long[] counts = new long[data.graphs().size()];
     for (int g = 0; g < counts.length; g++) {
       counts[g] = data.count(g, pattern);
     }
-    return CountErrors.of(predict(data.graphs(), batchSize), counts);
+    return CountErrors.of(predict(data.graphs()), counts);
   }
 
   /** Indices of the graphs of {@code data} whose rounded prediction equals the count. */

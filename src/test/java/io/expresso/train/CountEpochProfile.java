@@ -134,7 +134,7 @@ public final class CountEpochProfile {
         }
       }
       long v = System.nanoTime();
-      double val = m.evaluate(split.validation(), recipe.batchSize()).l1(); // as the trainer validates
+      double val = m.evaluate(split.validation()).l1();
       t[5] = System.nanoTime() - v;
       StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
           "epoch %d: %.3f s (process CPU %.3f s, validation l1 %.3f)", epoch, (System.nanoTime() - e0) / 1e9,

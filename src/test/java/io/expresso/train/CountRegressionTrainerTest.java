@@ -156,43 +156,6 @@ class CountRegressionTrainerTest {
     }
   }
 
-  /**
-   * The trainer validates in passes of the training batch size (as the authors' evaluate_epoch): the
-   * ℓ1 it reports is the model's ℓ1 in passes of that size, and any other batching gives it to
-   * float rounding, padded PPGN batches of mixed graph sizes and packed I²-GNN batches alike.
-   */
-  @Test
-  void validationInTrainingSizePassesGivesTheSameL1AsAnyOtherBatching() {
-    // graphs of 5-13 nodes: PPGN pads each pass to its largest graph, so batchings pad differently
-    List<io.expresso.graph.Graph> graphs = new ArrayList<>();
-    for (int g = 0; g < 36; g++) {
-      graphs.add(io.expresso.count.RandomGraphs.erdosRenyi(5 + g % 9, 0.4, 100 + g));
-    }
-    io.expresso.count.CountingDataset train = io.expresso.count.CountingDataset.of(graphs.subList(0, 24));
-    io.expresso.count.CountingDataset validation = io.expresso.count.CountingDataset.of(graphs.subList(24, 36));
-    for (String spec : List.of("ppgn:in=1,hidden=8,d=4,layers=2,depth=1", "i2gnn:hidden=8,layers=2,hops=1")) {
-      CountRegressionTrainer.Settings s = new CountRegressionTrainer.Settings(2, 5, 0.01f, 4, "cpu", 0.5f, 20, 0, true);
-      List<CountRegressionTrainer.Epoch> epochs = new ArrayList<>();
-      CountRegressionTrainer.Run run = new CountRegressionTrainer().train(RegressorSpec.parse(spec), Pattern.TRIANGLE,
-          train, validation, s, epochs::add);
-      try (TrainedCountModel model = run.model()) {
-        double reported = epochs.get(run.bestEpoch() - 1).validationL1();
-        assertThat(model.evaluate(validation, s.batchSize()).l1()).as(spec).isEqualTo(reported);
-        double[] whole = model.predict(validation.graphs(), validation.graphs().size());
-        for (int batch : new int[] {1, 3, s.batchSize(), TrainedCountModel.PREDICT_BATCH}) {
-          assertThat(model.evaluate(validation, batch).l1()).as("%s in passes of %d", spec, batch)
-              .isCloseTo(reported, within(1e-5 * Math.max(1, reported)));
-          double[] p = model.predict(validation.graphs(), batch);
-          for (int g = 0; g < p.length; g++) {
-            assertThat(p[g]).as("%s graph %d in passes of %d", spec, g, batch)
-                .isCloseTo(whole[g], within(1e-5 * Math.max(1, Math.abs(whole[g]))));
-          }
-        }
-        assertThatThrownBy(() -> model.predict(validation.graphs(), 0)).hasMessageContaining("batch size");
-      }
-    }
-  }
-
   @Test
   void corruptCheckpointsAndBadSettingsAreClearErrors() {
     assertThatThrownBy(() -> TrainedCountModel.fromBytes(new byte[] {0, 3, 'a', 'b', 'c'}, "cpu"))
