@@ -64,18 +64,31 @@ public final class CountEpochProfile {
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
+  /** This process's minor page faults so far (-1 where /proc cannot be read): fresh pages the allocator faulted in. */
+  static long minorFaults() {
+    try {
+      String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"));
+      return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+    } catch (java.io.IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   private static void timeTrainer(CountRecipe recipe, Pattern pattern, CountingSplit split, int epochs) {
     CountRegressionTrainer.Settings s = new CountRegressionTrainer.Settings(epochs, recipe.batchSize(),
         recipe.learningRate(), 0, "cpu", 0.5f, 20, 0, true);
-    long[] last = {System.nanoTime(), cpuNanos()};
+    long[] last = {System.nanoTime(), cpuNanos(), minorFaults()};
     try (TrainedCountModel m = new CountRegressionTrainer().train(RegressorSpec.parse(recipe.spec()), pattern,
         split.train(), split.validation(), s, e -> {
           long now = System.nanoTime();
           long cpu = cpuNanos();
-          System.out.printf(Locale.ROOT, "trainer epoch %d: %.3f s (process CPU %.3f s), train l1 %.4f, validation l1"
-              + " %.4f%n", e.epoch(), (now - last[0]) / 1e9, (cpu - last[1]) / 1e9, e.trainLoss(), e.validationL1());
+          long faults = minorFaults();
+          System.out.printf(Locale.ROOT, "trainer epoch %d: %.3f s (process CPU %.3f s, %d minor faults), train l1 %.4f,"
+              + " validation l1 %.4f%n", e.epoch(), (now - last[0]) / 1e9, (cpu - last[1]) / 1e9, faults - last[2],
+              e.trainLoss(), e.validationL1());
           last[0] = now;
           last[1] = cpu;
+          last[2] = faults;
         }).model()) {
       // closed
     }
