@@ -9,10 +9,13 @@ import io.expresso.runtime.kafka.KafkaClients;
 import io.expresso.runtime.kafka.ShareGroup;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -175,12 +178,12 @@ final class TaskLoop {
   private final class Slot {
     private final int index;
     private final Map<String, Held> held = new LinkedHashMap<>();
-    private KafkaShareConsumer<String, byte[]> consumer;
-    /** What the consumer acquires per poll ({@code max.poll.records}, fixed when it is created). */
-    private int acquiring;
-    /** A consumer with a larger count, joining the group while {@link #consumer} still serves (see {@link #grow}). */
-    private KafkaShareConsumer<String, byte[]> joining;
-    private int joiningCount;
+    /** The consumer the slot acquires with. */
+    private ShareMember current;
+    /** A consumer with a larger count, joining the group while {@link #current} still serves (see {@link #grow}). */
+    private ShareMember joining;
+    /** Consumers the slot no longer acquires with, kept until what they fetched has run (see {@link ShareMember}). */
+    private final List<ShareMember> retiring = new ArrayList<>();
     /** Since when this slot's polls found no task (nanoTime), or -1 after one that found some. */
     private long emptySince = -1;
     /** When the queue was last found empty for {@link #DRAINED_AFTER} (nanoTime): durations before it are forgotten. */
@@ -236,14 +239,16 @@ final class TaskLoop {
             handBack();
           }
           settle();
+          tendRetiring();
           if (held.isEmpty()) {
             if (!stopping()) {
-              take(pollIdle()); // the only place a slot asks for new tasks
+              ConsumerRecords<String, byte[]> records = pollIdle(); // the only place a slot asks for new tasks
+              take(records, current);
             }
           } else if (System.nanoTime() - lastRenew >= renewEvery().toNanos()) {
             renew();
           } else if (held.values().stream().anyMatch(h -> h.lease == Lease.RENEWING)) {
-            take(consumer.poll(Duration.ZERO)); // renewed records come back without a fetch
+            pollRenewed();
             awaitAnyEnd(Duration.ofMillis(50));
           } else {
             awaitAnyEnd(Duration.ofMillis(100));
@@ -256,8 +261,7 @@ final class TaskLoop {
     }
 
     private void open(int acquire) {
-      consumer = newConsumer(acquire);
-      acquiring = acquire;
+      current = new ShareMember(newConsumer(acquire), acquire);
     }
 
     private KafkaShareConsumer<String, byte[]> newConsumer(int acquire) {
@@ -280,25 +284,26 @@ final class TaskLoop {
      * the durations it measured and takes one task again.
      */
     private ConsumerRecords<String, byte[]> pollIdle() {
-      int want = settings.acquire().next(acquiring, lock, recentSeconds());
-      if (joining != null && want <= acquiring) {
-        closeJoining(); // no larger count after all (a joining one keeps its count: a new one would join anew)
+      int want = settings.acquire().next(current.count(), lock, recentSeconds());
+      if (joining != null && want <= current.count()) {
+        retire(joining); // no larger count after all (a joining one keeps its count: a new one would join anew)
+        joining = null;
       }
-      if (want < acquiring) {
+      if (want < current.count()) {
         LOG.debug("worker {} slot {}: acquiring {} task(s) a poll instead of {} (recent tasks {} s on a device)",
-            settings.workerId(), index, want, acquiring, recentSeconds());
-        close();
+            settings.workerId(), index, want, current.count(), recentSeconds());
+        retire(current);
         open(want);
-      } else if (want > acquiring) {
+      } else if (want > current.count()) {
         ConsumerRecords<String, byte[]> grown = grow(want);
         if (grown != null) {
           return grown;
         }
       }
       long start = System.nanoTime();
-      ConsumerRecords<String, byte[]> records = consumer.poll(joining == null ? IDLE_POLL : JOINING_POLL);
+      ConsumerRecords<String, byte[]> records = current.poll(joining == null ? IDLE_POLL : JOINING_POLL);
       if (!joined) {
-        joined = !records.isEmpty() || assigned(consumer);
+        joined = !records.isEmpty() || assigned(current.consumer());
       }
       if (!records.isEmpty()) {
         emptySince = -1;
@@ -312,7 +317,7 @@ final class TaskLoop {
 
     /**
      * Polls the consumer joining with {@code want} tasks a poll (creating it first): once it returns
-     * tasks it replaces the current consumer, which holds none (the slot is idle). Null while it
+     * tasks it replaces the current consumer, which holds none (the slot is idle) and retires. Null while it
      * has none yet. If it cannot join (a full group: it is one member more for a while), the slot
      * changes consumers the slow way, leaving and joining.
      */
@@ -320,25 +325,26 @@ final class TaskLoop {
       try {
         if (joining == null) {
           LOG.debug("worker {} slot {}: joining with {} task(s) a poll instead of {} (recent tasks {} s on a device)",
-              settings.workerId(), index, want, acquiring, recentSeconds());
-          joining = newConsumer(want);
-          joiningCount = want;
+              settings.workerId(), index, want, current.count(), recentSeconds());
+          joining = new ShareMember(newConsumer(want), want);
         }
         ConsumerRecords<String, byte[]> records = joining.poll(Duration.ZERO);
         if (records.isEmpty()) {
           return null;
         }
-        closed(consumer);
-        consumer = joining;
-        acquiring = joiningCount;
+        retire(current);
+        current = joining;
         joining = null;
         emptySince = -1;
         return records;
       } catch (RuntimeException e) {
         LOG.debug("worker {} slot {}: a second consumer could not join ({}); changing consumers", settings.workerId(),
             index, e.toString());
-        closeJoining();
-        close();
+        if (joining != null) {
+          joining.close();
+          joining = null;
+        }
+        retire(current);
         open(want);
         return null;
       }
@@ -355,8 +361,51 @@ final class TaskLoop {
           && e.getValue().metricValue() instanceof Double d && d >= 1);
     }
 
-    /** Records a poll returned: a renewed record is ours again; a new one is a task for the devices. */
-    private void take(ConsumerRecords<String, byte[]> records) {
+    /**
+     * Takes a consumer the slot no longer acquires with out of use without handing back what its
+     * fetch took: it is polled once more, and closed at once if that returned nothing, else once
+     * what it returned has run and been acknowledged on it (see {@link ShareMember}).
+     */
+    private void retire(ShareMember m) {
+      if (!stopping()) {
+        take(m.poll(Duration.ZERO), m);
+      }
+      if (holds(m)) {
+        retiring.add(m);
+      } else {
+        m.close();
+      }
+    }
+
+    /** Closes each retired consumer whose tasks have all been acknowledged. */
+    private void tendRetiring() {
+      for (Iterator<ShareMember> it = retiring.iterator(); it.hasNext();) {
+        ShareMember m = it.next();
+        if (!holds(m)) {
+          m.close();
+          it.remove();
+        }
+      }
+    }
+
+    private boolean holds(ShareMember m) {
+      return held.values().stream().anyMatch(h -> h.from == m);
+    }
+
+    /** Polls each consumer with a renewal under way: renewed records come back without a fetch. */
+    private void pollRenewed() {
+      Set<ShareMember> renewingOn = new LinkedHashSet<>();
+      held.values().stream().filter(h -> h.lease == Lease.RENEWING).forEach(h -> renewingOn.add(h.from));
+      for (ShareMember m : renewingOn) {
+        take(m.poll(Duration.ZERO), m);
+      }
+    }
+
+    /**
+     * Records a poll of {@code from} returned: a renewed record is ours again; a new one is a task
+     * for the devices. Each is acknowledged on the consumer that returned it.
+     */
+    private void take(ConsumerRecords<String, byte[]> records, ShareMember from) {
       if (records.isEmpty()) {
         return;
       }
@@ -366,10 +415,11 @@ final class TaskLoop {
         Held h = held.get(key);
         if (h != null) {
           h.record = r;
+          h.from = from;
           h.lease = Lease.DELIVERED; // a renewed record back, or one given up for lost that was ours after all
         } else {
           Job j = new Job(r);
-          held.put(key, new Held(r, j));
+          held.put(key, new Held(r, j, from));
           jobs.add(j);
         }
       }
@@ -411,27 +461,26 @@ final class TaskLoop {
           sendFailed = e;
         }
       }
-      boolean acked = false;
+      Set<ShareMember> ackedOn = new LinkedHashSet<>();
       for (Held h : ended) {
         held.remove(key(h.record));
         if (h.lease == Lease.LOST) {
           continue; // not ours to acknowledge any more
         }
-        acked = true;
-        consumer.acknowledge(h.record, acknowledgement(h.job.outcome().join(), sendFailed == null));
+        ackedOn.add(h.from);
+        h.from.consumer().acknowledge(h.record, acknowledgement(h.job.outcome().join(), sendFailed == null));
       }
       if (sendFailed != null) {
         LOG.warn("worker {} slot {}: producing results failed ({}); {} task(s) released to run again",
             settings.workerId(), index, sendFailed.toString(), ended.size());
       }
-      if (!acked) {
-        return;
+      for (ShareMember m : ackedOn) {
+        Map<?, ? extends java.util.Optional<? extends Exception>> acks = m.consumer().commitSync(Duration.ofSeconds(30));
+        acks.forEach((tp, failure) -> failure.ifPresent(e -> LOG.warn(
+            "worker {} slot {}: acknowledging tasks of {} failed ({}); the broker redelivers them when their locks expire"
+                + " (their results are produced: a second result of a task counts once)", settings.workerId(), index, tp,
+            e.toString())));
       }
-      Map<?, ? extends java.util.Optional<? extends Exception>> acks = consumer.commitSync(Duration.ofSeconds(30));
-      acks.forEach((tp, failure) -> failure.ifPresent(e -> LOG.warn(
-          "worker {} slot {}: acknowledging tasks of {} failed ({}); the broker redelivers them when their locks expire"
-              + " (their results are produced: a second result of a task counts once)", settings.workerId(), index, tp,
-          e.toString())));
     }
 
     /**
@@ -444,9 +493,11 @@ final class TaskLoop {
       long now = System.nanoTime();
       lastRenew = now;
       List<Held> renewing = new ArrayList<>();
+      Set<ShareMember> renewedOn = new LinkedHashSet<>();
       for (Held h : held.values()) {
         if (h.lease == Lease.DELIVERED) {
-          consumer.acknowledge(h.record, AcknowledgeType.RENEW);
+          h.from.consumer().acknowledge(h.record, AcknowledgeType.RENEW);
+          renewedOn.add(h.from);
           h.lease = Lease.RENEWING;
           h.renewedAt = now;
           renewing.add(h);
@@ -455,16 +506,18 @@ final class TaskLoop {
       if (renewing.isEmpty()) {
         return;
       }
-      consumer.commitSync(Duration.ofSeconds(30)).forEach((tp, failure) -> failure.ifPresent(e -> {
-        for (Held h : renewing) {
-          if (h.record.topic().equals(tp.topic()) && h.record.partition() == tp.partition()) {
-            h.lease = Lease.LOST;
-            LOG.warn("worker {} slot {}: renewing the lock of {} failed ({}); the broker redelivers it, and a result"
-                + " from here still counts once", settings.workerId(), index, key(h.record), e.toString());
+      for (ShareMember m : renewedOn) {
+        m.consumer().commitSync(Duration.ofSeconds(30)).forEach((tp, failure) -> failure.ifPresent(e -> {
+          for (Held h : renewing) {
+            if (h.from == m && h.record.topic().equals(tp.topic()) && h.record.partition() == tp.partition()) {
+              h.lease = Lease.LOST;
+              LOG.warn("worker {} slot {}: renewing the lock of {} failed ({}); the broker redelivers it, and a result"
+                  + " from here still counts once", settings.workerId(), index, key(h.record), e.toString());
+            }
           }
-        }
-      }));
-      take(consumer.poll(Duration.ZERO));
+        }));
+      }
+      pollRenewed();
     }
 
     /**
@@ -485,7 +538,7 @@ final class TaskLoop {
     }
 
     private Duration renewEvery() {
-      consumer.acquisitionLockTimeoutMs().ifPresent(ms -> lock = Duration.ofMillis(ms));
+      current.consumer().acquisitionLockTimeoutMs().ifPresent(ms -> lock = Duration.ofMillis(ms));
       return Duration.ofMillis(Math.max(200, lock.toMillis() / RENEWALS_PER_LOCK));
     }
 
@@ -540,23 +593,16 @@ final class TaskLoop {
 
     /** Closing the consumers releases whatever they still hold and leaves the group at once. */
     private void close() {
-      closeJoining();
-      consumer = closed(consumer);
-    }
-
-    private void closeJoining() {
-      joining = closed(joining);
-    }
-
-    private KafkaShareConsumer<String, byte[]> closed(KafkaShareConsumer<String, byte[]> c) {
-      if (c != null) {
-        try {
-          c.close(Duration.ofSeconds(10));
-        } catch (Exception e) {
-          LOG.debug("closing the share consumer: {}", e.toString());
-        }
+      if (joining != null) {
+        joining.close();
+        joining = null;
       }
-      return null;
+      retiring.forEach(ShareMember::close);
+      retiring.clear();
+      if (current != null) {
+        current.close();
+        current = null;
+      }
     }
   }
 
@@ -570,17 +616,19 @@ final class TaskLoop {
     LOST
   }
 
-  /** A task a slot holds: its latest record (a renewal returns a new one) and its lease. */
+  /** A task a slot holds: its latest record (a renewal returns a new one), the consumer that returned it, and its lease. */
   private static final class Held {
     ConsumerRecord<String, byte[]> record;
+    ShareMember from;
     final Job job;
     Lease lease = Lease.DELIVERED;
     /** When the last RENEW was sent (nanoTime). */
     long renewedAt;
 
-    Held(ConsumerRecord<String, byte[]> record, Job job) {
+    Held(ConsumerRecord<String, byte[]> record, Job job, ShareMember from) {
       this.record = record;
       this.job = job;
+      this.from = from;
     }
   }
 
