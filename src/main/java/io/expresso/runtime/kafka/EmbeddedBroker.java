@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,8 +84,9 @@ public final class EmbeddedBroker implements AutoCloseable {
       boolean temporary = dir == null;
       Path d = temporary ? Files.createTempDirectory("expresso-kafka-") : dir.toAbsolutePath();
       Files.createDirectories(d);
-      int p = port == 0 ? freePort() : port;
-      EmbeddedBroker b = new EmbeddedBroker(d, temporary, p, freePort(), saslUsers);
+      int[] free = freePorts(2, port);
+      int p = port == 0 ? free[0] : port;
+      EmbeddedBroker b = new EmbeddedBroker(d, temporary, p, free[1], saslUsers);
       b.startServer();
       return b;
     } catch (IOException e) {
@@ -276,10 +278,26 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
+  /**
+   * {@code n} distinct free ports, none equal to {@code taken}. The sockets stay open until all are
+   * chosen: probed one after another, the kernel may hand out the same ephemeral port twice.
+   */
+  private static int[] freePorts(int n, int taken) throws IOException {
+    List<ServerSocket> open = new ArrayList<>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; ) {
+        ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        open.add(s);
+        if (s.getLocalPort() != taken) {
+          ports[i++] = s.getLocalPort();
+        }
+      }
+      return ports;
+    } finally {
+      for (ServerSocket s : open) {
+        s.close();
+      }
     }
   }
 }
