@@ -10,6 +10,7 @@ import io.expresso.runtime.kafka.Publisher;
 import io.expresso.runtime.kafka.Topics;
 import io.expresso.testing.Integration;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -95,6 +96,41 @@ class ConsumerChangeTest {
         // a consumer given up is closed right after a poll that found nothing; a fetch answered in
         // between still goes back (1 of 1,872 once): at most 1 %, where it was 62 %
         assertThat(later).as("tasks at a later attempt, of %d (by attempt: %s)", n, byAttempt).isLessThanOrEqualTo(n / 100);
+      }
+    }
+  }
+
+  /**
+   * Tiny tasks, a pause past DRAINED_AFTER, then a few long ones (a warm-up, then the work): the
+   * long ones must neither wait in one slot's batch nor go back counted as a delivery.
+   */
+  @Test
+  void longTasksAfterADrainedBurstOfTinyOnesRunOnEverySlotAtTheirFirstAttempt() throws Exception {
+    try (EmbeddedBroker broker = EmbeddedBroker.start(0, null)) {
+      Topics.ensure(broker.bootstrap(), 1);
+      try (Worker w = Worker.start(Worker.Settings.of(broker.bootstrap(), DeviceSlot.parse("cpu:2")).withWorkerId("after"),
+              EvaluatorRegistry.defaults(), TaskObserver.NONE);
+           Aggregator results = new Aggregator(broker.bootstrap(), "after").start();
+           Publisher p = new Publisher(broker.bootstrap())) {
+        assertThat(w.awaitJoined(Duration.ofSeconds(60))).as("the worker's slots joined").isTrue();
+        int tiny = 400;
+        for (int i = 0; i < tiny; i++) {
+          p.send("after/synthetic/" + i, TaskMessages.syntheticTask("after", i, 1));
+        }
+        p.flush();
+        assertThat(results.awaitUnique(tiny, Duration.ofSeconds(60))).as("tiny tasks done").isTrue();
+        Thread.sleep(4000); // past DRAINED_AFTER (2 s)
+        int longOnes = 4;
+        for (int i = tiny; i < tiny + longOnes; i++) {
+          p.send("after/synthetic/" + i, TaskMessages.syntheticTask("after", i, 1500));
+        }
+        p.flush();
+        assertThat(results.awaitUnique(tiny + longOnes, Duration.ofSeconds(60))).as("long tasks done").isTrue();
+        List<Result> late = results.results().stream().filter(r -> Integer.parseInt(
+            r.getTaskId().substring(r.getTaskId().lastIndexOf('/') + 1)) >= tiny).toList();
+        assertThat(late).extracting(r -> r.getProvenance().getAttempt()).as("attempts of the long tasks").containsOnly(1);
+        assertThat(late.stream().map(r -> r.getProvenance().getDevice()).distinct().count())
+            .as("devices that ran the long tasks").isEqualTo(2);
       }
     }
   }
