@@ -181,6 +181,9 @@ final class DemoCommand implements Callable<Integer> {
           }
         }
       }
+      // everything below reads results in memory: the broker stops meanwhile (about a second)
+      Thread brokerStop = new Thread(broker::close, "demo-broker-stop");
+      brokerStop.start();
       ResultSummary summary = new ResultSummary(EXPERIMENT, results, duplicates);
       o.print(ResultTables.render(summary));
       if (robustnessReport != null) {
@@ -196,6 +199,7 @@ final class DemoCommand implements Callable<Integer> {
       for (Path p : ReportFiles.write(out, summary)) {
         System.err.println("demo: wrote " + p);
       }
+      brokerStop.join();
       System.err.printf(Locale.ROOT, "demo: done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
       if (!complete) {
         throw new IllegalStateException("only " + summary.uniqueResults() + " of " + total + " results arrived within "
