@@ -76,6 +76,14 @@ final class TaskLoop {
   /** An idle slot's poll of its current consumer while a larger one joins: short, to look at the joining one often. */
   static final Duration JOINING_POLL = Duration.ofMillis(100);
 
+  /**
+   * How often a slot commits the acknowledgements it gave (in the background), when it does not poll
+   * before: each commit is a request and a share-state write at the broker, so the acknowledgements of
+   * many chunks of small tasks travel together. A task's result is produced before it is acknowledged
+   * in any case; this only delays when the broker hears of it (a worker lost meanwhile runs it twice).
+   */
+  static final Duration ACK_COMMIT_EVERY = Duration.ofMillis(50);
+
   /** Renewals come every third of the lock: two chances before it expires. */
   static final int RENEWALS_PER_LOCK = 3;
 
@@ -453,7 +461,6 @@ final class TaskLoop {
     private void settle() {
       int failed = 0;
       Exception failure = null;
-      Set<ShareMember> ackedOn = new LinkedHashSet<>();
       for (Iterator<Held> it = held.values().iterator(); it.hasNext();) {
         Held h = it.next();
         if (h.sends == null) {
@@ -475,14 +482,23 @@ final class TaskLoop {
           failed++;
           failure = sendFailure;
         }
-        ackedOn.add(h.from);
-        h.from.consumer().acknowledge(h.record, acknowledgement(h.job.outcome().join(), produced));
+        h.from.acknowledge(h.record, acknowledgement(h.job.outcome().join(), produced));
       }
       if (failed > 0) {
         LOG.warn("worker {} slot {}: producing results failed ({}); {} task(s) released to run again",
             settings.workerId(), index, failure.toString(), failed);
       }
-      ackedOn.forEach(m -> m.consumer().commitAsync());
+      commitDue();
+    }
+
+    /**
+     * Commits what each consumer has acknowledged, in the background, at most every {@link
+     * #ACK_COMMIT_EVERY}; the rest is committed before the consumer's next poll (the slot polls once it
+     * holds nothing) or by its close.
+     */
+    private void commitDue() {
+      current.commitIfDue(ACK_COMMIT_EVERY);
+      retiring.forEach(m -> m.commitIfDue(ACK_COMMIT_EVERY));
     }
 
     /** Sends the records of a task that ended; each answer wakes the slot. */
@@ -528,6 +544,7 @@ final class TaskLoop {
             }
           }
         }));
+        m.sent(); // the commit carried the acknowledgements given before it too
       }
       pollRenewed();
     }
