@@ -80,7 +80,8 @@ final class BenchPaths {
   static void createTopics(KafkaClients clients, int partitions) throws Exception {
     try (Admin admin = Admin.create(clients.admin())) {
       admin.createTopics(List.of(new NewTopic(RAW_TOPIC, partitions, (short) 1),
-          new NewTopic(RELAY_IN, partitions, (short) 1), new NewTopic(RELAY_OUT, partitions, (short) 1)))
+          new NewTopic(RELAY_IN, partitions, (short) 1), new NewTopic(RELAY_OUT, partitions, (short) 1),
+          new NewTopic(ShareFloor.TOPIC, partitions, (short) 1)))
           .all().get(60, TimeUnit.SECONDS);
     }
   }
@@ -315,7 +316,7 @@ final class BenchPaths {
   }
 
   /** CPU time of this whole process so far: broker, clients and worker all run in it. */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 

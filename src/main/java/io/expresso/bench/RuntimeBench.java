@@ -36,12 +36,18 @@ public final class RuntimeBench {
    * to publish as fast as possible.
    */
   public record Settings(int count, int partitions, List<DeviceSlot> devices, int workers, int commitIntervalMs,
-      int acquire, int rounds, int warmup, int rate, boolean json) {}
+      int acquire, int rounds, int warmup, int rate, boolean json, boolean shareFloor) {
+
+    public Settings(int count, int partitions, List<DeviceSlot> devices, int workers, int commitIntervalMs, int acquire,
+        int rounds, int warmup, int rate, boolean json) {
+      this(count, partitions, devices, workers, commitIntervalMs, acquire, rounds, warmup, rate, json, false);
+    }
+  }
 
   private static final int RAW = 0;
   private static final int RELAY = 1;
   private static final int RUNTIME = 2;
-  private static final String[] PATH_KEYS = {"raw", "relay", "runtime"};
+  private static final int SHARE_FLOOR = 3;
 
   private final int count;
   private final int partitions;
@@ -53,6 +59,8 @@ public final class RuntimeBench {
   private final int warmup;
   private final int rate;
   private final boolean json;
+  /** The paths measured each round: raw, relay, runtime, and with {@code --share-floor} the share-group floor. */
+  private final String[] pathKeys;
 
   public RuntimeBench(Settings s) {
     this.count = s.count();
@@ -65,6 +73,8 @@ public final class RuntimeBench {
     this.warmup = s.warmup();
     this.rate = s.rate();
     this.json = s.json();
+    this.pathKeys = s.shareFloor() ? new String[] {"raw", "relay", "runtime", "share_floor"}
+        : new String[] {"raw", "relay", "runtime"};
   }
 
   /** Runs every round on a fresh embedded broker and prints the results to {@code o}. */
@@ -76,6 +86,7 @@ public final class RuntimeBench {
       BenchPaths.createTopics(b, partitions);
       List<Run[]> results = new ArrayList<>();
       List<Worker> started = new ArrayList<>();
+      ShareFloor floor = null;
       try {
         for (int i = 0; i < workers; i++) {
           // each its own actor system, share consumers and producer, in the one share group
@@ -86,16 +97,28 @@ public final class RuntimeBench {
         BenchPaths.raw(b, "warmup", warmup, 0);
         BenchPaths.relay(b, "warmup", warmup, 0, commitInterval);
         BenchPaths.runtime(b, "warmup", warmup, 0);
+        if (pathKeys.length > SHARE_FLOOR) {
+          floor = new ShareFloor(b, ds.size() * workers); // one consumer per device slot, as the workers have
+          floor.run(b, "warmup", warmup, 0);
+        }
         for (int round = 1; round <= rounds; round++) {
           // the paths take turns on the same broker, so machine load hits all of them alike
-          System.err.println("bench: round " + round + "/" + rounds + ": raw, relay, runtime, " + count + " tasks each...");
-          results.add(new Run[] {
-              BenchPaths.raw(b, "raw" + round, count, rate),
-              BenchPaths.relay(b, "relay" + round, count, rate, commitInterval),
-              BenchPaths.runtime(b, "bench" + round, count, rate)});
+          System.err.println("bench: round " + round + "/" + rounds + ": " + String.join(", ", pathKeys) + ", " + count
+              + " tasks each...");
+          Run[] paths = new Run[pathKeys.length];
+          paths[RAW] = BenchPaths.raw(b, "raw" + round, count, rate);
+          paths[RELAY] = BenchPaths.relay(b, "relay" + round, count, rate, commitInterval);
+          paths[RUNTIME] = BenchPaths.runtime(b, "bench" + round, count, rate);
+          if (floor != null) {
+            paths[SHARE_FLOOR] = floor.run(b, "floor" + round, count, rate);
+          }
+          results.add(paths);
         }
       } finally {
         started.forEach(Worker::close);
+        if (floor != null) {
+          floor.close();
+        }
       }
       print(results, ds, o);
     }
@@ -113,7 +136,7 @@ public final class RuntimeBench {
         ObjectNode round = arr.addObject();
         for (int i = 0; i < paths.length; i++) {
           Run r = paths[i];
-          ObjectNode n = round.putObject(PATH_KEYS[i]).put("tasks", r.tasks()).put("seconds", r.seconds())
+          ObjectNode n = round.putObject(pathKeys[i]).put("tasks", r.tasks()).put("seconds", r.seconds())
               .put("per_second", r.rate()).put("p50_ms", r.quantile(0.5)).put("p99_ms", r.quantile(0.99))
               .put("cpu_us_per_task", r.cpuMicrosPerTask());
           ObjectNode stages = n.putObject("cpu_us_per_task_by_stage");
@@ -121,10 +144,16 @@ public final class RuntimeBench {
         }
         round.put("runtime_over_raw", paths[RUNTIME].rate() / paths[RAW].rate());
         round.put("runtime_over_relay", paths[RUNTIME].rate() / paths[RELAY].rate());
+        if (paths.length > SHARE_FLOOR) {
+          round.put("share_floor_over_raw", paths[SHARE_FLOOR].rate() / paths[RAW].rate());
+        }
       }
       root.put("median_runtime_over_raw", ofRaw);
       root.put("median_runtime_over_relay", ofRelay);
       root.put("median_relay_over_raw", relayOfRaw);
+      if (pathKeys.length > SHARE_FLOOR) {
+        root.put("median_share_floor_over_raw", median(results, r -> r[SHARE_FLOOR].rate() / r[RAW].rate()));
+      }
       root.put("devices", ds.toString());
       root.put("workers", workers);
       root.put("partitions", partitions);
@@ -150,6 +179,11 @@ public final class RuntimeBench {
       o.printf(Locale.ROOT, "median over %d rounds: runtime / raw = %.1f%%, relay / raw = %.1f%%, runtime / relay = %.1f%%"
           + " (%d partitions, %d worker%s with devices %s, commit every %d ms)%n", results.size(), 100 * ofRaw,
           100 * relayOfRaw, 100 * ofRelay, partitions, workers, workers == 1 ? "" : "s", ds, commitIntervalMs);
+      if (pathKeys.length > SHARE_FLOOR) {
+        o.printf(Locale.ROOT, "median share-group floor / raw = %.1f%%, runtime / share-group floor = %.1f%%%n",
+            100 * median(results, r -> r[SHARE_FLOOR].rate() / r[RAW].rate()),
+            100 * median(results, r -> r[RUNTIME].rate() / r[SHARE_FLOOR].rate()));
+      }
       if (rate > 0) {
         o.printf(Locale.ROOT, "published at %d tasks/s: the rates only show whether a path kept up; the latencies are the"
             + " measurement%n", rate);
@@ -164,8 +198,8 @@ public final class RuntimeBench {
   }
 
   /** Where the CPU went: µs per task by pipeline stage, over all rounds, per path. */
-  private static Table stageTable(List<Run[]> results) {
-    int paths = PATH_KEYS.length;
+  private Table stageTable(List<Run[]> results) {
+    int paths = pathKeys.length;
     Map<String, double[]> sums = new LinkedHashMap<>();
     double[] tasks = new double[paths];
     double[] process = new double[paths];
@@ -177,7 +211,10 @@ public final class RuntimeBench {
         round[i].cpuByStage().forEach((stage, sec) -> sums.computeIfAbsent(stage, k -> new double[paths])[path] += sec);
       }
     }
-    Table t = new Table("CPU µs/task by stage", "raw", "relay", "runtime");
+    String[] header = new String[paths + 1];
+    header[0] = "CPU µs/task by stage";
+    System.arraycopy(pathKeys, 0, header, 1, paths);
+    Table t = new Table(header);
     double[] threads = new double[paths];
     sums.forEach((stage, sec) -> {
       t.row(perTask(stage, sec, tasks));

@@ -27,7 +27,7 @@ final class ThreadCpu {
     // the relay's loop plays the worker's source + stream part (the task loop and its share
     // consumers' network threads, or the Pekko stream of earlier builds), its producer the worker producer's
     STAGES.put("worker source + stream", Pattern.compile("expresso-tasks-.*|expresso-worker-pekko\\.(kafka|actor)\\..*|"
-        + "bench-relay|kafka-coordinator-heartbeat-thread \\| expresso-workers|consumer_background_thread.*"));
+        + "bench-relay|bench-share-floor-.*|kafka-coordinator-heartbeat-thread \\| expresso-workers|consumer_background_thread.*"));
     STAGES.put("worker devices", Pattern.compile("expresso-worker-expresso\\.dispatchers\\..*"));
     STAGES.put("worker producer", Pattern.compile("kafka-producer-network-thread \\| (producer-expresso-.*|.*-results)"));
     STAGES.put("end consumer", Pattern.compile("expresso-aggregator|bench-end-consumer"));

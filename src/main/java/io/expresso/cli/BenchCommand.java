@@ -61,6 +61,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print one JSON object instead of tables")
   boolean json;
 
+  @Option(names = "--share-floor", description = "also measure the share-group floor each round: plain share"
+      + " consumers (one per device slot) acquiring as the worker does and acknowledging every task, nothing run or"
+      + " produced: what Kafka's share group alone costs beside the raw path")
+  boolean shareFloor;
+
   @Override
   public Integer call() throws Exception {
     UsageChecks.range(spec, "--rounds", rounds, 1, 20);
@@ -76,7 +81,7 @@ final class BenchCommand implements Callable<Integer> {
     List<DeviceSlot> ds = UsageChecks.devices(spec, devices);
     new RuntimeBench(new RuntimeBench.Settings(count, partitions, ds, workers, commitIntervalMs,
         acquire == null ? Worker.Settings.ADAPTIVE : acquire, rounds, warmup, rate,
-        json)).run(spec.commandLine().getOut());
+        json, shareFloor)).run(spec.commandLine().getOut());
     return 0;
   }
 }

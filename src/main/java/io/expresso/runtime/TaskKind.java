@@ -40,10 +40,17 @@ public enum TaskKind {
   private final String label;
   private final Descriptor message;
   private final FieldDescriptor header;
+  /** The message type as a task record's header carries it (UTF-8): compared as bytes, once per task. */
+  private final byte[] messageTypeUtf8;
+
+  /** Every kind, for lookups ({@code values()} copies its array at each call). */
+  private static final TaskKind[] KINDS = values();
+  private static final Optional<TaskKind>[] SOME = some();
 
   TaskKind(String label, Descriptor message) {
     this.label = label;
     this.message = message;
+    this.messageTypeUtf8 = message.getFullName().getBytes(StandardCharsets.UTF_8);
     this.header = message.findFieldByName(HEADER_FIELD);
     if (header == null || header.getType() != FieldDescriptor.Type.MESSAGE
         || !header.getMessageType().equals(TaskHeader.getDescriptor())) {
@@ -85,11 +92,30 @@ public enum TaskKind {
     return Optional.empty();
   }
 
-  /** The kind a task record names in its header; empty when it names none or an unknown one. */
+  /**
+   * The kind a task record names in its header; empty when it names none or an unknown one. Asked
+   * for every task (twice): the header's bytes are compared as they are, nothing is allocated.
+   */
   public static Optional<TaskKind> of(Headers headers) {
     Header h = headers.lastHeader(Topics.HEADER_TASK_TYPE);
-    return h == null || h.value() == null ? Optional.empty()
-        : ofMessageType(new String(h.value(), StandardCharsets.UTF_8));
+    byte[] type = h == null ? null : h.value();
+    if (type != null) {
+      for (TaskKind k : KINDS) {
+        if (Arrays.equals(k.messageTypeUtf8, type)) {
+          return SOME[k.ordinal()];
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Optional<TaskKind>[] some() {
+    Optional<TaskKind>[] some = new Optional[KINDS.length];
+    for (TaskKind k : KINDS) {
+      some[k.ordinal()] = Optional.of(k);
+    }
+    return some;
   }
 
   /** The kind of a task record (see {@link #of(Headers)}). */

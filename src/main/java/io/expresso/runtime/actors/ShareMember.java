@@ -1,6 +1,8 @@
 package io.expresso.runtime.actors;
 
 import java.time.Duration;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.slf4j.Logger;
@@ -24,6 +26,9 @@ final class ShareMember {
   private final KafkaShareConsumer<String, byte[]> consumer;
   private final int count;
   private boolean closed;
+  /** Acknowledgements given since they were last sent (by a commit, a poll or the close). */
+  private int unsent;
+  private long sentAt = System.nanoTime();
 
   ShareMember(KafkaShareConsumer<String, byte[]> consumer, int count) {
     this.consumer = consumer;
@@ -40,7 +45,37 @@ final class ShareMember {
   }
 
   ConsumerRecords<String, byte[]> poll(Duration timeout) {
+    if (unsent > 0) {
+      // committed on their own before the fetch, as each task's were before batching (a poll
+      // carrying them in its fetch let FleetIntegrationTest's join-and-leave run a task twice once)
+      consumer.commitAsync();
+      sent();
+    }
     return consumer.poll(timeout);
+  }
+
+  /** Gives an acknowledgement; it is committed by {@link #commitIfDue}, before the next poll, or by the close. */
+  void acknowledge(ConsumerRecord<String, byte[]> record, AcknowledgeType type) {
+    consumer.acknowledge(record, type);
+    unsent++;
+  }
+
+  /**
+   * Commits the acknowledgements given since the last were sent, in the background, once {@code
+   * every} has passed since then: one request carries many tasks' acknowledgements, and the broker
+   * writes the share state once for them all, not once for each device's chunk.
+   */
+  void commitIfDue(Duration every) {
+    if (unsent > 0 && System.nanoTime() - sentAt >= every.toNanos()) {
+      consumer.commitAsync();
+      sent();
+    }
+  }
+
+  /** The acknowledgements given so far were sent (a synchronous commit sends them too). */
+  void sent() {
+    unsent = 0;
+    sentAt = System.nanoTime();
   }
 
   /** Closes the consumer: it leaves the group, releasing whatever it still holds. */

@@ -18,6 +18,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -74,6 +75,14 @@ final class TaskLoop {
 
   /** An idle slot's poll of its current consumer while a larger one joins: short, to look at the joining one often. */
   static final Duration JOINING_POLL = Duration.ofMillis(100);
+
+  /**
+   * How often a slot commits the acknowledgements it gave (in the background), when it does not poll
+   * before: each commit is a request and a share-state write at the broker, so the acknowledgements of
+   * many chunks of small tasks travel together. A task's result is produced before it is acknowledged
+   * in any case; this only delays when the broker hears of it (a worker lost meanwhile runs it twice).
+   */
+  static final Duration ACK_COMMIT_EVERY = Duration.ofMillis(50);
 
   /** Renewals come every third of the lock: two chances before it expires. */
   static final int RENEWALS_PER_LOCK = 3;
@@ -177,7 +186,7 @@ final class TaskLoop {
   /** One device slot: a share consumer and the tasks it holds (acquired, not yet acknowledged for good). */
   private final class Slot {
     private final int index;
-    private final Map<String, Held> held = new LinkedHashMap<>();
+    private final Map<Key, Held> held = new LinkedHashMap<>();
     /** The consumer the slot acquires with. */
     private ShareMember current;
     /** A consumer with a larger count, joining the group while {@link #current} still serves (see {@link #grow}). */
@@ -195,6 +204,8 @@ final class TaskLoop {
     private boolean fullSaid;
     /** Whether the slot's consumer has partitions: it has fetched (see {@link #assigned}). */
     private volatile boolean joined;
+    /** Released when a held task ends or the broker answers a send of its records: the slot has something to settle. */
+    private final Semaphore wake = new Semaphore(0);
 
     Slot(int index) {
       this.index = index;
@@ -267,6 +278,13 @@ final class TaskLoop {
     private KafkaShareConsumer<String, byte[]> newConsumer(int acquire) {
       KafkaShareConsumer<String, byte[]> c = new KafkaShareConsumer<>(ShareGroup.consumerConfig(settings.kafka(),
           settings.group(), settings.workerId() + "-" + index, acquire), new StringDeserializer(), new ByteArrayDeserializer());
+      c.setAcknowledgementCommitCallback((offsets, e) -> {
+        if (e != null) {
+          offsets.forEach((tp, acked) -> LOG.warn("worker {} slot {}: committing the acknowledgements of {} task(s) of {}"
+              + " failed ({}); the broker redelivers them when their locks expire (their results are produced: a second"
+              + " result of a task counts once)", settings.workerId(), index, acked.size(), tp, e.toString()));
+        }
+      });
       c.subscribe(List.of(Topics.TASKS));
       return c;
     }
@@ -411,7 +429,7 @@ final class TaskLoop {
       }
       List<Job> jobs = new ArrayList<>();
       for (ConsumerRecord<String, byte[]> r : records) {
-        String key = key(r);
+        Key key = key(r);
         Held h = held.get(key);
         if (h != null) {
           h.record = r;
@@ -420,6 +438,7 @@ final class TaskLoop {
         } else {
           Job j = new Job(r);
           held.put(key, new Held(r, j, from));
+          j.outcome().whenComplete((o, e) -> wake.release());
           jobs.add(j);
         }
       }
@@ -433,54 +452,63 @@ final class TaskLoop {
     }
 
     /**
-     * Acknowledges every held task that ended and that the consumer can acknowledge now: its records
-     * are produced and acked by the broker first, so an acknowledged task always has its result.
+     * Produces the records of every held task that ended, and acknowledges every held task whose
+     * records the broker has acked (or failed to take): an acknowledged task always has its result.
+     * Neither waits: a send's answer comes back while the slot goes on (it wakes the slot), so the
+     * next tasks' results are produced while the broker answers the last ones, and acknowledgements
+     * are committed in the background (a failure is logged by the commit callback).
      */
     private void settle() {
-      List<Held> ended = new ArrayList<>();
-      for (Held h : held.values()) {
-        if (h.lease != Lease.RENEWING && h.job.outcome().isDone()) {
-          ended.add(h);
+      int failed = 0;
+      Exception failure = null;
+      for (Iterator<Held> it = held.values().iterator(); it.hasNext();) {
+        Held h = it.next();
+        if (h.sends == null) {
+          if (!h.job.outcome().isDone()) {
+            continue;
+          }
+          produce(h); // a task handed back has nothing to produce: it is released at once
         }
-      }
-      if (ended.isEmpty()) {
-        return;
-      }
-      List<Future<RecordMetadata>> sends = new ArrayList<>();
-      for (Held h : ended) {
-        for (ProducerRecord<String, byte[]> r : h.job.outcome().join().records()) {
-          sends.add(producer.send(r));
+        if (h.lease == Lease.RENEWING || !h.produced()) {
+          continue; // acknowledged once the renewed record is back, or once the broker has answered
         }
-      }
-      producer.flush(); // the slot waits for these results now: no point lingering for more
-      Exception sendFailed = null;
-      for (Future<RecordMetadata> f : sends) {
-        try {
-          f.get(120, TimeUnit.SECONDS);
-        } catch (Exception e) {
-          sendFailed = e;
-        }
-      }
-      Set<ShareMember> ackedOn = new LinkedHashSet<>();
-      for (Held h : ended) {
-        held.remove(key(h.record));
+        it.remove();
         if (h.lease == Lease.LOST) {
           continue; // not ours to acknowledge any more
         }
-        ackedOn.add(h.from);
-        h.from.consumer().acknowledge(h.record, acknowledgement(h.job.outcome().join(), sendFailed == null));
+        Exception sendFailure = h.sendFailure();
+        boolean produced = sendFailure == null;
+        if (!produced) {
+          failed++;
+          failure = sendFailure;
+        }
+        h.from.acknowledge(h.record, acknowledgement(h.job.outcome().join(), produced));
       }
-      if (sendFailed != null) {
+      if (failed > 0) {
         LOG.warn("worker {} slot {}: producing results failed ({}); {} task(s) released to run again",
-            settings.workerId(), index, sendFailed.toString(), ended.size());
+            settings.workerId(), index, failure.toString(), failed);
       }
-      for (ShareMember m : ackedOn) {
-        Map<?, ? extends java.util.Optional<? extends Exception>> acks = m.consumer().commitSync(Duration.ofSeconds(30));
-        acks.forEach((tp, failure) -> failure.ifPresent(e -> LOG.warn(
-            "worker {} slot {}: acknowledging tasks of {} failed ({}); the broker redelivers them when their locks expire"
-                + " (their results are produced: a second result of a task counts once)", settings.workerId(), index, tp,
-            e.toString())));
+      commitDue();
+    }
+
+    /**
+     * Commits what each consumer has acknowledged, in the background, at most every {@link
+     * #ACK_COMMIT_EVERY}; the rest is committed before the consumer's next poll (the slot polls once it
+     * holds nothing) or by its close.
+     */
+    private void commitDue() {
+      current.commitIfDue(ACK_COMMIT_EVERY);
+      retiring.forEach(m -> m.commitIfDue(ACK_COMMIT_EVERY));
+    }
+
+    /** Sends the records of a task that ended; each answer wakes the slot. */
+    private void produce(Held h) {
+      List<ProducerRecord<String, byte[]>> records = h.job.outcome().join().records();
+      List<Future<RecordMetadata>> sends = new ArrayList<>(records.size());
+      for (ProducerRecord<String, byte[]> r : records) {
+        sends.add(producer.send(r, (metadata, e) -> wake.release()));
       }
+      h.sends = sends;
     }
 
     /**
@@ -516,6 +544,7 @@ final class TaskLoop {
             }
           }
         }));
+        m.sent(); // the commit carried the acknowledgements given before it too
       }
       pollRenewed();
     }
@@ -542,16 +571,14 @@ final class TaskLoop {
       return Duration.ofMillis(Math.max(200, lock.toMillis() / RENEWALS_PER_LOCK));
     }
 
+    /** Waits until a held task ends or a send of its records is answered, at most {@code max}. */
     private void awaitAnyEnd(Duration max) {
-      CompletableFuture<?>[] outcomes = held.values().stream().map(h -> h.job.outcome()).toArray(CompletableFuture[]::new);
       try {
-        CompletableFuture.anyOf(outcomes).get(max.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
-        // time to look at the locks again
+        if (wake.tryAcquire(max.toMillis(), TimeUnit.MILLISECONDS)) {
+          wake.drainPermits(); // one look at the held tasks serves every event so far
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      } catch (java.util.concurrent.ExecutionException e) {
-        // an outcome is always completed normally
       }
     }
 
@@ -624,6 +651,33 @@ final class TaskLoop {
     Lease lease = Lease.DELIVERED;
     /** When the last RENEW was sent (nanoTime). */
     long renewedAt;
+    /** The sends of its records once it ended (a result, and a dead letter for an error), else null. */
+    List<Future<RecordMetadata>> sends;
+
+    /** Whether the broker has answered every send of its records. */
+    boolean produced() {
+      for (Future<RecordMetadata> f : sends) {
+        if (!f.isDone()) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** The first failed send of its records, or null when all went through (call once {@link #produced}). */
+    Exception sendFailure() {
+      for (Future<RecordMetadata> f : sends) {
+        try {
+          f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          return e.getCause() instanceof Exception c ? c : e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return e;
+        }
+      }
+      return null;
+    }
 
     Held(ConsumerRecord<String, byte[]> record, Job job, ShareMember from) {
       this.record = record;
@@ -665,8 +719,16 @@ final class TaskLoop {
     return false;
   }
 
-  private static String key(ConsumerRecord<String, byte[]> r) {
-    return r.topic() + "/" + r.partition() + "@" + r.offset();
+  /** Where a held task's record sits: what a renewed record is matched by (no string built per task). */
+  private record Key(String topic, int partition, long offset) {
+    @Override
+    public String toString() {
+      return topic + "/" + partition + "@" + offset;
+    }
+  }
+
+  private static Key key(ConsumerRecord<String, byte[]> r) {
+    return new Key(r.topic(), r.partition(), r.offset());
   }
 
   private Properties producerConfig() {
