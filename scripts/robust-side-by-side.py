@@ -15,6 +15,8 @@ graphs and the 30/20/50 split a train task of --graphs N uses), which the refere
 Timings are ratios of back-to-back runs in alternating order (round r runs the reference first when r is even),
 each side's median seconds per epoch over epochs 2..E (epoch 1 holds the warm-up); the machine may be shared.
 Round r trains seed SEED + r on both sides, so the rounds' validation curves also show each side's seed spread.
+The record also says how many cores the `expresso up` JVM's threads other than training (embedded broker, aggregator,
+live page, JIT, GC) took while each side ran: on one machine they take them from either side.
 Both sides run the same intra-op threads and, unless --reference-omp default, the OpenMP wait policy Expresso's
 engine sets (OMP_WAIT_POLICY=PASSIVE, GOMP_SPINCOUNT=30000; PyTorch's default spins, which on a loaded machine
 takes the cores its own working threads need).
@@ -173,6 +175,24 @@ def run_expresso(args, uplog, experiment, model, pattern, seed):
     return rows
 
 
+def jvm_cpu(pid):
+    """CPU seconds of the `expresso up` JVM so far: its training threads (the device slot's dispatcher threads and
+    the OpenMP threads they start, all named expresso-worker*) and all its other threads (broker, aggregator, JIT, GC)."""
+    tck, train, other = os.sysconf("SC_CLK_TCK"), 0, 0
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            stat = open(f"/proc/{pid}/task/{t}/stat").read()
+        except OSError:
+            continue   # a thread that ended meanwhile
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = (int(fields[11]) + int(fields[12])) / tck
+        if stat[stat.index("(") + 1:stat.rindex(")")].startswith("expresso-worke"):
+            train += cpu
+        else:
+            other += cpu
+    return train, other
+
+
 def median_after_first(rows, key="s"):
     v = [r[key] for r in rows if r["epoch"] > 1 and not math.isnan(r[key])]
     return statistics.median(v) if v else float("nan")
@@ -215,6 +235,7 @@ def main():
                            str(args.kafka_port), "--metrics-port", str(args.kafka_port + 1), "--devices", "cpu:1"],
                           stdout=subprocess.PIPE, stderr=open(uplog, "w"), text=True)
     results = {m: {"reference": [], "expresso": []} for m in models}
+    background = {m: {"reference": [], "expresso": []} for m in models}
     load = [os.getloadavg()[0]]
     try:
         if not up.stdout.readline().startswith("ready"):
@@ -224,22 +245,27 @@ def main():
             for m in models:
                 order = ("reference", "expresso") if r % 2 == 0 else ("expresso", "reference")
                 for side in order:
+                    before, t0 = jvm_cpu(up.pid), time.perf_counter()
                     if side == "reference":
                         results[m][side].append(run_reference(ref, m, data[m], args.epochs, args.seed + r,
                                                               PAPER["batch"]))
                     else:
                         results[m][side].append(run_expresso(args, uplog, f"sbs-{stamp}-r{r}-{m}", m, args.pattern,
                                                              args.seed + r))
+                    after, t1 = jvm_cpu(up.pid), time.perf_counter()
+                    # what the up JVM's threads other than training took while this side ran: on the reference's
+                    # cores too (one machine), so both sides pay it
+                    background[m][side].append((after[1] - before[1]) / (t1 - t0))
                     load.append(os.getloadavg()[0])
-            record(args, parts, models, results, load, r + 1)
+            record(args, parts, models, results, load, r + 1, background)
     finally:
         up.terminate()
         up.wait(60)
 
-    print(record(args, parts, models, results, load, args.rounds), end="")
+    print(record(args, parts, models, results, load, args.rounds, background), end="")
 
 
-def record(args, parts, models, results, load, rounds):
+def record(args, parts, models, results, load, rounds, background):
     """The Markdown record of the first `rounds` rounds (written after every round, so a cut-off run keeps its rounds)."""
     import torch
     commit = sh(["git", "rev-parse", "--short", "HEAD"]).strip()
@@ -256,19 +282,21 @@ def record(args, parts, models, results, load, rounds):
           f" RNGs: PyTorch's and DJL's initialisation differ), Adam {PAPER['lr']}, batch {PAPER['batch']}, L1 on raw counts,"
           " plateau 0.5/20. Seconds per epoch: train steps + validation pass, median over epochs 2.."
           f"{args.epochs}; the reference's epoch as written also evaluates the train set (in brackets).", ""]
-    md += ["| model | round | order | reference s/epoch (theirs as written) | Expresso s/epoch | Expresso / reference |",
-           "|---|---|---|---|---|---|"]
+    md += ["| model | round | order | reference s/epoch (theirs as written) | Expresso s/epoch | Expresso / reference |"
+           " up JVM's other threads, cores (during reference / Expresso) |",
+           "|---|---|---|---|---|---|---|"]
     for m in models:
         for r in range(rounds):
             a, b = results[m]["reference"][r], results[m]["expresso"][r]
             ra, rb = median_after_first(a), median_after_first(b)
             md.append(f"| {m} | {r} | {'reference first' if r % 2 == 0 else 'Expresso first'} | {ra:.2f}"
-                      f" ({median_after_first(a, 's_theirs'):.2f}) | {rb:.2f} | {rb / ra:.2f} |")
+                      f" ({median_after_first(a, 's_theirs'):.2f}) | {rb:.2f} | {rb / ra:.2f} |"
+                      f" {background[m]['reference'][r]:.2f} / {background[m]['expresso'][r]:.2f} |")
     for m in models:
         ratios = sorted(median_after_first(results[m]["expresso"][r]) / median_after_first(results[m]["reference"][r])
                         for r in range(rounds))
         md.append(f"| {m} | all | median of the rounds' ratios (range {ratios[0]:.2f}-{ratios[-1]:.2f}) | | |"
-                  f" **{statistics.median(ratios):.2f}** |")
+                  f" **{statistics.median(ratios):.2f}** | |")
     md += ["", "Validation l1 (raw counts) per epoch, one column per round (seed); reference: mean over batches, as"
            " their evaluate_epoch; Expresso: mean over graphs:", ""]
     seeds = " | ".join(f"seed {args.seed + r}" for r in range(rounds))

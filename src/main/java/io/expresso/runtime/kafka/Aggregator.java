@@ -115,7 +115,11 @@ public final class Aggregator implements AutoCloseable {
     p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
-    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+    // An idle fetch waits at the broker for Kafka's default 500 ms: a result still arrives at once (a
+    // waiting fetch completes when its partition's committed end moves). At 20 ms, an idle `expresso
+    // up` spent a fifth of a core on 50 empty fetches a second and the JIT they kept busy, taken from
+    // a training on the same cores (docs/results/robustness-side-by-side.md).
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "500");
     consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
     if (fromNow) {
       // position at the end before start returns, so nothing committed after it is missed
