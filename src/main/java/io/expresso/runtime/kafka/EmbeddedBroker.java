@@ -188,6 +188,10 @@ public final class EmbeddedBroker implements AutoCloseable {
     // quarter of a second here, at the broker's least (10-15 s at Kafka's default of 5 s); a slot
     // growing its batch joins anew, and until it has, the demo's tiny tasks go one a round trip
     p.put("group.share.heartbeat.interval.ms", "100");
+    // and the group's target assignment is recomputed at once when a member joins (Kafka's default:
+    // at most once a second, so every consumer a slot opens waited up to a second for its partitions)
+    p.put("group.share.min.assignment.interval.ms", "0");
+    p.put("group.share.assignment.interval.ms", "0");
     p.put("group.share.max.delivery.count.limit", "10");
     try {
       KafkaConfig config = new KafkaConfig(p, false);
