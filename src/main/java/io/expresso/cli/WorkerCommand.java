@@ -25,8 +25,9 @@ import picocli.CommandLine;
 
 /** {@code expresso worker}: consume tasks, evaluate them on this machine's devices, produce results. */
 @Command(name = "worker", mixinStandardHelpOptions = true,
-    description = "Serve tasks from Kafka (consumer group expresso-workers) on this machine's devices;"
-        + " results and offsets are committed in one transaction. On SIGTERM, running tasks finish within"
+    description = "Serve tasks from Kafka (share group expresso-workers) on this machine's devices: each device"
+        + " slot takes the next task when idle; a task is acknowledged once its result is on expresso.results"
+        + " (at least once: a task run twice counts once). On SIGTERM, running tasks finish within"
         + " --stop-grace, the rest are cancelled and handed back.")
 final class WorkerCommand implements Callable<Integer> {
 
