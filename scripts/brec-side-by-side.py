@@ -26,7 +26,7 @@ sides' time judging all the pairs (Expresso's eval 'elapsed', the reference's pa
 
 usage:
   scripts/brec-side-by-side.py --brec PATH_TO_BREC_CLONE --raw ../shared/data/brec-raw \
-      [--model ppgn|kp-gnn|i2gnn|gsn|ds-gnn|dss-gnn|sun|ngnn-de|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
+      [--model ppgn|kp-gnn|i2gnn|gsn|ds-gnn|dss-gnn|sun|ngnn-de|ngnn|gnn-ak|dropgnn|sswl-p|delta-k-lgnn or a BREC directory] [--python PY] \
       [--device cpu|gpu:N] [--pairs 0-159,260-299] [--work DIR] [--out FILE.md] \
       [--expresso 'scripts/expresso'] [--expresso-args '...'] [--ref-args '...'] [--pairs-at-once 1] [--seed 0] [--ref-seed 100]
       [--rounds 3] [--ref-seeds 100,200,300] [--threads N]
@@ -310,6 +310,12 @@ REFERENCES = {
         ["--h=8", "--layers=6", "--width=128", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
          "--WEIGHT_DECAY=1e-5", "--node_label=hop", "--EPOCH=30"], "--SEED={}", "brec_v3.npy", "ngnn-de",
         ids_from_file_start=True),
+    "ngnn": Reference(
+        "NestedGNN", "test_BREC.py", ".",
+        ["--h=1", "--layers=6", "--width=16", "--OUTPUT_DIM=16", "--BATCH_SIZE=32", "--LEARNING_RATE=1e-4",
+         "--WEIGHT_DECAY=1e-5", "--node_label=no"], "--SEED={}", "brec_v3.npy", "ngnn",
+        ids_from_file_start=True,
+        note="test_BREC_search_ngnn.py's flags; its EPOCH is test_BREC.py's default, 30"),
     "dropgnn": Reference(
         "DropGNN", "test_BREC.py", ".",
         ["--hidden_units", "16", "--num_layers", "10", "--augmentation", "dropout", "--OUTPUT_DIM=16",
