@@ -21,11 +21,6 @@ public final class Cancellation implements BooleanSupplier {
     /** The worker is stopping past its grace: no result here, another delivery runs the task. */
     STOPPING,
     /**
-     * Not started: its slot took it in a batch sized on shorter tasks, and a task of that batch ran
-     * past the whole batch's time; another delivery runs it (on an idle slot, here or elsewhere).
-     */
-    OVERBOOKED,
-    /**
      * The task gave up (a {@link java.util.concurrent.CancellationException}) though the runtime did
      * not cancel it, as an interrupted wait does: no result here, another delivery runs the task.
      */

@@ -246,34 +246,6 @@ class StreamingIntegrationTest {
     }
   }
 
-  /**
-   * Long tasks published right after a slot ran tiny ones, too soon for it to have forgotten them (a
-   * stock cluster's bench: the worker that ran the warm-up task took 23 of 24 tasks of 10 s in one
-   * poll and ran them in a row while two others idled): the slot takes them in one batch sized on
-   * the tiny tasks, and once the first has run past the batch's time (a second at the default lock)
-   * it hands back the ones it has not started, each at most once, so the idle worker runs its share.
-   */
-  @Test
-  void longTasksRightAfterTinyOnesAreNotHeldInOneSlotsBatch() throws Exception {
-    try (Worker warm = worker(broker.bootstrap(), "burst-warm", "cpu:1");
-         Aggregator tiny = new Aggregator(broker.bootstrap(), "burst-tiny").start();
-         Aggregator longer = new Aggregator(broker.bootstrap(), "burst-long").start()) {
-      publishSynthetic(broker.bootstrap(), "burst-tiny", 300, 2);
-      assertThat(tiny.awaitUnique(300, Duration.ofSeconds(60))).isTrue();
-      try (Worker fresh = worker(broker.bootstrap(), "burst-fresh", "cpu:1")) {
-        assertThat(fresh.awaitJoined(Duration.ofSeconds(60))).as("the fresh worker fetches").isTrue();
-        publishSynthetic(broker.bootstrap(), "burst-long", 6, 2500);
-        assertThat(longer.awaitUnique(6, Duration.ofSeconds(90))).isTrue();
-      }
-      Map<String, Long> byWorker = longer.results().stream()
-          .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
-      assertThat(byWorker).as("long tasks by worker").containsOnlyKeys("burst-warm", "burst-fresh");
-      assertThat(byWorker.values()).as("long tasks by worker").allMatch(n -> n >= 2);
-      assertThat(longer.results()).extracting(r -> r.getProvenance().getAttempt()).as("attempts of the long tasks")
-          .allMatch(n -> n <= 2);
-    }
-  }
-
   @Test
   void twoWorkersInOneGroupShareTheWork() throws Exception {
     try (Worker w1 = worker(broker.bootstrap(), "share-a", "cpu:1");

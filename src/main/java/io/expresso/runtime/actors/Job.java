@@ -24,8 +24,6 @@ final class Job {
   private final Cancellation cancellation = new Cancellation();
   private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
   private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
-  /** When a device started it (nanoTime), 0 before. */
-  private volatile long startedAt;
 
   /** A job for a record of a share group: the broker's delivery count says how often it was delivered before. */
   Job(ConsumerRecord<String, byte[]> record) {
@@ -67,30 +65,16 @@ final class Job {
 
   /** Claims the job for a device; false if it was dropped first. */
   boolean start() {
-    if (state.compareAndSet(State.QUEUED, State.RUNNING)) {
-      startedAt = System.nanoTime();
-      return true;
-    }
-    return false;
+    return state.compareAndSet(State.QUEUED, State.RUNNING);
   }
 
   /** Drops a job that has not started (the worker stops); false if it already runs. */
   boolean drop() {
-    return drop(Cancellation.Reason.STOPPING);
-  }
-
-  /** Drops a job that has not started, to be handed back for {@code why}; false if it already runs. */
-  boolean drop(Cancellation.Reason why) {
     if (state.compareAndSet(State.QUEUED, State.DROPPED)) {
-      outcome.complete(Outcome.handedBack(record, why));
+      outcome.complete(Outcome.handedBack(record, Cancellation.Reason.STOPPING));
       return true;
     }
     return false;
-  }
-
-  /** How long it has run on its device by {@code now} (nanoTime); 0 unless running. */
-  long runningNanos(long now) {
-    return running() ? now - startedAt : 0;
   }
 
   void finish(Outcome o) {

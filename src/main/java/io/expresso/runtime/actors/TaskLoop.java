@@ -250,7 +250,6 @@ final class TaskLoop {
             handBack();
           }
           settle();
-          trimOverbooked();
           tendRetiring();
           if (held.isEmpty()) {
             if (!stopping()) {
@@ -580,37 +579,6 @@ final class TaskLoop {
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      }
-    }
-
-    /**
-     * An adaptive batch holds about a {@link AcquireSize#BATCHES_PER_LOCK}th of the lock's time by
-     * the recent tasks; one of its tasks still running past that whole time says the batch was sized
-     * on tasks unlike these (tiny ones just before long ones), and the rest would wait here behind it
-     * while slots elsewhere idle. They go back at once (RELEASE), each at most once: only tasks at
-     * their first delivery, since a release counts as one. The slot then takes one task at a time
-     * until it has measured the new ones. A fixed count ({@code --acquire N}) holds its batch.
-     */
-    private void trimOverbooked() {
-      if (held.size() < 2 || stopping() || !settings.acquire().adaptive()) {
-        return;
-      }
-      long now = System.nanoTime();
-      long batchTime = lock.toNanos() / AcquireSize.BATCHES_PER_LOCK;
-      if (held.values().stream().noneMatch(h -> h.job.runningNanos(now) > batchTime)) {
-        return;
-      }
-      int dropped = 0;
-      for (Held h : held.values()) {
-        if (h.job.priorAttempts() == 0 && h.job.drop(Cancellation.Reason.OVERBOOKED)) {
-          dropped++;
-        }
-      }
-      if (dropped > 0) {
-        drainedAt = now; // what the batch was sized on says nothing of these tasks
-        observer.onHandedBack(dropped);
-        LOG.info("worker {} slot {}: a task ran past its batch's {} ms; {} task(s) not started go back for idle slots",
-            settings.workerId(), index, batchTime / 1_000_000, dropped);
       }
     }
 
