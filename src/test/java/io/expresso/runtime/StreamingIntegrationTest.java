@@ -241,8 +241,15 @@ class StreamingIntegrationTest {
       }
       Map<String, Long> byWorker = longer.results().stream()
           .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
-      assertThat(byWorker).as("long tasks by worker").containsOnlyKeys("drain-warm", "drain-fresh");
-      assertThat(byWorker.values()).as("long tasks by worker").allMatch(n -> n <= 2);
+      String runs = longer.results().stream().map(r -> r.getProvenance().getWorkerId() + " attempt "
+          + r.getProvenance().getAttempt() + " started " + r.getProvenance().getStartedAtMs()).sorted()
+          .collect(Collectors.joining("; "));
+      // every worker runs some, none at a later attempt. Not asserted: an even 2 and 2. On an idle
+      // machine the warm worker ran 3 of the 4 in about 1 run of 4, before this session's changes too
+      // (docs/runtime.md, "How many a slot asks for")
+      assertThat(byWorker).as("long tasks by worker (%s)", runs).containsOnlyKeys("drain-warm", "drain-fresh");
+      assertThat(longer.results()).extracting(r -> r.getProvenance().getAttempt()).as("attempts (%s)", runs)
+          .containsOnly(1);
     }
   }
 
