@@ -253,6 +253,39 @@ class StreamingIntegrationTest {
     }
   }
 
+  /**
+   * Long tasks published right after one warm-up task, too soon for the slot that ran it to have
+   * seen the queue drain (a fresh stock cluster's bench fleet: the worker that ran the 0 ms task
+   * `--create-topics` publishes took 23 of the 24 ten-second tasks in one poll): one measured task
+   * is no ground for a batch (actors.AcquireSize's slow start), so the long tasks go one by one and
+   * the other worker runs its share.
+   */
+  @Test
+  void longTasksRightAfterOneWarmUpTaskAreNotTakenInOneBatch() throws Exception {
+    try (Worker warm = worker(broker.bootstrap(), "warmup-warm", "cpu:1");
+         Worker other = worker(broker.bootstrap(), "warmup-other", "cpu:1");
+         Aggregator smoke = new Aggregator(broker.bootstrap(), "warmup-smoke").start();
+         Aggregator longer = new Aggregator(broker.bootstrap(), "warmup-long").start()) {
+      assertThat(warm.awaitJoined(Duration.ofSeconds(60))).as("the warm worker fetches").isTrue();
+      assertThat(other.awaitJoined(Duration.ofSeconds(60))).as("the other worker fetches").isTrue();
+      publishSynthetic(broker.bootstrap(), "warmup-smoke", 1, 0);
+      assertThat(smoke.awaitUnique(1, Duration.ofSeconds(60))).isTrue();
+      publishSynthetic(broker.bootstrap(), "warmup-long", 6, 1500);
+      assertThat(longer.awaitUnique(6, Duration.ofSeconds(60))).isTrue();
+      Map<String, Long> byWorker = longer.results().stream()
+          .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
+      String runs = longer.results().stream().map(r -> r.getProvenance().getWorkerId() + " attempt "
+          + r.getProvenance().getAttempt() + " started " + r.getProvenance().getStartedAtMs()).sorted()
+          .collect(Collectors.joining("; "));
+      // whichever worker ran the warm-up task, each runs at least two of the six (an even split is 3
+      // and 3; before the slow start the one that ran it took all six in one poll)
+      assertThat(byWorker).as("long tasks by worker (%s)", runs).containsOnlyKeys("warmup-warm", "warmup-other");
+      assertThat(byWorker.values()).as("long tasks by worker (%s)", runs).allMatch(n -> n >= 2);
+      assertThat(longer.results()).extracting(r -> r.getProvenance().getAttempt()).as("attempts (%s)", runs)
+          .containsOnly(1);
+    }
+  }
+
   @Test
   void twoWorkersInOneGroupShareTheWork() throws Exception {
     try (Worker w1 = worker(broker.bootstrap(), "share-a", "cpu:1");
@@ -360,11 +393,12 @@ class StreamingIntegrationTest {
         Set<String> ids = a.results().stream().map(Result::getTaskId).collect(Collectors.toSet());
         assertThat(ids).hasSize(300);
         Map<String, Integer> twice = committedMoreThanOnce(own.bootstrap(), "restart");
-        // One device slot holds at most one acquisition: for tasks of 10 ms or more, adaptive acquisition
-        // (actors.AcquireSize) takes at most 64 a poll (a thirtieth of the 30 s lock, 1 s, over 10 ms: 100,
-        // rounded down to a power of two)
+        // One device slot holds at most one acquisition and what its previous consumer had fetched: for
+        // tasks of 10 ms or more, adaptive acquisition (actors.AcquireSize) takes at most 64 a poll (a
+        // thirtieth of the 30 s lock, 1 s, over 10 ms: 100, rounded down to a power of two), growing to it
+        // from 16, whose consumer may still hand the slot a last fetch of 16
         assertThat(twice.size()).as("tasks run twice: at most those held when the broker went (one device)")
-            .isLessThanOrEqualTo(64);
+            .isLessThanOrEqualTo(64 + 16);
         assertThat(a.duplicatesSeen()).isEqualTo(twice.values().stream().mapToInt(n -> n - 1).sum());
       }
     }

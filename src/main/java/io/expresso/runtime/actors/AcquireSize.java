@@ -9,7 +9,10 @@ import java.util.OptionalDouble;
  * of the acquisition lock (1 s of Kafka's default 30 s) by the recent mean task duration. A round
  * trip to the broker (20-50 ms) then costs a few percent of a batch of tiny tasks, a batch ends long
  * before its lock needs renewing, and a task of a second or more travels alone, so in a fleet every
- * idle slot can take the next long task. Until a task has been measured a slot takes one.
+ * idle slot can take the next long task. Until a task has been measured a slot takes one, and it
+ * never takes more than {@value #EVIDENCE} times the tasks its estimate rests on (a slow start): an
+ * estimate from one tiny warm-up task must not pull in a whole queue of long tasks behind it, where
+ * they would wait in one slot while others idle.
  *
  * <p>Kafka's share consumer fixes its count ({@code max.poll.records}) when it is created, so a new
  * count costs the slot a new consumer (it leaves and joins the group, about a heartbeat's time). The
@@ -35,6 +38,9 @@ record AcquireSize(int fixed) {
   /** An adaptive slot changes its count (and consumer) only for a count this many times larger or smaller. */
   static final int HYSTERESIS = 4;
 
+  /** An adaptive slot acquires at most this many times the tasks its duration estimate rests on. */
+  static final int EVIDENCE = 2;
+
   AcquireSize {
     if (fixed < 0 || fixed > MAX) {
       throw new IllegalArgumentException("tasks acquired per poll must be 1 to " + MAX + " (or 0: adaptive), got " + fixed);
@@ -54,15 +60,20 @@ record AcquireSize(int fixed) {
    * The count for the next poll of a slot that acquires {@code current} now.
    *
    * @param lock the acquisition lock of the group
-   * @param recentSeconds the recent mean device time of a task, empty before the first ended
+   * @param recent the recent mean device time of a task and how many tasks it rests on
    */
-  int next(int current, Duration lock, OptionalDouble recentSeconds) {
+  int next(int current, Duration lock, CostModel.Recent recent) {
     if (!adaptive()) {
       return fixed;
     }
-    int target = target(lock, recentSeconds);
+    int target = (int) Math.min(target(lock, recent.seconds()), evidenceCap(recent.tasks()));
     boolean farOff = target >= (long) current * HYSTERESIS || (long) target * HYSTERESIS <= current;
     return target == 1 || farOff ? target : current;
+  }
+
+  /** The largest power of two at most {@value #EVIDENCE} times {@code tasks} (at least 1). */
+  static long evidenceCap(long tasks) {
+    return Long.highestOneBit(Math.max(1, Math.min(tasks, ADAPTIVE_MAX) * EVIDENCE));
   }
 
   /** The power of two (1 to {@link #ADAPTIVE_MAX}) of tasks that fill about a batch's share of the lock. */

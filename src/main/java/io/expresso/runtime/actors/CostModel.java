@@ -19,16 +19,30 @@ final class CostModel implements TaskObserver {
   static final long UNKNOWN_MICROS = 1_000_000;
 
   /**
-   * Weight of the newest task in the mean over every kind: about the last eight tasks count, so a
-   * worker whose stream turns from tiny tasks to long ones acquires one by one again within a few
-   * tasks, and a cold first task (class loading, JIT) is soon forgotten.
+   * Weight of the newest task in the mean over every kind, once eight tasks have been measured (the
+   * plain mean before): about the last eight tasks count, so a worker whose stream turns from tiny
+   * tasks to long ones acquires one by one again within a few tasks, and a cold first task (class
+   * loading, JIT) is soon forgotten.
    */
   static final double RECENT_WEIGHT = 1.0 / 8;
 
   private final Map<TaskKind, Double> micros = new EnumMap<>(TaskKind.class);
   private double recentSeconds = Double.NaN;
-  /** When the last task ended (nanoTime). */
-  private long lastEnd;
+  /** Tasks the recent mean rests on: ended (finished or cancelled) since the last {@link #forget()}. */
+  private long recentTasks;
+
+  /**
+   * What the recent tasks say about the next: their mean device time in seconds, and how many tasks
+   * that mean rests on.
+   *
+   * @param seconds the recent mean, empty before a task ended (since the queue last drained)
+   * @param tasks how many tasks it rests on
+   */
+  record Recent(OptionalDouble seconds, long tasks) {
+
+    /** Nothing measured. */
+    static final Recent NONE = new Recent(OptionalDouble.empty(), 0);
+  }
 
   /** The estimated cost in microseconds, at least 1. */
   synchronized long estimate(TaskKind kind) {
@@ -36,17 +50,15 @@ final class CostModel implements TaskObserver {
     return m == null ? UNKNOWN_MICROS : Math.max(1, Math.round(m));
   }
 
-  /** The mean device time of a recent task of any kind, in seconds; empty before the first ended. */
-  synchronized OptionalDouble recentSeconds() {
-    return Double.isNaN(recentSeconds) ? OptionalDouble.empty() : OptionalDouble.of(recentSeconds);
+  /** The mean device time of the recent tasks of any kind and how many it rests on. */
+  synchronized Recent recent() {
+    return recentTasks == 0 ? Recent.NONE : new Recent(OptionalDouble.of(recentSeconds), recentTasks);
   }
 
-  /**
-   * As {@link #recentSeconds()}, but empty unless a task ended at or after {@code sinceNanos}
-   * ({@link System#nanoTime()}): what ran before a queue drained says nothing of the next tasks.
-   */
-  synchronized OptionalDouble recentSeconds(long sinceNanos) {
-    return Double.isNaN(recentSeconds) || lastEnd - sinceNanos < 0 ? OptionalDouble.empty() : OptionalDouble.of(recentSeconds);
+  /** The queue drained: what ran before says nothing of the next burst, so the recent mean starts anew. */
+  synchronized void forget() {
+    recentTasks = 0;
+    recentSeconds = Double.NaN;
   }
 
   @Override
@@ -63,7 +75,8 @@ final class CostModel implements TaskObserver {
   }
 
   private void recent(double seconds) {
-    lastEnd = System.nanoTime();
-    recentSeconds = Double.isNaN(recentSeconds) ? seconds : (1 - RECENT_WEIGHT) * recentSeconds + RECENT_WEIGHT * seconds;
+    recentTasks++;
+    double weight = Math.max(RECENT_WEIGHT, 1.0 / recentTasks); // the plain mean of the first eight
+    recentSeconds = recentTasks == 1 ? seconds : (1 - weight) * recentSeconds + weight * seconds;
   }
 }

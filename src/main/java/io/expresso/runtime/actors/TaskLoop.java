@@ -195,8 +195,6 @@ final class TaskLoop {
     private final List<ShareMember> retiring = new ArrayList<>();
     /** Since when this slot's polls found no task (nanoTime), or -1 after one that found some. */
     private long emptySince = -1;
-    /** When the queue was last found empty for {@link #DRAINED_AFTER} (nanoTime): durations before it are forgotten. */
-    private long drainedAt = System.nanoTime();
     /** The group's acquisition lock, as the broker last said. */
     private Duration lock = DEFAULT_LOCK;
     private long lastRenew;
@@ -241,7 +239,7 @@ final class TaskLoop {
 
     /** Serves until stopped and every held task is acknowledged; a client failure ends it by an exception. */
     private void serve() {
-      open(settings.acquire().next(settings.acquire().initial(), lock, recentSeconds()));
+      open(settings.acquire().next(settings.acquire().initial(), lock, recent()));
       try {
         lastRenew = System.nanoTime();
         cancelled = false;
@@ -289,9 +287,9 @@ final class TaskLoop {
       return c;
     }
 
-    /** The recent task duration, forgotten when the queue drained: a new burst may be anything. */
-    private java.util.OptionalDouble recentSeconds() {
-      return settings.costs().recentSeconds(drainedAt);
+    /** The recent task duration and how many tasks it rests on (forgotten when the queue drained). */
+    private CostModel.Recent recent() {
+      return settings.costs().recent();
     }
 
     /**
@@ -302,14 +300,14 @@ final class TaskLoop {
      * the durations it measured and takes one task again.
      */
     private ConsumerRecords<String, byte[]> pollIdle() {
-      int want = settings.acquire().next(current.count(), lock, recentSeconds());
+      int want = settings.acquire().next(current.count(), lock, recent());
       if (joining != null && want <= current.count()) {
         retire(joining); // no larger count after all (a joining one keeps its count: a new one would join anew)
         joining = null;
       }
       if (want < current.count()) {
-        LOG.debug("worker {} slot {}: acquiring {} task(s) a poll instead of {} (recent tasks {} s on a device)",
-            settings.workerId(), index, want, current.count(), recentSeconds());
+        LOG.debug("worker {} slot {}: acquiring {} task(s) a poll instead of {} (recent tasks on a device: {})",
+            settings.workerId(), index, want, current.count(), recent());
         retire(current);
         open(want);
       } else if (want > current.count()) {
@@ -328,7 +326,7 @@ final class TaskLoop {
       } else if (emptySince < 0) {
         emptySince = start;
       } else if (System.nanoTime() - emptySince >= DRAINED_AFTER.toNanos()) {
-        drainedAt = System.nanoTime();
+        settings.costs().forget(); // a new burst may be anything
       }
       return records;
     }
@@ -342,8 +340,8 @@ final class TaskLoop {
     private ConsumerRecords<String, byte[]> grow(int want) {
       try {
         if (joining == null) {
-          LOG.debug("worker {} slot {}: joining with {} task(s) a poll instead of {} (recent tasks {} s on a device)",
-              settings.workerId(), index, want, current.count(), recentSeconds());
+          LOG.debug("worker {} slot {}: joining with {} task(s) a poll instead of {} (recent tasks on a device: {})",
+              settings.workerId(), index, want, current.count(), recent());
           joining = new ShareMember(newConsumer(want), want);
         }
         ConsumerRecords<String, byte[]> records = joining.poll(Duration.ZERO);

@@ -16,10 +16,15 @@ class AcquireSizeTest {
     return AcquireSize.target(LOCK, OptionalDouble.of(seconds));
   }
 
+  /** A mean resting on plenty of tasks: only the duration decides. */
+  private static CostModel.Recent measured(double seconds) {
+    return new CostModel.Recent(OptionalDouble.of(seconds), 100_000);
+  }
+
   @Test
   void beforeAnyTaskRanASlotTakesOne() {
     assertThat(AcquireSize.ADAPTIVE.initial()).isEqualTo(1);
-    assertThat(AcquireSize.ADAPTIVE.next(1, LOCK, OptionalDouble.empty())).isEqualTo(1);
+    assertThat(AcquireSize.ADAPTIVE.next(1, LOCK, CostModel.Recent.NONE)).isEqualTo(1);
   }
 
   @Test
@@ -44,19 +49,19 @@ class AcquireSizeTest {
   @Test
   void theCountChangesOnlyWhenFarOffOrWhenTasksTurnLong() {
     AcquireSize a = AcquireSize.ADAPTIVE;
-    assertThat(a.next(1, LOCK, OptionalDouble.of(0.3))).as("2 fit: not worth a new consumer").isEqualTo(1);
-    assertThat(a.next(1, LOCK, OptionalDouble.of(0.001))).isEqualTo(512);
-    assertThat(a.next(512, LOCK, OptionalDouble.of(0.003))).as("256: within the hysteresis").isEqualTo(512);
-    assertThat(a.next(512, LOCK, OptionalDouble.of(0.02))).as("32: far off").isEqualTo(32);
-    assertThat(a.next(2, LOCK, OptionalDouble.of(2))).as("long tasks: one by one at once").isEqualTo(1);
+    assertThat(a.next(1, LOCK, measured(0.3))).as("2 fit: not worth a new consumer").isEqualTo(1);
+    assertThat(a.next(1, LOCK, measured(0.001))).isEqualTo(512);
+    assertThat(a.next(512, LOCK, measured(0.003))).as("256: within the hysteresis").isEqualTo(512);
+    assertThat(a.next(512, LOCK, measured(0.02))).as("32: far off").isEqualTo(32);
+    assertThat(a.next(2, LOCK, measured(2))).as("long tasks: one by one at once").isEqualTo(1);
   }
 
   @Test
   void aFixedCountIsKeptWhateverTheTasksTake() {
     AcquireSize fixed = new AcquireSize(500);
     assertThat(fixed.initial()).isEqualTo(500);
-    assertThat(fixed.next(500, LOCK, OptionalDouble.of(30))).isEqualTo(500);
-    assertThat(new AcquireSize(1).next(1, LOCK, OptionalDouble.of(0.000_1))).isEqualTo(1);
+    assertThat(fixed.next(500, LOCK, measured(30))).isEqualTo(500);
+    assertThat(new AcquireSize(1).next(1, LOCK, measured(0.000_1))).isEqualTo(1);
   }
 
   @Test
@@ -68,26 +73,64 @@ class AcquireSizeTest {
   @Test
   void theMeanOverEveryKindFollowsTheRecentTasks() {
     CostModel costs = new CostModel();
-    assertThat(costs.recentSeconds()).isEmpty();
+    assertThat(costs.recent()).isEqualTo(CostModel.Recent.NONE);
     costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.2); // a cold first task
     for (int i = 0; i < 40; i++) {
       costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.001);
     }
-    assertThat(costs.recentSeconds().getAsDouble()).isLessThan(0.002);
+    assertThat(costs.recent().seconds().getAsDouble()).isLessThan(0.002);
     for (int i = 0; i < 8; i++) {
       costs.onFinished(null, TaskKind.SYNTHETIC, null, 5);
     }
-    assertThat(AcquireSize.target(LOCK, costs.recentSeconds())).as("after eight long tasks").isEqualTo(1);
+    assertThat(AcquireSize.target(LOCK, costs.recent().seconds())).as("after eight long tasks").isEqualTo(1);
   }
 
   @Test
   void durationsMeasuredBeforeTheQueueDrainedAreForgotten() {
     CostModel costs = new CostModel();
-    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.001);
-    long drained = System.nanoTime();
-    assertThat(costs.recentSeconds(drained)).as("nothing ended since").isEmpty();
-    assertThat(AcquireSize.ADAPTIVE.next(512, LOCK, costs.recentSeconds(drained))).as("one task again").isEqualTo(1);
-    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.001);
-    assertThat(costs.recentSeconds(drained)).isPresent();
+    for (int i = 0; i < 100; i++) {
+      costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.001);
+    }
+    costs.forget(); // the queue drained
+    assertThat(costs.recent()).as("nothing ended since").isEqualTo(CostModel.Recent.NONE);
+    assertThat(AcquireSize.ADAPTIVE.next(512, LOCK, costs.recent())).as("one task again").isEqualTo(1);
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.5);
+    assertThat(costs.recent()).as("the new burst alone").isEqualTo(new CostModel.Recent(OptionalDouble.of(0.5), 1));
+  }
+
+  @Test
+  void theFirstEightTasksCountAlike() {
+    // a 0 ms warm-up task, then a long one: the long one must weigh as much, or its mean (1/8 of it) says
+    // that five of them fit in the batch's second
+    CostModel costs = new CostModel();
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 1.5);
+    assertThat(costs.recent().seconds().getAsDouble()).isEqualTo(0.75);
+    assertThat(AcquireSize.ADAPTIVE.next(1, LOCK, costs.recent())).isEqualTo(1);
+  }
+
+  @Test
+  void aSlotTakesAtMostTwiceTheTasksItsEstimateRestsOn() {
+    // a 0 ms warm-up task, then a queue of long tasks: the slot must not take the queue in one poll
+    CostModel costs = new CostModel();
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
+    AcquireSize a = AcquireSize.ADAPTIVE;
+    assertThat(a.next(1, LOCK, costs.recent())).as("one task measured: 2 allowed, not worth a new consumer")
+        .isEqualTo(1);
+    costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
+    assertThat(a.next(1, LOCK, costs.recent())).as("two measured").isEqualTo(4);
+    int count = 4;
+    int[] seen = new int[AcquireSize.ADAPTIVE_MAX + 1];
+    for (int i = 2; i < 600; i++) {
+      costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
+      count = a.next(count, LOCK, costs.recent());
+      assertThat(count).as("after %d tasks", i + 1).isLessThanOrEqualTo(2 * (i + 1));
+      seen[count]++;
+    }
+    assertThat(count).as("a stream of tiny tasks still reaches the bound").isEqualTo(AcquireSize.ADAPTIVE_MAX);
+    assertThat(seen[16]).as("growing by the hysteresis's steps").isPositive();
+    assertThat(AcquireSize.evidenceCap(0)).isEqualTo(1);
+    assertThat(AcquireSize.evidenceCap(3)).isEqualTo(4);
+    assertThat(AcquireSize.evidenceCap(Long.MAX_VALUE)).isEqualTo(2L * AcquireSize.ADAPTIVE_MAX);
   }
 }
