@@ -10,9 +10,9 @@ import java.util.OptionalDouble;
  * trip to the broker (20-50 ms) then costs a few percent of a batch of tiny tasks, a batch ends long
  * before its lock needs renewing, and a task of a second or more travels alone, so in a fleet every
  * idle slot can take the next long task. Until a task has been measured a slot takes one, and it
- * never takes more than {@value #EVIDENCE} times the tasks its estimate rests on (a slow start): an
- * estimate from one tiny warm-up task must not pull in a whole queue of long tasks behind it, where
- * they would wait in one slot while others idle.
+ * takes more only as more tasks back its estimate ({@link #evidenceCap}, a slow start): an estimate
+ * from one tiny warm-up task must not pull in a whole queue of long tasks behind it, where they
+ * would wait in one slot while others idle.
  *
  * <p>Kafka's share consumer fixes its count ({@code max.poll.records}) when it is created, so a new
  * count costs the slot a new consumer (it leaves and joins the group, about a heartbeat's time). The
@@ -38,7 +38,7 @@ record AcquireSize(int fixed) {
   /** An adaptive slot changes its count (and consumer) only for a count this many times larger or smaller. */
   static final int HYSTERESIS = 4;
 
-  /** An adaptive slot acquires at most this many times the tasks its duration estimate rests on. */
+  /** An adaptive slot acquires at most this many times the square of the tasks its duration estimate rests on. */
   static final int EVIDENCE = 2;
 
   AcquireSize {
@@ -71,9 +71,16 @@ record AcquireSize(int fixed) {
     return target == 1 || farOff ? target : current;
   }
 
-  /** The largest power of two at most {@value #EVIDENCE} times {@code tasks} (at least 1). */
+  /**
+   * The most tasks a slot may take on a mean of {@code tasks} tasks: the largest power of four (the
+   * hysteresis's step) at most {@value #EVIDENCE} times their square. One task allows 1, two allow 4,
+   * three 16, six 64, twelve 256, 23 the bound: a mean that one warm-up task gives is no ground for
+   * a batch, and a stream of tiny tasks is at the bound after a few dozen.
+   */
   static long evidenceCap(long tasks) {
-    return Long.highestOneBit(Math.max(1, Math.min(tasks, ADAPTIVE_MAX) * EVIDENCE));
+    long n = Math.min(tasks, ADAPTIVE_MAX);
+    long cap = Long.highestOneBit(Math.max(1, n * n * EVIDENCE));
+    return Long.numberOfTrailingZeros(cap) % 2 == 0 ? cap : cap / 2;
   }
 
   /** The power of two (1 to {@link #ADAPTIVE_MAX}) of tasks that fill about a batch's share of the lock. */

@@ -110,27 +110,31 @@ class AcquireSizeTest {
   }
 
   @Test
-  void aSlotTakesAtMostTwiceTheTasksItsEstimateRestsOn() {
+  void aSlotTakesMoreOnlyAsMoreTasksBackItsMean() {
     // a 0 ms warm-up task, then a queue of long tasks: the slot must not take the queue in one poll
     CostModel costs = new CostModel();
     costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
     AcquireSize a = AcquireSize.ADAPTIVE;
-    assertThat(a.next(1, LOCK, costs.recent())).as("one task measured: 2 allowed, not worth a new consumer")
-        .isEqualTo(1);
+    assertThat(a.next(1, LOCK, costs.recent())).as("one task measured").isEqualTo(1);
     costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
     assertThat(a.next(1, LOCK, costs.recent())).as("two measured").isEqualTo(4);
     int count = 4;
-    int[] seen = new int[AcquireSize.ADAPTIVE_MAX + 1];
-    for (int i = 2; i < 600; i++) {
+    java.util.List<Integer> steps = new java.util.ArrayList<>(java.util.List.of(1, 4));
+    for (int n = 3; n <= 40; n++) {
       costs.onFinished(null, TaskKind.SYNTHETIC, null, 0.0);
-      count = a.next(count, LOCK, costs.recent());
-      assertThat(count).as("after %d tasks", i + 1).isLessThanOrEqualTo(2 * (i + 1));
-      seen[count]++;
+      int next = a.next(count, LOCK, costs.recent());
+      assertThat((long) next).as("after %d tasks", n).isLessThanOrEqualTo(2L * n * n);
+      if (next != count) {
+        steps.add(next);
+      }
+      count = next;
     }
-    assertThat(count).as("a stream of tiny tasks still reaches the bound").isEqualTo(AcquireSize.ADAPTIVE_MAX);
-    assertThat(seen[16]).as("growing by the hysteresis's steps").isPositive();
+    assertThat(steps).as("the counts a stream of tiny tasks goes through: the hysteresis's steps, up to the bound")
+        .containsExactly(1, 4, 16, 64, 256, AcquireSize.ADAPTIVE_MAX);
     assertThat(AcquireSize.evidenceCap(0)).isEqualTo(1);
-    assertThat(AcquireSize.evidenceCap(3)).isEqualTo(4);
-    assertThat(AcquireSize.evidenceCap(Long.MAX_VALUE)).isEqualTo(2L * AcquireSize.ADAPTIVE_MAX);
+    assertThat(AcquireSize.evidenceCap(1)).isEqualTo(1);
+    assertThat(AcquireSize.evidenceCap(12)).isEqualTo(256);
+    assertThat(AcquireSize.evidenceCap(Long.MAX_VALUE)).isGreaterThanOrEqualTo(AcquireSize.ADAPTIVE_MAX);
   }
+
 }
