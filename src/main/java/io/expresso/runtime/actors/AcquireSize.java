@@ -9,10 +9,9 @@ import java.util.OptionalDouble;
  * of the acquisition lock (1 s of Kafka's default 30 s) by the recent mean task duration. A round
  * trip to the broker (20-50 ms) then costs a few percent of a batch of tiny tasks, a batch ends long
  * before its lock needs renewing, and a task of a second or more travels alone, so in a fleet every
- * idle slot can take the next long task. Until a task has been measured a slot takes one, and it
- * takes more only as more tasks back its estimate ({@link #evidenceCap}, a slow start): an estimate
- * from one tiny warm-up task must not pull in a whole queue of long tasks behind it, where they
- * would wait in one slot while others idle.
+ * idle slot can take the next long task. Until {@value #MIN_EVIDENCE} tasks have been measured a
+ * slot takes one: an estimate from one tiny warm-up task must not pull in a whole queue of long
+ * tasks behind it, where they would wait in one slot while others idle.
  *
  * <p>Kafka's share consumer fixes its count ({@code max.poll.records}) when it is created, so a new
  * count costs the slot a new consumer (it leaves and joins the group, about a heartbeat's time). The
@@ -38,8 +37,8 @@ record AcquireSize(int fixed) {
   /** An adaptive slot changes its count (and consumer) only for a count this many times larger or smaller. */
   static final int HYSTERESIS = 4;
 
-  /** An adaptive slot acquires at most this many times the square of the tasks its duration estimate rests on. */
-  static final int EVIDENCE = 2;
+  /** An adaptive slot takes one task a poll until its duration estimate rests on this many tasks. */
+  static final int MIN_EVIDENCE = 2;
 
   AcquireSize {
     if (fixed < 0 || fixed > MAX) {
@@ -72,15 +71,11 @@ record AcquireSize(int fixed) {
   }
 
   /**
-   * The most tasks a slot may take on a mean of {@code tasks} tasks: the largest power of four (the
-   * hysteresis's step) at most {@value #EVIDENCE} times their square. One task allows 1, two allow 4,
-   * three 16, six 64, twelve 256, 23 the bound: a mean that one warm-up task gives is no ground for
-   * a batch, and a stream of tiny tasks is at the bound after a few dozen.
+   * The most tasks a slot may take on a mean of {@code tasks} tasks: one until two tasks have ended
+   * (one task is no mean: a warm-up, a cold start), then any number.
    */
   static long evidenceCap(long tasks) {
-    long n = Math.min(tasks, ADAPTIVE_MAX);
-    long cap = Long.highestOneBit(Math.max(1, n * n * EVIDENCE));
-    return Long.numberOfTrailingZeros(cap) % 2 == 0 ? cap : cap / 2;
+    return tasks < MIN_EVIDENCE ? 1 : ADAPTIVE_MAX;
   }
 
   /** The power of two (1 to {@link #ADAPTIVE_MAX}) of tasks that fill about a batch's share of the lock. */
