@@ -1,7 +1,6 @@
 package io.expresso.model;
 
 import ai.djl.ndarray.NDArray;
-import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
@@ -202,9 +201,8 @@ final class I2GnnNetwork extends AbstractBlock {
     long k = labels.getShape().get(1);
     NDArray h = null;
     for (int l = 0; l < options.layers(); l++) {
-      NDArray table = PassValues.of(ps, embeddings.get(l), labels, training);
-      NDArray z = labels.matMul(table.get(new NDIndex("0:" + k))); // the embedding of each node's label
-      h = l == 0 ? z : forward1(transforms.get(l - 1), ps, NDArrays.concat(new NDList(h, z), -1), training);
+      NDArray table = PassValues.of(ps, embeddings.get(l), labels, training).get(new NDIndex("0:" + k)); // rows read
+      h = l == 0 ? labels.matMul(table) : reinject(ps, transforms.get(l - 1), h, labels, table, training);
       h = conv(ps, l, adj, h, training);
       if (options.norm()) {
         h = norm(ps, norms.get(l), h, training, 1 - options.normMomentum());
@@ -213,6 +211,21 @@ final class I2GnnNetwork extends AbstractBlock {
     NDArray perPair = forward1(pairMlp, ps, nodeToPair.matMul(h), training);                 // (P, d)
     NDArray perRoot = forward1(rootMlp, ps, pairToRoot.matMul(perPair), training);           // (R, d)
     return new NDList(rootToGraph.matMul(perRoot));                                          // (B, d)
+  }
+
+  /**
+   * The layer's Linear(2d → d) on [h, z], z = labels · table each node's label embedding, computed as
+   * h·W_hᵀ + b + labels · (table · W_zᵀ): the same sum, but the label half of the weight meets the
+   * K embedding rows instead of every node's row (a d × d product per node fewer, forward and back).
+   */
+  static NDArray reinject(ParameterStore ps, Block transform, NDArray h, NDArray labels, NDArray table,
+      boolean training) {
+    long d = h.getShape().get(1);
+    NDArray weight = PassValues.of(ps, transform.getParameters().get("weight"), h, training); // (d, 2d)
+    NDArray bias = PassValues.of(ps, transform.getParameters().get("bias"), h, training);
+    NDArray onH = Linear.linear(h, weight.get(new NDIndex(":, 0:" + d)), bias).singletonOrThrow();
+    NDArray perLabel = Linear.linear(table, weight.get(new NDIndex(":, " + d + ":"))).singletonOrThrow(); // (K, d)
+    return onH.add(labels.matMul(perLabel));
   }
 
   private NDArray conv(ParameterStore ps, int l, NDArray adj, NDArray h, boolean training) {

@@ -39,6 +39,29 @@ class I2GnnTest {
   }
 
   @Test
+  void theLabelReinjectionIsTheLinearOnTheConcatenation() {
+    // reinject computes Linear(2d -> d)([h, labels . table]) with the label half of the weight applied to the
+    // table's K rows: it must be the same sum, for one-hot (hop) and multi-hot (spd) labels alike
+    Engine.getInstance().setRandomSeed(11);
+    try (NDManager m = NDManager.newBaseManager()) {
+      int d = 6;
+      ai.djl.nn.Block linear = I2GnnNetwork.torchLinear(d, 2 * d, true);
+      linear.initialize(m, DataType.FLOAT32, new ai.djl.ndarray.types.Shape(1, 2L * d));
+      ai.djl.ndarray.NDArray h = m.randomNormal(new ai.djl.ndarray.types.Shape(9, d));
+      ai.djl.ndarray.NDArray table = m.randomNormal(new ai.djl.ndarray.types.Shape(4, d));
+      ai.djl.ndarray.NDArray labels = m.create(new float[] {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0,
+          0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 3, 0}, new ai.djl.ndarray.types.Shape(9, 4));
+      ParameterStore ps = new ParameterStore(m, false);
+      float[] direct = linear.forward(ps, new NDList(h.concat(labels.matMul(table), -1)), false).head().toFloatArray();
+      float[] folded = I2GnnNetwork.reinject(ps, linear, h, labels, table, false).toFloatArray();
+      assertThat(folded).hasSameSizeAs(direct);
+      for (int i = 0; i < direct.length; i++) {
+        assertThat(folded[i]).as("entry %d", i).isCloseTo(direct[i], org.assertj.core.data.Offset.offset(1e-4f));
+      }
+    }
+  }
+
+  @Test
   void brecsI2gnnTrainsOnAPairWithItsMaskedNormsAndTellsC8FromTwoC4s() {
     ModelSpec spec = ModelSpec.parse("i2gnn:layers=2,hidden=8,radius=2");
     io.expresso.train.EvaluationSettings s = io.expresso.train.EvaluationSettings.defaults(spec);
