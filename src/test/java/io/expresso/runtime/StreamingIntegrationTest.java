@@ -239,11 +239,8 @@ class StreamingIntegrationTest {
         publishSynthetic(broker.bootstrap(), "drain-long", 4, 1500);
         assertThat(longer.awaitUnique(4, Duration.ofSeconds(60))).isTrue();
       }
-      Map<String, Long> byWorker = longer.results().stream()
-          .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
-      String runs = longer.results().stream().map(r -> r.getProvenance().getWorkerId() + " attempt "
-          + r.getProvenance().getAttempt() + " started " + r.getProvenance().getStartedAtMs()).sorted()
-          .collect(Collectors.joining("; "));
+      Map<String, Long> byWorker = tasksByWorker(longer.results());
+      String runs = runs(longer.results());
       // two each: after the drain the warm worker's mean starts anew, so its first long task alone says
       // "one at a time" (its mean once kept the tiny tasks' 7/8: 0.19 s, four to a poll, a 3-1 split)
       assertThat(byWorker).as("long tasks by worker (%s)", runs).containsOnlyKeys("drain-warm", "drain-fresh");
@@ -272,11 +269,8 @@ class StreamingIntegrationTest {
       assertThat(smoke.awaitUnique(1, Duration.ofSeconds(60))).isTrue();
       publishSynthetic(broker.bootstrap(), "warmup-long", 6, 1500);
       assertThat(longer.awaitUnique(6, Duration.ofSeconds(60))).isTrue();
-      Map<String, Long> byWorker = longer.results().stream()
-          .collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
-      String runs = longer.results().stream().map(r -> r.getProvenance().getWorkerId() + " attempt "
-          + r.getProvenance().getAttempt() + " started " + r.getProvenance().getStartedAtMs()).sorted()
-          .collect(Collectors.joining("; "));
+      Map<String, Long> byWorker = tasksByWorker(longer.results());
+      String runs = runs(longer.results());
       // whichever worker ran the warm-up task, each runs at least two of the six (an even split is 3
       // and 3; before that rule the one that ran it took all six in one poll)
       assertThat(byWorker).as("long tasks by worker (%s)", runs).containsOnlyKeys("warmup-warm", "warmup-other");
@@ -284,6 +278,16 @@ class StreamingIntegrationTest {
       assertThat(longer.results()).extracting(r -> r.getProvenance().getAttempt()).as("attempts (%s)", runs)
           .containsOnly(1);
     }
+  }
+
+  private static Map<String, Long> tasksByWorker(List<Result> results) {
+    return results.stream().collect(Collectors.groupingBy(r -> r.getProvenance().getWorkerId(), Collectors.counting()));
+  }
+
+  /** Each result's worker, attempt and start, for a failure's message. */
+  private static String runs(List<Result> results) {
+    return results.stream().map(r -> r.getProvenance().getWorkerId() + " attempt " + r.getProvenance().getAttempt()
+        + " started " + r.getProvenance().getStartedAtMs()).sorted().collect(Collectors.joining("; "));
   }
 
   @Test
